@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { configOrExit } from './context';
+import { createServer, migratorFor } from '../../core/server';
+import { seedDemo } from './seed';
+
+export function registerServe(program: Command): void {
+    program
+        .command('serve')
+        .description('migrate the database to latest, then serve the API, the admin app and the widget')
+        .option('--port <n>', 'port to listen on (default: PORT or 3000)')
+        .option('--host <h>', 'interface to bind (default: HOST or 0.0.0.0)')
+        .action(async (opts: { port?: string; host?: string }) => {
+            const overrides: Record<string, unknown> = {};
+            if (opts.port !== undefined) overrides.PORT = opts.port;
+            if (opts.host !== undefined) overrides.HOST = opts.host;
+            const config = configOrExit(overrides);
+            const server = await createServer(config);
+            const log = server.app.log;
+            try {
+                const applied = await migratorFor(server).latest();
+                if (applied.length) {
+                    log.info({ migrations: applied }, 'database migrated');
+                }
+                if (config.database.client === 'sqlite' && config.seedDemoOnEmpty && await server.app.services.tenants.isEmpty()) {
+                    const lines = await seedDemo(server);
+                    process.stdout.write(`\nThe database was empty: created the demo tenant.\n${lines.map((l) => '  ' + l).join('\n')}\n`);
+                }
+                await server.start();
+            }
+            catch (err) {
+                log.error({ err }, 'failed to start');
+                await server.stop().catch(() => undefined);
+                process.exit(1);
+            }
+            const url = config.publicUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.info.port}`;
+            process.stdout.write(`\nloyalty-chat ${server.app.version} is running on ${url}\n` +
+                `  demo storefront: ${url}/\n  admin login:     ${url}/admin-login\n  health:          ${url}/health\n` +
+                `  database: ${server.app.dbClient}, jobs: ${server.app.jobs.backend}, realtime: ${server.app.pubsub.backend}\n\n`);
+
+            let stopping = false;
+            const stop = async (signal: string) => {
+                if (stopping) {
+                    return;
+                }
+                stopping = true;
+                log.info({ signal }, 'stopping');
+                try {
+                    await server.stop({ timeout: 10000 });
+                    process.exit(0);
+                }
+                catch (err) {
+                    log.error({ err }, 'error while stopping');
+                    process.exit(1);
+                }
+            };
+            process.on('SIGINT', () => void stop('SIGINT'));
+            process.on('SIGTERM', () => void stop('SIGTERM'));
+        });
+}

@@ -1,0 +1,237 @@
+import * as Fs from 'fs';
+import * as Path from 'path';
+import * as Crypto from 'crypto';
+import Joi from 'joi';
+
+/**
+ * Every setting of loyalty-chat, read from the environment (and optionally a JSON config file named by
+ * CONFIG_FILE, whose keys are the same variable names). Environment wins over the file.
+ */
+export interface Config {
+    env: 'development' | 'production' | 'test';
+    port: number;
+    host: string;
+    publicUrl: string | null;
+    logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+    dataDir: string;
+    database: { client: 'sqlite'; filename: string } | { client: 'postgres'; url: string; schema: string | null };
+    redisUrl: string | null;
+    redisPrefix: string;
+    jwtSecret: string;
+    jwtSecretGenerated: boolean;
+    nodeId: string;
+    trustProxy: boolean;
+    sms: {
+        provider: 'outbox' | 'twilio';
+        twilio: { accountSid: string | null; authToken: string | null; from: string | null; baseUrl: string };
+    };
+    loyalty: {
+        provider: 'builtin' | 'alpineiq';
+        alpineiq: { apiKey: string | null; uid: string | null; baseUrl: string };
+    };
+    mail: {
+        transport: 'outbox' | 'smtp';
+        smtpUrl: string | null;
+        from: string;
+    };
+    ai: {
+        provider: 'builtin' | 'openai';
+        openai: { baseUrl: string; apiKey: string | null; model: string };
+    };
+    chat: {
+        waitTimeoutSeconds: number;
+        maxMessageLength: number;
+    };
+    seedDemoOnEmpty: boolean;
+}
+
+const bool = Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off', '');
+
+/** The joi schema of the raw variables: names are the environment variable names. */
+export const envSchema = Joi.object({
+    NODE_ENV: Joi.string().valid('development', 'production', 'test').default('development'),
+    PORT: Joi.number().integer().min(0).max(65535).default(3000),
+    HOST: Joi.string().hostname().default('0.0.0.0'),
+    PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }).allow('').default(''),
+    LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+    DATA_DIR: Joi.string().default('./data'),
+    DATABASE_URL: Joi.string()
+        .pattern(/^(postgres|postgresql):\/\/.+|^sqlite:.+/)
+        .allow('')
+        .default('')
+        .messages({ 'string.pattern.base': '{{#label}} must be postgres://… or sqlite:PATH' }),
+    DATABASE_SCHEMA: Joi.string().pattern(/^[a-z_][a-z0-9_]{0,62}$/).allow('').default(''),
+    REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }).allow('').default(''),
+    REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9:_-]+$/).default('lc'),
+    JWT_SECRET: Joi.string().min(32).allow('').default('')
+        .messages({ 'string.min': '{{#label}} must be at least 32 characters' }),
+    NODE_ID: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).allow('').default(''),
+    TRUST_PROXY: bool.default(false),
+    SMS_PROVIDER: Joi.string().valid('outbox', 'twilio').default('outbox'),
+    TWILIO_ACCOUNT_SID: Joi.string().allow('').default(''),
+    TWILIO_AUTH_TOKEN: Joi.string().allow('').default(''),
+    TWILIO_FROM: Joi.string().allow('').default(''),
+    TWILIO_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.twilio.com'),
+    LOYALTY_PROVIDER: Joi.string().valid('builtin', 'alpineiq').default('builtin'),
+    ALPINEIQ_API_KEY: Joi.string().allow('').default(''),
+    ALPINEIQ_UID: Joi.string().allow('').default(''),
+    ALPINEIQ_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://lab.alpineiq.com'),
+    MAIL_TRANSPORT: Joi.string().valid('outbox', 'smtp').default('outbox'),
+    SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }).allow('').default(''),
+    MAIL_FROM: Joi.string().default('loyalty-chat <no-reply@localhost>'),
+    AI_PROVIDER: Joi.string().valid('builtin', 'openai').default('builtin'),
+    OPENAI_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.openai.com/v1'),
+    OPENAI_API_KEY: Joi.string().allow('').default(''),
+    OPENAI_MODEL: Joi.string().default('gpt-4o-mini'),
+    CHAT_WAIT_TIMEOUT_SECONDS: Joi.number().integer().min(10).max(86400).default(600),
+    CHAT_MAX_MESSAGE_LENGTH: Joi.number().integer().min(1).max(10000).default(2000),
+    SEED_DEMO_ON_EMPTY: bool.default(true)
+}).unknown(true);
+
+export class ConfigError extends Error {
+    constructor(message: string) {
+        super(message);
+        this.name = 'ConfigError';
+    }
+}
+
+const KNOWN = Object.keys(envSchema.describe().keys);
+
+function readFileSettings(file: string): Record<string, unknown> {
+    let text: string;
+    try {
+        text = Fs.readFileSync(file, 'utf8');
+    }
+    catch (err) {
+        throw new ConfigError(`CONFIG_FILE ${file} cannot be read: ${(err as Error).message}`);
+    }
+    try {
+        const parsed = JSON.parse(text);
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+            throw new Error('it must hold a JSON object');
+        }
+        return parsed as Record<string, unknown>;
+    }
+    catch (err) {
+        throw new ConfigError(`CONFIG_FILE ${file} is not valid JSON: ${(err as Error).message}`);
+    }
+}
+
+function secretFile(dataDir: string): string {
+    return Path.join(dataDir, 'jwt-secret');
+}
+
+function loadOrCreateSecret(dataDir: string): string {
+    const file = secretFile(dataDir);
+    try {
+        const existing = Fs.readFileSync(file, 'utf8').trim();
+        if (existing.length >= 32) {
+            return existing;
+        }
+    }
+    catch { /* created below */ }
+    Fs.mkdirSync(dataDir, { recursive: true });
+    const secret = Crypto.randomBytes(48).toString('base64url');
+    Fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
+    return secret;
+}
+
+/**
+ * Validates the environment (plus CONFIG_FILE) and returns the typed config. Throws ConfigError naming
+ * the variable and what is allowed.
+ */
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env, overrides: Record<string, unknown> = {}): Config {
+    const fromFile = environment.CONFIG_FILE ? readFileSettings(environment.CONFIG_FILE) : {};
+    const raw: Record<string, unknown> = { ...fromFile };
+    for (const key of KNOWN) {
+        if (environment[key] !== undefined) {
+            raw[key] = environment[key];
+        }
+    }
+    Object.assign(raw, overrides);
+
+    const { error, value } = envSchema.validate(raw, { abortEarly: false, convert: true });
+    if (error) {
+        throw new ConfigError(`Invalid configuration: ${error.details.map((d) => d.message).join('; ')}`);
+    }
+    const v = value as Record<string, any>;
+    const production = v.NODE_ENV === 'production';
+    const dataDir = Path.resolve(v.DATA_DIR);
+
+    let database: Config['database'];
+    if (!v.DATABASE_URL) {
+        database = { client: 'sqlite', filename: Path.join(dataDir, 'loyalty-chat.sqlite') };
+    }
+    else if (v.DATABASE_URL.startsWith('sqlite:')) {
+        const file = v.DATABASE_URL.slice('sqlite:'.length);
+        database = { client: 'sqlite', filename: file === ':memory:' ? file : Path.resolve(file) };
+    }
+    else {
+        database = { client: 'postgres', url: v.DATABASE_URL, schema: v.DATABASE_SCHEMA || null };
+    }
+
+    let jwtSecret = v.JWT_SECRET as string;
+    let jwtSecretGenerated = false;
+    if (!jwtSecret) {
+        if (production) {
+            throw new ConfigError('Invalid configuration: "JWT_SECRET" is required when NODE_ENV=production (at least 32 characters)');
+        }
+        jwtSecret = loadOrCreateSecret(dataDir);
+        jwtSecretGenerated = true;
+    }
+
+    if (production) {
+        if (v.SMS_PROVIDER === 'twilio' && (!v.TWILIO_ACCOUNT_SID || !v.TWILIO_AUTH_TOKEN || !v.TWILIO_FROM)) {
+            throw new ConfigError('Invalid configuration: "TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN" and "TWILIO_FROM" are required when SMS_PROVIDER=twilio');
+        }
+        if (v.LOYALTY_PROVIDER === 'alpineiq' && !v.ALPINEIQ_API_KEY) {
+            throw new ConfigError('Invalid configuration: "ALPINEIQ_API_KEY" is required when LOYALTY_PROVIDER=alpineiq');
+        }
+        if (v.MAIL_TRANSPORT === 'smtp' && !v.SMTP_URL) {
+            throw new ConfigError('Invalid configuration: "SMTP_URL" is required when MAIL_TRANSPORT=smtp');
+        }
+        if (v.AI_PROVIDER === 'openai' && !v.OPENAI_API_KEY) {
+            throw new ConfigError('Invalid configuration: "OPENAI_API_KEY" is required when AI_PROVIDER=openai');
+        }
+    }
+
+    return {
+        env: v.NODE_ENV,
+        port: v.PORT,
+        host: v.HOST,
+        publicUrl: v.PUBLIC_URL ? String(v.PUBLIC_URL).replace(/\/+$/, '') : null,
+        logLevel: v.LOG_LEVEL,
+        dataDir,
+        database,
+        redisUrl: v.REDIS_URL || null,
+        redisPrefix: v.REDIS_PREFIX,
+        jwtSecret,
+        jwtSecretGenerated,
+        nodeId: v.NODE_ID || `${require('os').hostname()}-${process.pid}`,
+        trustProxy: v.TRUST_PROXY,
+        sms: {
+            provider: v.SMS_PROVIDER,
+            twilio: {
+                accountSid: v.TWILIO_ACCOUNT_SID || null,
+                authToken: v.TWILIO_AUTH_TOKEN || null,
+                from: v.TWILIO_FROM || null,
+                baseUrl: String(v.TWILIO_BASE_URL).replace(/\/+$/, '')
+            }
+        },
+        loyalty: {
+            provider: v.LOYALTY_PROVIDER,
+            alpineiq: {
+                apiKey: v.ALPINEIQ_API_KEY || null,
+                uid: v.ALPINEIQ_UID || null,
+                baseUrl: String(v.ALPINEIQ_BASE_URL).replace(/\/+$/, '')
+            }
+        },
+        mail: { transport: v.MAIL_TRANSPORT, smtpUrl: v.SMTP_URL || null, from: v.MAIL_FROM },
+        ai: {
+            provider: v.AI_PROVIDER,
+            openai: { baseUrl: String(v.OPENAI_BASE_URL).replace(/\/+$/, ''), apiKey: v.OPENAI_API_KEY || null, model: v.OPENAI_MODEL }
+        },
+        chat: { waitTimeoutSeconds: v.CHAT_WAIT_TIMEOUT_SECONDS, maxMessageLength: v.CHAT_MAX_MESSAGE_LENGTH },
+        seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY
+    };
+}

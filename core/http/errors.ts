@@ -1,0 +1,67 @@
+import Boom from '@hapi/boom';
+import type { Lifecycle, Request, ResponseToolkit, Server } from '@hapi/hapi';
+import type { ValidationError } from 'joi';
+
+/**
+ * Route validation failures answer 400 with joi's own message naming the field
+ * (e.g. '"email" is required'), instead of hapi's generic 'Invalid request payload input'.
+ */
+export const validationFailAction: Lifecycle.Method = (request: Request, h: ResponseToolkit, err?: Error) => {
+    const joiError = err as (ValidationError & { output?: unknown }) | undefined;
+    const details = joiError?.details ?? [];
+    const message = details.length ? details.map((d) => d.message).join('; ') : err?.message ?? 'Invalid request';
+    const boom = Boom.badRequest(message);
+    (boom.output.payload as Record<string, unknown>).validation = {
+        source: (err as any)?.output?.payload?.validation?.source,
+        keys: details.map((d) => d.path.join('.'))
+    };
+    throw boom;
+};
+
+/** Database errors that are the client's fault, by driver code. */
+function mapDatabaseError(err: any): Boom.Boom | null {
+    const code: string | undefined = err?.code;
+    const message: string = err?.message ?? '';
+    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        return Boom.conflict('A record with the same unique value already exists');
+    }
+    if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+        return Boom.badRequest('A referenced record does not exist');
+    }
+    if (code === '22001' || code === '22P02' || code === '22003') {
+        return Boom.badRequest('A value is out of range or malformed');
+    }
+    if (/SQLITE_CONSTRAINT_NOTNULL|23502/.test(code ?? '') || /NOT NULL constraint failed/.test(message)) {
+        return Boom.badRequest('A required value is missing');
+    }
+    return null;
+}
+
+export function registerErrorHandling(server: Server): void {
+    server.ext('onPreResponse', (request, h) => {
+        const response = request.response;
+        if (!Boom.isBoom(response)) {
+            return h.continue;
+        }
+        if (response.output.statusCode === 500 && !response.isServer) {
+            return h.continue;
+        }
+        if (response.isServer) {
+            const mapped = mapDatabaseError(response.data ?? response);
+            if (mapped) {
+                return h.response(mapped.output.payload).code(mapped.output.statusCode);
+            }
+            request.log(['error'], response);
+            (request as any).logger?.error({ err: response }, 'internal error');
+        }
+        if (response.output.statusCode === 404 && (response.output.payload as any).message === 'Not Found') {
+            response.output.payload.message = `No route or object at ${request.method.toUpperCase()} ${request.path}`;
+        }
+        return h.continue;
+    });
+}
+
+/** A 404 that says what was not found, for objects outside the caller's organization too. */
+export function notFound(what: string): Boom.Boom {
+    return Boom.notFound(`${what} not found`);
+}

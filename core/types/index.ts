@@ -1,0 +1,57 @@
+import type { Logger } from 'pino';
+import type Redis from 'ioredis';
+import type { Config } from '../../config';
+import type { Db, DbClient } from '../db';
+import type { JobQueue } from '../jobs';
+import type { PubSub } from '../realtime/pubsub';
+
+/**
+ * Services that plugins expose to each other. Each plugin adds its own entry with declaration merging:
+ *
+ *     declare module '../../core/types' { interface Services { questions: QuestionService } }
+ *
+ * and registers it with `provide(server, 'questions', service)`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Services {}
+
+/** What every plugin can reach through `server.app`. */
+export interface AppContext {
+    config: Config;
+    db: Db;
+    dbClient: DbClient;
+    /** Shared Redis connection when REDIS_URL is set. */
+    redis: Redis | null;
+    jobs: JobQueue;
+    pubsub: PubSub;
+    log: Logger;
+    services: Services;
+    version: string;
+}
+
+/** Credentials a verified request carries (see plugins/auth). */
+export interface UserCredentials {
+    kind: 'user';
+    userId: number;
+    email: string;
+    role: 'super_admin' | 'admin' | 'org_user';
+    organizationId: number | null;
+}
+
+export interface WidgetCredentials {
+    kind: 'widget';
+    botInstanceId: number;
+    organizationId: number;
+}
+
+declare module '@hapi/hapi' {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface ServerApplicationState extends AppContext {}
+}
+
+export function provide<K extends keyof Services>(server: { app: AppContext }, name: K, service: Services[K]): void {
+    if ((server.app.services as unknown as Record<string, unknown>)[name as string]) {
+        throw new Error(`Service ${String(name)} is already provided`);
+    }
+    (server.app.services as unknown as Record<string, unknown>)[name as string] = service;
+}

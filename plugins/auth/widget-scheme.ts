@@ -1,0 +1,93 @@
+import Boom from '@hapi/boom';
+import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import type { WidgetCredentials } from '../../core/types';
+import type { Organization } from '../tenants/services/tenant-service';
+
+export const WIDGET_KEY_HEADER = 'x-widget-key';
+
+function hostOf(origin: string): string | null {
+    try {
+        return new URL(origin).hostname.toLowerCase();
+    }
+    catch {
+        return null;
+    }
+}
+
+/** A page origin is allowed when its host is one of the organization's domains (or a subdomain of one), or PUBLIC_URL's. */
+export function originAllowed(origin: string, organization: Organization, publicUrl: string | null, requestHost?: string): boolean {
+    const host = hostOf(origin);
+    if (!host) {
+        return false;
+    }
+    const domains = [organization.domain, ...organization.extraDomains];
+    if (publicUrl) {
+        const publicHost = hostOf(publicUrl);
+        if (publicHost) {
+            domains.push(publicHost);
+        }
+    }
+    if (requestHost && origin.replace(/^https?:\/\//, '') === requestHost) {
+        return true;        // same origin as the API itself
+    }
+    return domains.some((domain) => host === domain || host.endsWith('.' + domain));
+}
+
+/**
+ * The 'widget' strategy: the bot instance's public key in the X-Widget-Key header (or ?key= for the
+ * WebSocket and GETs). The organization comes from the key, never from the request body. A request from a
+ * browser page whose Origin is not a registered domain of that organization is refused with 403.
+ */
+export function registerWidgetScheme(server: Server): void {
+    server.auth.scheme('widget-key', () => ({
+        authenticate: async (request: Request, h: ResponseToolkit) => {
+            const key = (request.headers[WIDGET_KEY_HEADER] as string | undefined) ?? (request.query as any)?.key;
+            if (!key || typeof key !== 'string' || key.length > 100) {
+                throw Boom.unauthorized('Missing widget key', 'WidgetKey');
+            }
+            const resolved = await server.app.services.tenants.resolveWidgetKey(key);
+            if (!resolved) {
+                throw Boom.unauthorized('Unknown or inactive widget key', 'WidgetKey');
+            }
+            const origin = request.headers.origin as string | undefined;
+            if (origin && !originAllowed(origin, resolved.organization, server.app.config.publicUrl, request.info.host)) {
+                throw Boom.forbidden(`Origin ${origin} is not a registered domain of this store`);
+            }
+            const credentials: WidgetCredentials = { kind: 'widget', botInstanceId: resolved.bot.id, organizationId: resolved.organization.id };
+            return h.authenticated({ credentials: credentials as any, artifacts: { organization: resolved.organization } });
+        }
+    }));
+    server.auth.strategy('widget', 'widget-key');
+
+    // CORS for widget routes (tagged 'widget'): the preflight names no key, so it is answered for any origin
+    // (it grants nothing); the real request is checked against the organization's domains above, and only
+    // then gets Access-Control-Allow-Origin.
+    server.ext('onPreResponse', (request, h) => {
+        const origin = request.headers.origin as string | undefined;
+        if (!origin || !request.route.settings.tags?.includes('widget')) {
+            return h.continue;
+        }
+        const response = request.response as any;
+        const credentials = request.auth.credentials as unknown as WidgetCredentials | null;
+        if (!credentials || credentials.kind !== 'widget') {
+            return h.continue;
+        }
+        const headers = response.isBoom ? response.output.headers : null;
+        const set = (name: string, value: string) => (headers ? (headers[name] = value) : response.header(name, value));
+        set('access-control-allow-origin', origin);
+        set('vary', 'origin');
+        return h.continue;
+    });
+    server.route({
+        method: 'OPTIONS',
+        path: '/api/{any*}',
+        options: { id: 'auth.cors.preflight', auth: false },
+        handler: (request, h) => h.response()
+            .code(204)
+            .header('access-control-allow-origin', (request.headers.origin as string | undefined) ?? '*')
+            .header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE')
+            .header('access-control-allow-headers', 'content-type, x-widget-key, authorization')
+            .header('access-control-max-age', '600')
+            .header('vary', 'origin')
+    });
+}

@@ -1,0 +1,134 @@
+import * as Crypto from 'crypto';
+import * as Fs from 'fs';
+import * as Os from 'os';
+import * as Path from 'path';
+import Knex from 'knex';
+import type { Server } from '@hapi/hapi';
+import { loadConfig, Config } from '../../config';
+import { createServer, migratorFor } from '../../core/server';
+
+export interface TestServer {
+    server: Server;
+    config: Config;
+    /** Base URL when started with listen: true. */
+    url: string;
+    /** Stops the server and (unless shared with another test server) drops its database. */
+    close(): Promise<void>;
+    /** Settings for a second node on the same database and Redis prefix. */
+    shared: { env: Record<string, string> };
+}
+
+export const usingPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
+export const usingRedis = !!process.env.REDIS_URL;
+
+function randomId(): string {
+    return Crypto.randomBytes(5).toString('hex');
+}
+
+/**
+ * Starts a loyalty-chat server on a fresh database for one test file: a new SQLite file, or a new
+ * PostgreSQL schema when DATABASE_URL is set, and a new Redis key prefix when REDIS_URL is set. Pass
+ * `shareWith` to start another node on the same database (multi-node tests).
+ */
+export async function startTestServer(options: { env?: Record<string, string>; listen?: boolean; shareWith?: TestServer } = {}): Promise<TestServer> {
+    const id = randomId();
+    const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-test-'));
+    let dropSchema: (() => Promise<void>) | null = null;
+    let env: Record<string, string>;
+
+    if (options.shareWith) {
+        env = { ...options.shareWith.shared.env };
+    }
+    else {
+        env = {
+            NODE_ENV: 'test',
+            LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+            HOST: '127.0.0.1',
+            PORT: '0',
+            JWT_SECRET: Crypto.randomBytes(32).toString('hex'),
+            SEED_DEMO_ON_EMPTY: 'false',
+            REDIS_PREFIX: `lct${id}`
+        };
+        if (usingPostgres) {
+            const schema = `t_${id}`;
+            const admin = Knex({ client: 'pg', connection: process.env.DATABASE_URL });
+            await admin.raw(`create schema "${schema}"`);
+            await admin.destroy();
+            env.DATABASE_URL = process.env.DATABASE_URL!;
+            env.DATABASE_SCHEMA = schema;
+            dropSchema = async () => {
+                const knex = Knex({ client: 'pg', connection: process.env.DATABASE_URL });
+                await knex.raw(`drop schema if exists "${schema}" cascade`);
+                await knex.destroy();
+            };
+        }
+        else {
+            env.DATABASE_URL = `sqlite:${Path.join(dataDir, 'test.sqlite')}`;
+        }
+        if (usingRedis) {
+            env.REDIS_URL = process.env.REDIS_URL!;
+        }
+    }
+    const config = loadConfig({ ...env, DATA_DIR: dataDir, NODE_ID: `node-${id}`, ...options.env });
+    const server = await createServer(config);
+    await migratorFor(server).latest();
+    if (options.listen) {
+        await server.start();
+    }
+    else {
+        await server.initialize();
+    }
+    const url = options.listen ? `http://127.0.0.1:${server.info.port}` : '';
+    return {
+        server,
+        config,
+        url,
+        shared: { env },
+        async close() {
+            await server.stop({ timeout: 2000 });
+            if (dropSchema) {
+                await dropSchema();
+            }
+            if (usingRedis && !options.shareWith) {
+                const Redis = require('ioredis');
+                const redis = new Redis(process.env.REDIS_URL);
+                const keys: string[] = await redis.keys(`lct${id}*`);
+                if (keys.length) {
+                    await redis.del(...keys);
+                }
+                redis.disconnect();
+            }
+            Fs.rmSync(dataDir, { recursive: true, force: true });
+        }
+    };
+}
+
+export interface Tenant {
+    organization: { id: number; subdomain: string; name: string; domain: string };
+    bot: { id: number; publicKey: string };
+    admin: { id: number; email: string; password: string; token: string };
+    orgUser: { id: number; email: string; password: string; token: string };
+}
+
+/** Creates an organization with a bot instance, an admin and an org user, and logs both in. */
+export async function createTenant(server: Server, subdomain: string, domain = 'localhost'): Promise<Tenant> {
+    const tenants = server.app.services.tenants;
+    const organization = await tenants.createOrganization({ name: `Store ${subdomain}`, domain, subdomain });
+    const bot = await tenants.createBotInstance({ organizationId: organization.id, name: `${subdomain} widget` });
+    const password = 'correct-horse-battery';
+    const admin = await tenants.createUser({ email: `admin@${subdomain}.test`, password, role: 'admin', organizationId: organization.id });
+    const orgUser = await tenants.createUser({ email: `owner@${subdomain}.test`, password, role: 'org_user', organizationId: organization.id });
+    const { signUserToken } = await import('../../core/auth/tokens');
+    const token = (u: { id: number; role: 'admin' | 'org_user' }) =>
+        signUserToken(server.app.config.jwtSecret, { id: u.id, role: u.role, organizationId: organization.id, tokenVersion: 0 });
+    return {
+        organization,
+        bot: { id: bot.id, publicKey: bot.publicKey },
+        admin: { id: admin.id, email: admin.email, password, token: token({ id: admin.id, role: 'admin' }) },
+        orgUser: { id: orgUser.id, email: orgUser.email, password, token: token({ id: orgUser.id, role: 'org_user' }) }
+    };
+}
+
+export function bearer(token: string): { authorization: string } {
+    return { authorization: `Bearer ${token}` };
+}

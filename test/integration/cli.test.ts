@@ -1,0 +1,137 @@
+import { expect } from 'chai';
+import * as ChildProcess from 'child_process';
+import * as Fs from 'fs';
+import * as Os from 'os';
+import * as Path from 'path';
+
+const BIN = Path.resolve(__dirname, '..', '..', '..', 'bin', 'loyalty-chat');
+
+interface Run { code: number | null; stdout: string; stderr: string }
+
+function run(args: string[], env: Record<string, string>): Promise<Run> {
+    return new Promise((resolve) => {
+        const child = ChildProcess.spawn(process.execPath, [BIN, ...args], {
+            env: { PATH: process.env.PATH ?? '', ...env },
+            stdio: ['ignore', 'pipe', 'pipe']
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+}
+
+describe('the loyalty-chat CLI', function () {
+    this.timeout(60000);
+    let dir: string;
+    let env: Record<string, string>;
+
+    before(() => {
+        dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-cli-'));
+        // The CLI tests always use their own SQLite file: they exercise the commands, not the database.
+        env = { DATA_DIR: dir, DATABASE_URL: `sqlite:${Path.join(dir, 'cli.sqlite')}`, LOG_LEVEL: 'warn' };
+    });
+    after(() => Fs.rmSync(dir, { recursive: true, force: true }));
+
+    it('lists every command in --help', async () => {
+        const res = await run(['--help'], env);
+        expect(res.code).to.equal(0);
+        for (const command of ['serve', 'migrate', 'seed', 'org', 'bot', 'user']) {
+            expect(res.stdout).to.match(new RegExp(`^\\s+${command}\\b`, 'm'));
+        }
+    });
+
+    it('exits 1 naming PORT when PORT is not a number', async () => {
+        const res = await run(['serve'], { ...env, PORT: 'abc' });
+        expect(res.code).to.equal(1);
+        expect(res.stderr).to.contain('"PORT" must be a number');
+    });
+
+    it('exits non-zero with a usage message when org create has no --name', async () => {
+        const res = await run(['org', 'create', '--domain', 'shop.test', '--subdomain', 'shop'], env);
+        expect(res.code).to.not.equal(0);
+        expect(res.stderr).to.contain("required option '--name <name>' not specified");
+    });
+
+    it('creates an organization, refuses a taken subdomain, and lists it as JSON', async () => {
+        const created = await run(['org', 'create', '--name', 'Shop', '--domain', 'shop.test', '--subdomain', 'shop', '--json'], env);
+        expect(created.code, created.stderr).to.equal(0);
+        expect(JSON.parse(created.stdout)).to.include({ name: 'Shop', subdomain: 'shop', domain: 'shop.test' });
+
+        const again = await run(['org', 'create', '--name', 'Other', '--domain', 'other.test', '--subdomain', 'shop'], env);
+        expect(again.code).to.equal(1);
+        expect(again.stderr).to.contain('Subdomain "shop" is already taken');
+
+        const list = await run(['org', 'list', '--json'], env);
+        expect(JSON.parse(list.stdout).map((o: any) => o.subdomain)).to.deep.equal(['shop']);
+    });
+
+    it('creates bot instances and users for an organization', async () => {
+        const bot = await run(['bot', 'create', '--org', 'shop', '--name', 'Main widget', '--json'], env);
+        expect(bot.code, bot.stderr).to.equal(0);
+        expect(JSON.parse(bot.stdout).embedSnippet).to.contain('/widget-shop.js');
+        const missing = await run(['bot', 'create', '--org', 'nope', '--name', 'X'], env);
+        expect(missing.code).to.equal(1);
+        expect(missing.stderr).to.contain('No organization with subdomain "nope"');
+
+        const user = await run(['user', 'create', '--email', 'a@shop.test', '--password', 'longenough', '--role', 'admin', '--org', 'shop', '--json'], env);
+        expect(user.code, user.stderr).to.equal(0);
+        expect(JSON.parse(user.stdout)).to.include({ email: 'a@shop.test', role: 'admin' });
+        const badRole = await run(['user', 'create', '--email', 'b@shop.test', '--password', 'longenough', '--role', 'king'], env);
+        expect(badRole.code).to.not.equal(0);
+        expect(badRole.stderr).to.match(/Allowed choices are super_admin, admin, org_user/);
+        const noOrg = await run(['user', 'create', '--email', 'c@shop.test', '--password', 'longenough', '--role', 'admin'], env);
+        expect(noOrg.code).to.equal(1);
+        expect(noOrg.stderr).to.contain('A admin needs an organization');
+    });
+
+    it('seeds the demo tenant idempotently and prints its logins', async () => {
+        const first = await run(['seed', '--demo'], env);
+        expect(first.code, first.stderr).to.equal(0);
+        expect(first.stdout).to.contain('Created organization "Demo Store"');
+        expect(first.stdout).to.match(/admin\s+admin@demo\.local\s+password: \S+/);
+        const second = await run(['seed', '--demo', '--json'], env);
+        expect(second.code).to.equal(0);
+        expect(JSON.stringify(JSON.parse(second.stdout))).to.not.contain('Created organization');
+        const orgs = await run(['org', 'list', '--json'], env);
+        expect(JSON.parse(orgs.stdout).filter((o: any) => o.subdomain === 'demo')).to.have.length(1);
+    });
+
+    it('reports migration status, rolls back and migrates again', async () => {
+        const status = await run(['migrate', 'status', '--json'], env);
+        expect(JSON.parse(status.stdout).pending).to.deep.equal([]);
+        const bad = await run(['migrate', 'sideways'], env);
+        expect(bad.code).to.not.equal(0);
+        expect(bad.stderr).to.contain('must be one of latest, rollback, status');
+    });
+
+    it('serves on an empty database, seeds the demo tenant, answers /health and stops on SIGINT', async () => {
+        const fresh = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-serve-'));
+        const child = ChildProcess.spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1'], {
+            env: { PATH: process.env.PATH ?? '', DATA_DIR: fresh, LOG_LEVEL: 'warn' },
+            stdio: ['ignore', 'pipe', 'pipe']
+        });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        const url = await new Promise<string>((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30000);
+            child.stdout.on('data', () => {
+                const match = /is running on (http:\/\/\S+)/.exec(out);
+                if (match) {
+                    clearTimeout(timer);
+                    resolve(match[1]);
+                }
+            });
+        });
+        expect(out).to.contain('created the demo tenant');
+        const health = await fetch(`${url}/health`).then((r) => r.json());
+        expect(health).to.include({ status: 'ok', database: 'sqlite', redis: 'disabled' });
+        const code = await new Promise<number | null>((resolve) => {
+            child.on('close', resolve);
+            child.kill('SIGINT');
+        });
+        expect(code).to.equal(0);
+        Fs.rmSync(fresh, { recursive: true, force: true });
+    });
+});

@@ -1,0 +1,29 @@
+import React from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { BlueprintProvider } from '@blueprintjs/core';
+import '@blueprintjs/core/lib/css/blueprint.css';
+import '@blueprintjs/icons/lib/css/blueprint-icons.css';
+import './styles.css';
+import { App } from './App';
+
+/** SPEC §9: never stale, no refetch on window focus, no polling by default, no retries. */
+export const queryClient = new QueryClient({
+    defaultOptions: {
+        queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: false },
+        mutations: { retry: false }
+    }
+});
+
+createRoot(document.getElementById('root')!).render(
+    <React.StrictMode>
+        <QueryClientProvider client={queryClient}>
+            <BlueprintProvider>
+                <BrowserRouter>
+                    <App />
+                </BrowserRouter>
+            </BlueprintProvider>
+        </QueryClientProvider>
+    </React.StrictMode>
+);

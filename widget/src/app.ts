@@ -1,0 +1,2 @@
+// The widget app chunk: replaced by the customer widget issue.
+export {};

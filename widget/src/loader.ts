@@ -1,0 +1,2 @@
+// The widget loader: replaced by the customer widget issue.
+export {};
