@@ -6,6 +6,9 @@ import { registerSeed } from './commands/seed';
 import { registerOrg } from './commands/org';
 import { registerBot } from './commands/bot';
 import { registerUser } from './commands/user';
+import { registerCustomers } from './commands/customers';
+import { registerOutbox } from './commands/outbox';
+import { registerMail } from './commands/mail';
 
 export function buildProgram(): Command {
     const program = new Command();
@@ -20,6 +23,9 @@ export function buildProgram(): Command {
     registerOrg(program);
     registerBot(program);
     registerUser(program);
+    registerCustomers(program);
+    registerOutbox(program);
+    registerMail(program);
     return program;
 }
 

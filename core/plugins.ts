@@ -4,6 +4,11 @@ import initial from './db/migrations/20260101000000-initial';
 import health from '../plugins/health';
 import tenants from '../plugins/tenants';
 import auth from '../plugins/auth';
+import loyalty from '../plugins/loyalty';
+import questions from '../plugins/questions';
+import analytics from '../plugins/analytics';
+import widget from '../plugins/widget';
+import livechat from '../plugins/livechat';
 import web from '../plugins/web';
 
 /**
@@ -14,6 +19,11 @@ export const featurePlugins: FeaturePlugin[] = [
     health,
     tenants,
     auth,
+    loyalty,
+    questions,
+    analytics,
+    widget,
+    livechat,
     web
 ];
 
