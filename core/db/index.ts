@@ -92,7 +92,7 @@ export class Migrator {
         const [completed, pending] = await this.db.migrate.list(this.config);
         return {
             completed: (completed as Array<{ name: string }>).map((m) => m.name),
-            pending: (pending as Array<{ file: string } | string>).map((m) => (typeof m === 'string' ? m : m.file))
+            pending: (pending as Array<{ name?: string; file?: string } | string>).map((m) => (typeof m === 'string' ? m : m.name ?? m.file ?? String(m)))
         };
     }
 }

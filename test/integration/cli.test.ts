@@ -101,6 +101,15 @@ describe('the loyalty-chat CLI', function () {
     it('reports migration status, rolls back and migrates again', async () => {
         const status = await run(['migrate', 'status', '--json'], env);
         expect(JSON.parse(status.stdout).pending).to.deep.equal([]);
+        const completed: string[] = JSON.parse(status.stdout).completed;
+        expect(completed).to.include('20260101000000-initial');
+        const rolled = await run(['migrate', 'rollback', '--json'], env);
+        expect(rolled.code, rolled.stderr).to.equal(0);
+        expect(JSON.parse(rolled.stdout).rolledBack).to.include('20260101000000-initial');
+        const pending = await run(['migrate', 'status', '--json'], env);
+        expect(JSON.parse(pending.stdout).pending).to.include('20260101000000-initial');
+        const latest = await run(['migrate', 'latest', '--json'], env);
+        expect(JSON.parse(latest.stdout).applied).to.include('20260101000000-initial');
         const bad = await run(['migrate', 'sideways'], env);
         expect(bad.code).to.not.equal(0);
         expect(bad.stderr).to.contain('must be one of latest, rollback, status');
