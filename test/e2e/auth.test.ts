@@ -112,6 +112,10 @@ describe('accounts in the browser: admin, super admin and organization user', fu
         await page.reload({ waitUntil: 'networkidle0' });
         await waitForText(page, 'Quick actions');
         expect(new URL(page.url()).pathname).to.equal('/admin-dashboard');
+        // A signed-in admin who opens the login page goes straight back to the dashboard.
+        await page.goto(`${t.url}/admin-login`, { waitUntil: 'networkidle0' });
+        await page.waitForFunction(() => location.pathname === '/admin-dashboard');
+        await waitForText(page, 'Quick actions');
 
         await page.click('::-p-text(Logout)');
         await page.waitForFunction(() => location.pathname === '/admin-access-2024');

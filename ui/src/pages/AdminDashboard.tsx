@@ -57,7 +57,6 @@ function SystemStatus() {
             { label: 'API server', value: <Tag intent={statusIntent(health.data.status)} round>{health.data.status === 'ok' ? 'Operational' : health.data.status}</Tag> },
             { label: 'Database', value: <Tag intent="success" round minimal>{health.data.database}</Tag> },
             { label: 'Redis', value: <Tag intent={statusIntent(health.data.redis)} round minimal>{health.data.redis === 'disabled' ? 'not used (single node)' : health.data.redis}</Tag> },
-            { label: 'Widget', value: <Tag intent="success" round minimal>serving</Tag> },
             { label: 'Version', value: <code>{health.data.version}</code> }
         ]
         : [];

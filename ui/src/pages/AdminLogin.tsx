@@ -1,5 +1,7 @@
-import { Link, useNavigate } from 'react-router-dom';
-import { ADMIN_TOKEN_KEY, LOGIN_PATHS, loginErrorMessage, useLogin } from '../api/auth';
+import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { useState } from 'react';
+import { Spinner } from '@blueprintjs/core';
+import { ADMIN_TOKEN_KEY, LOGIN_PATHS, loginErrorMessage, useLogin, useVerify, VERIFY_PATHS } from '../api/auth';
 import { LoginForm } from '../auth/LoginForm';
 
 /** The admin login form; stores the token under adminToken and calls onSuccess with it. */
@@ -23,8 +25,22 @@ export function AdminLoginForm({ onSuccess }: { onSuccess: (token: string) => vo
     );
 }
 
-/** /admin-access-2024 and /admin-login: on success go to /admin-dashboard. */
+/**
+ * /admin-access-2024 and /admin-login: on success go to /admin-dashboard. A visitor whose stored token
+ * still verifies goes straight to the dashboard; a rejected one is removed and the form shows.
+ */
 export default function AdminLogin() {
     const navigate = useNavigate();
+    const [stored] = useState(() => localStorage.getItem(ADMIN_TOKEN_KEY));
+    const verify = useVerify(VERIFY_PATHS.admin, ADMIN_TOKEN_KEY, stored);
+    if (stored && verify.isPending) {
+        return <div className="lc-center"><Spinner size={40} /></div>;
+    }
+    if (stored && verify.isSuccess && localStorage.getItem(ADMIN_TOKEN_KEY) === stored) {
+        return <Navigate to="/admin-dashboard" replace />;
+    }
+    if (stored && verify.isError && localStorage.getItem(ADMIN_TOKEN_KEY) === stored) {
+        localStorage.removeItem(ADMIN_TOKEN_KEY);
+    }
     return <AdminLoginForm onSuccess={() => navigate('/admin-dashboard')} />;
 }

@@ -115,13 +115,13 @@ export default function OrgDashboard() {
                 <div className="lc-page-head">
                     <div>
                         <H4 className="lc-page-title">{organizationName}</H4>
-                        <p className="bp5-text-muted">Signed in as {user.email} · role <Tag minimal>{user.role}</Tag></p>
+                        <p className="bp5-text-muted">Signed in as {user.email} · role <code>{user.role}</code></p>
                     </div>
                 </div>
                 <Card elevation={Elevation.ONE} className="lc-tabs-card">
                     <Tabs id="org-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
                         <Tab id="overview" title="Overview" />
-                        <Tab id="bots" title={<>Bot Instances <Tag round minimal>{bots.data?.length ?? 0}</Tag></>} />
+                        <Tab id="bots" title={`Bot Instances (${bots.data?.length ?? 0})`} />
                         <Tab id="analytics" title="Analytics" />
                     </Tabs>
                     <div className="lc-tab-panel">
