@@ -189,6 +189,11 @@ describe('accounts in the browser: admin, super admin and organization user', fu
         expect(await text(page)).to.contain('Made with the CLI');
         await shoot(page, 'auth-super-admin-bots');
 
+        await page.click('[role=tab]::-p-text(Users)');
+        await waitForText(page, superAdmin.email);
+        expect(await text(page)).to.contain(a.orgUser.email);
+        await shoot(page, 'auth-super-admin-users');
+
         await page.click('[role=tab]::-p-text(Organizations)');
         await page.click('::-p-text(New organization)');
         await page.waitForSelector('#org-name');
@@ -223,8 +228,9 @@ describe('accounts in the browser: admin, super admin and organization user', fu
         await page.click('button[type=submit]');
         await waitForText(page, 'Invalid email or password');
         await shoot(page, 'auth-org-login');
+        // Keyboard only: Enter in the password field signs in.
         await fillLogin(page, a.orgUser.email, a.orgUser.password);
-        await page.click('button[type=submit]');
+        await page.keyboard.press('Enter');
         await page.waitForFunction(() => location.pathname === '/org-dashboard');
         await waitForText(page, 'Total interactions');
         const overview = await text(page);
@@ -247,6 +253,11 @@ describe('accounts in the browser: admin, super admin and organization user', fu
 
         await page.click('[role=tab]::-p-text(Analytics)');
         await waitForText(page, 'contact your administrator');
+        const asked: string[] = [];
+        page.on('request', (r) => asked.push(r.url()));
+        await page.select('#org-period', '7');
+        await page.waitForFunction(() => !document.querySelector('.lc-tab-panel .bp5-spinner'));
+        expect(asked.some((u) => u.includes(`/api/org/analytics?organizationId=${a.organization.id}&days=7`))).to.equal(true);
         await shoot(page, 'auth-org-analytics');
 
         // Invalid stored session data goes back to /org-login.

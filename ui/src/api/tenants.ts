@@ -98,10 +98,10 @@ export function useOrgBotInstances(organizationId: number | null) {
     });
 }
 
-export function useOrgAnalytics(organizationId: number | null) {
+export function useOrgAnalytics(organizationId: number | null, days = 30) {
     return useQuery({
-        queryKey: ['org', 'analytics', organizationId],
-        queryFn: () => apiRequest<OrganizationAnalytics>(`/api/org/analytics?organizationId=${organizationId}`, { tokenKey: ORG_TOKEN_KEY }),
+        queryKey: ['org', 'analytics', organizationId, days],
+        queryFn: () => apiRequest<OrganizationAnalytics>(`/api/org/analytics?organizationId=${organizationId}&days=${days}`, { tokenKey: ORG_TOKEN_KEY }),
         enabled: organizationId !== null
     });
 }

@@ -1,7 +1,7 @@
 import { ReactNode, useEffect, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Callout, Card, Elevation, H4, H5, Icon, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Button, Callout, Card, Elevation, FormGroup, H4, H5, HTMLSelect, Icon, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import { clearOrgSession, readOrgSession } from '../api/auth';
 import { BotInstance, useOrgAnalytics, useOrgBotInstances } from '../api/tenants';
@@ -86,8 +86,10 @@ export default function OrgDashboard() {
     const organizationId = session?.user.organizationId ?? null;
     const bots = useOrgBotInstances(organizationId);
     const analytics = useOrgAnalytics(organizationId);
+    const [days, setDays] = useState(30);
+    const period = useOrgAnalytics(organizationId, days);
     const [tab, setTab] = useState<string>('overview');
-    const rejected = [bots.error, analytics.error].some((e) => e instanceof ApiError && (e.status === 401 || e.status === 404));
+    const rejected = [bots.error, analytics.error, period.error].some((e) => e instanceof ApiError && (e.status === 401 || e.status === 404));
 
     useEffect(() => {
         if (!session || rejected) {
@@ -151,14 +153,20 @@ export default function OrgDashboard() {
                         )}
                         {tab === 'analytics' && (
                             <>
-                                <div className="lc-stats">
-                                    <Stat label="Total interactions" value={number(data?.totalInteractions)} icon={<Icon icon="chat" size={20} />} />
-                                    <Stat label="Loyalty checks" value={number(data?.loyaltyChecks)} icon={<Icon icon="star" size={20} />} />
-                                    <Stat label="Live chat sessions" value={number(data?.liveChatSessions)} icon={<Icon icon="headset" size={20} />} />
-                                    <Stat label="Success rate" value={data ? `${Math.round(data.successRate * 10) / 10}%` : '—'} icon={<Icon icon="tick-circle" size={20} />} />
-                                </div>
+                                <FormGroup label="Period" labelFor="org-period" inline className="lc-period">
+                                    <HTMLSelect id="org-period" value={days} onChange={(e) => setDays(Number(e.target.value))}
+                                        options={[{ value: 7, label: 'Last 7 days' }, { value: 30, label: 'Last 30 days' }, { value: 90, label: 'Last 90 days' }, { value: 365, label: 'Last 12 months' }]} />
+                                </FormGroup>
+                                {period.isPending ? <Spinner size={24} /> : period.isError ? <Callout intent="danger">{period.error.message}</Callout> : (
+                                    <div className="lc-stats">
+                                        <Stat label="Total interactions" value={number(period.data.totalInteractions)} icon={<Icon icon="chat" size={20} />} />
+                                        <Stat label="Loyalty checks" value={number(period.data.loyaltyChecks)} icon={<Icon icon="star" size={20} />} />
+                                        <Stat label="Live chat sessions" value={number(period.data.liveChatSessions)} icon={<Icon icon="headset" size={20} />} />
+                                        <Stat label="Success rate" value={`${Math.round(period.data.successRate * 10) / 10}%`} icon={<Icon icon="tick-circle" size={20} />} />
+                                    </div>
+                                )}
                                 <Callout intent="primary" icon="info-sign" className="lc-note">
-                                    Totals for the last 30 days. For detailed analytics (phones, chat sessions, domains), please contact your administrator.
+                                    For detailed analytics (phones, chat sessions, domains), please contact your administrator.
                                 </Callout>
                             </>
                         )}
