@@ -54,16 +54,10 @@ const feature: FeaturePlugin = {
             /** Throttled login for the given roles: 429 once exhausted, failures counted, one message for all. */
             async function login(request: Request, roles: Role[]) {
                 const { email, password } = request.payload as { email: string; password: string };
-                await throttle.check(request, email);
-                try {
-                    return await checkLogin(server, email, password, roles);
-                }
-                catch (err) {
-                    if (Boom.isBoom(err) && err.output.statusCode === 401) {
-                        await throttle.fail(request, email);
-                    }
-                    throw err;
-                }
+                const succeeded = await throttle.begin(request, email);
+                const result = await checkLogin(server, email, password, roles);
+                await succeeded();
+                return result;
             }
 
             const verify = (id: string, path: string, strategy: Role) => ({

@@ -1,12 +1,13 @@
 import type { Request, Server } from '@hapi/hapi';
-import { Limit, tooMany } from '../../core/http/rate-limit';
+import { Limit } from '../../core/http/rate-limit';
 
 export const TOO_MANY_LOGINS = 'Too many failed login attempts. Please try again later.';
 
 /**
  * Login throttling (DESIGN §7): at most 5 failed logins per client IP in 5 minutes and 10 per email in
  * 15 minutes, on every login endpoint together. Only failures count; once a key is exhausted every login
- * for it answers 429 with Retry-After until the window ends, even with the right password.
+ * for it answers 429 with Retry-After until the window ends, even with the right password. Shared by all
+ * nodes through Redis when REDIS_URL is set.
  */
 export class LoginThrottle {
     private readonly byIp: Limit;
@@ -33,22 +34,24 @@ export class LoginThrottle {
         return email.trim().toLowerCase();
     }
 
-    /** Throws 429 + Retry-After when this IP or this email has no failures left. */
-    async check(request: Request, email: string): Promise<void> {
-        const [ip, mail] = await Promise.all([
-            this.byIp.exhausted(this.clientIp(request)),
-            this.byEmail.exhausted(LoginThrottle.emailKey(email))
-        ]);
-        if (ip.limited || mail.limited) {
-            throw tooMany(TOO_MANY_LOGINS, Math.max(ip.limited ? ip.retryAfterMs : 0, mail.limited ? mail.retryAfterMs : 0));
+    /**
+     * Reserves one failure for the IP and the email before the password is checked, so a burst of parallel
+     * guesses cannot slip past the limit; throws 429 + Retry-After when either has none left. Call the
+     * returned function when the login succeeds: it gives the reservation back (only failures count).
+     */
+    async begin(request: Request, email: string): Promise<() => Promise<void>> {
+        const ip = this.clientIp(request);
+        const mail = LoginThrottle.emailKey(email);
+        await this.byIp.consume(ip, TOO_MANY_LOGINS);
+        try {
+            await this.byEmail.consume(mail, TOO_MANY_LOGINS);
         }
-    }
-
-    /** Counts one failed login for the IP and the email. Never throws a 429 itself: the next attempt does. */
-    async fail(request: Request, email: string): Promise<void> {
-        await Promise.all([
-            this.byIp.limiter.penalty(this.clientIp(request), 1),
-            this.byEmail.limiter.penalty(LoginThrottle.emailKey(email), 1)
-        ]);
+        catch (err) {
+            await this.byIp.limiter.reward(ip, 1);
+            throw err;
+        }
+        return async () => {
+            await Promise.all([this.byIp.limiter.reward(ip, 1), this.byEmail.limiter.reward(mail, 1)]);
+        };
     }
 }

@@ -226,6 +226,14 @@ describe('logins, roles and tokens', function () {
             expect((await login(t.server, LOGINS.org_user, accounts().org_user, ip)).status).to.equal(429);
         });
 
+        it('holds the IP limit against a burst of parallel guesses', async () => {
+            const ip = '10.9.7.7';
+            const answers = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+                login(t.server, LOGINS.super_admin, { email: `burst${i}@x.test`, password: 'wrong-one' }, ip)));
+            const statuses = answers.map((r) => r.status).sort();
+            expect(statuses).to.deep.equal([401, 401, 401, 401, 401, 429, 429, 429]);
+        });
+
         it('does not count successful logins', async () => {
             const ip = '10.9.8.8';
             for (let i = 0; i < 7; i += 1) {
