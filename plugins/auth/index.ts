@@ -8,6 +8,10 @@ import { dummyPasswordHash, verifyPassword } from '../../core/auth/passwords';
 import { registerJwtScheme } from './scheme';
 import { registerWidgetScheme } from './widget-scheme';
 import { LoginThrottle } from './throttle';
+import { Semaphore } from './semaphore';
+
+/** Password checks running at once per process (each scrypt check takes 128 MiB). */
+const PASSWORD_CHECKS_AT_ONCE = 4;
 
 export const INVALID_LOGIN = 'Invalid email or password';
 
@@ -50,12 +54,13 @@ const feature: FeaturePlugin = {
             registerJwtScheme(server);
             registerWidgetScheme(server);
             const throttle = new LoginThrottle(server);
+            const passwordChecks = new Semaphore(PASSWORD_CHECKS_AT_ONCE);
 
             /** Throttled login for the given roles: 429 once exhausted, failures counted, one message for all. */
             async function login(request: Request, roles: Role[]) {
                 const { email, password } = request.payload as { email: string; password: string };
                 const succeeded = await throttle.begin(request, email);
-                const result = await checkLogin(server, email, password, roles);
+                const result = await passwordChecks.run(() => checkLogin(server, email, password, roles));
                 await succeeded();
                 return result;
             }
