@@ -76,8 +76,7 @@ export function useVerify(path: string, tokenKey: string, token: string | null) 
     return useQuery({
         queryKey: ['verify', path, token],
         queryFn: () => apiRequest<VerifyResponse>(path, { tokenKey }).then((r) => r.user),
-        enabled: !!token,
-        gcTime: 0
+        enabled: !!token
     });
 }
 
