@@ -1,47 +1,12 @@
 import { ReactNode, useEffect, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Callout, Card, Elevation, FormGroup, H4, H5, HTMLSelect, Icon, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Callout, Card, Elevation, FormGroup, H4, H5, HTMLSelect, Icon, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import { clearOrgSession, readOrgSession } from '../api/auth';
 import { BotInstance, useOrgAnalytics, useOrgBotInstances } from '../api/tenants';
 import { AppHeader } from '../components/AppHeader';
-
-/** Copies text with the Clipboard API, falling back to a hidden textarea (older browsers, non-secure pages). */
-async function copyText(text: string): Promise<boolean> {
-    try {
-        await navigator.clipboard.writeText(text);
-        return true;
-    }
-    catch {
-        const area = document.createElement('textarea');
-        area.value = text;
-        area.setAttribute('readonly', '');
-        area.style.position = 'fixed';
-        area.style.opacity = '0';
-        document.body.appendChild(area);
-        area.select();
-        const ok = document.execCommand('copy');
-        document.body.removeChild(area);
-        return ok;
-    }
-}
-
-function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
-    const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-    useEffect(() => {
-        if (state === 'idle') {
-            return undefined;
-        }
-        const timer = setTimeout(() => setState('idle'), 2000);
-        return () => clearTimeout(timer);
-    }, [state]);
-    return (
-        <Button icon={state === 'copied' ? 'tick' : 'duplicate'} intent={state === 'copied' ? 'success' : state === 'failed' ? 'danger' : 'none'}
-            text={state === 'copied' ? 'Copied!' : state === 'failed' ? 'Copy failed' : label}
-            onClick={async () => setState((await copyText(text)) ? 'copied' : 'failed')} />
-    );
-}
+import { CopyButton } from '../components/CopyButton';
 
 function Stat({ label, value, icon }: { label: string; value: ReactNode; icon: ReactNode }) {
     return (

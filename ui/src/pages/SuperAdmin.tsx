@@ -11,6 +11,7 @@ import {
     BotInstance, Organization, PLANS, Resource, useBotInstances, useOrganizations, User, useSuperAdminMutation, useUsers
 } from '../api/tenants';
 import { AppHeader, ROLE_LABELS } from '../components/AppHeader';
+import { CopyButton } from '../components/CopyButton';
 
 function errorText(error: unknown): string {
     return error instanceof ApiError ? error.serverMessage : 'Network error. Please try again.';
@@ -295,7 +296,8 @@ function Dashboard({ email, onLogout }: { email: string; onLogout: () => void })
                                             <td><strong>{b.name}</strong></td>
                                             <td>{b.organizationName ?? orgName.get(b.organizationId)}</td>
                                             <td className="lc-muted-cell">{b.description || '—'}</td>
-                                            <td><code className="lc-code-inline">/widget-{b.subdomain}.js</code></td>
+                                            <td><span className="lc-embed-cell"><code className="lc-code-inline">/widget-{b.subdomain}.js</code>
+                                                <CopyButton small text={b.embedSnippet} label="Copy snippet" ariaLabel={`Copy the embed snippet of ${b.name}`} /></span></td>
                                             <td><ActiveTag active={b.isActive} /></td>
                                             <td><RowActions active={b.isActive} onEdit={() => setBotEditing({ mode: 'edit', item: b })}
                                                 onDeactivate={() => setDeactivating({ resource: 'bot-instances', id: b.id, label: b.name })} /></td>
