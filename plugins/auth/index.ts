@@ -1,12 +1,17 @@
 import Boom from '@hapi/boom';
 import Joi from 'joi';
-import type { Server } from '@hapi/hapi';
+import type { Request, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import type { UserCredentials } from '../../core/types';
 import { signUserToken, Role } from '../../core/auth/tokens';
 import { dummyPasswordHash, verifyPassword } from '../../core/auth/passwords';
 import { registerJwtScheme } from './scheme';
 import { registerWidgetScheme } from './widget-scheme';
+import { LoginThrottle } from './throttle';
+import { Semaphore } from './semaphore';
+
+/** Password checks running at once per process (each scrypt check takes 128 MiB). */
+const PASSWORD_CHECKS_AT_ONCE = 4;
 
 export const INVALID_LOGIN = 'Invalid email or password';
 
@@ -23,9 +28,10 @@ export async function checkLogin(server: Server, email: string, password: string
     if (!user || !ok || !user.is_active || !roles.includes(user.role)) {
         throw Boom.unauthorized(INVALID_LOGIN);
     }
+    let organization = null;
     if (user.organization_id) {
-        const org = await tenants.getOrganization(user.organization_id);
-        if (!org || !org.isActive) {
+        organization = await tenants.getOrganization(user.organization_id);
+        if (!organization || !organization.isActive) {
             throw Boom.unauthorized(INVALID_LOGIN);
         }
     }
@@ -33,7 +39,11 @@ export async function checkLogin(server: Server, email: string, password: string
     const token = signUserToken(server.app.config.jwtSecret, {
         id: user.id, role: user.role, organizationId: user.organization_id, tokenVersion: user.token_version
     });
-    return { user, token };
+    return { user, organization, token };
+}
+
+function publicUser(c: UserCredentials) {
+    return { id: c.userId, email: c.email, role: c.role, organizationId: c.organizationId };
 }
 
 const feature: FeaturePlugin = {
@@ -43,6 +53,28 @@ const feature: FeaturePlugin = {
         register(server: Server) {
             registerJwtScheme(server);
             registerWidgetScheme(server);
+            const throttle = new LoginThrottle(server);
+            const passwordChecks = new Semaphore(PASSWORD_CHECKS_AT_ONCE);
+
+            /** Throttled login for the given roles: 429 once exhausted, failures counted, one message for all. */
+            async function login(request: Request, roles: Role[]) {
+                const { email, password } = request.payload as { email: string; password: string };
+                const succeeded = await throttle.begin(request, email);
+                const result = await passwordChecks.run(() => checkLogin(server, email, password, roles));
+                await succeeded();
+                return result;
+            }
+
+            const verify = (id: string, path: string, strategy: Role) => ({
+                method: 'GET',
+                path,
+                options: {
+                    id,
+                    auth: strategy,
+                    description: `Checks a ${strategy} token`,
+                    handler: (request: Request) => ({ valid: true, user: publicUser(request.auth.credentials as unknown as UserCredentials) })
+                }
+            });
 
             server.route([
                 {
@@ -51,27 +83,64 @@ const feature: FeaturePlugin = {
                     options: {
                         id: 'auth.admin.login',
                         auth: false,
+                        description: 'Staff (admin) login',
                         validate: { payload: loginPayload },
-                        handler: async (request) => {
-                            const { email, password } = request.payload as { email: string; password: string };
-                            const { token } = await checkLogin(server, email, password, ['admin']);
+                        handler: async (request: Request) => {
+                            const { token } = await login(request, ['admin']);
                             return { token, message: 'Login successful' };
                         }
                     }
                 },
+                verify('auth.admin.verify', '/api/admin/verify', 'admin'),
                 {
-                    method: 'GET',
-                    path: '/api/admin/verify',
+                    method: 'POST',
+                    path: '/api/super-admin/login',
                     options: {
-                        id: 'auth.admin.verify',
-                        auth: 'admin',
-                        handler: (request) => {
-                            const c = request.auth.credentials as unknown as UserCredentials;
-                            return { valid: true, user: { id: c.userId, email: c.email, role: c.role, organizationId: c.organizationId } };
+                        id: 'auth.super-admin.login',
+                        auth: false,
+                        description: 'Super admin login',
+                        validate: { payload: loginPayload },
+                        handler: async (request: Request) => {
+                            const { token } = await login(request, ['super_admin']);
+                            return { token, message: 'Login successful' };
                         }
                     }
-                }
-            ]);
+                },
+                verify('auth.super-admin.verify', '/api/super-admin/verify', 'super_admin'),
+                {
+                    method: 'POST',
+                    path: '/api/org/login',
+                    options: {
+                        id: 'auth.org.login',
+                        auth: false,
+                        description: 'Organization user login',
+                        validate: { payload: loginPayload },
+                        handler: async (request: Request) => {
+                            const { token, user, organization } = await login(request, ['org_user']);
+                            return {
+                                token,
+                                message: 'Login successful',
+                                user: {
+                                    id: user.id,
+                                    email: user.email,
+                                    name: user.name,
+                                    role: user.role,
+                                    organizationId: user.organization_id,
+                                    organization: organization && {
+                                        id: organization.id,
+                                        name: organization.name,
+                                        domain: organization.domain,
+                                        subdomain: organization.subdomain,
+                                        subscriptionPlan: organization.subscriptionPlan,
+                                        isActive: organization.isActive
+                                    }
+                                }
+                            };
+                        }
+                    }
+                },
+                verify('auth.org.verify', '/api/org/verify', 'org_user')
+            ] as any);
         }
     }
 };

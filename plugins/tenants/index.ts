@@ -1,9 +1,13 @@
 import * as Crypto from 'crypto';
+import Boom from '@hapi/boom';
 import type { Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
 import { now } from '../../core/db/base-model';
 import { TenantService } from './services/tenant-service';
+import { superAdminRoutes } from './routes/super-admin';
+import { orgRoutes } from './routes/org';
+import { DEMO_USERS as DEMO_LOGINS } from './demo-data';
 import { DEFAULT_QUESTIONS, DEMO_CUSTOMERS, DEMO_KNOWLEDGE, DEMO_ORG, DEMO_USERS } from './demo-data';
 
 declare module '../../core/types' {
@@ -89,6 +93,32 @@ const feature: FeaturePlugin = {
         name: 'tenants',
         register(server: Server) {
             provide(server, 'tenants', new TenantService(server.app.db, server.app.config.publicUrl));
+            const tenants = () => server.app.services.tenants;
+
+            // The demo super-admin login for the login screen's demo box: only outside production, and
+            // only while that demo login exists.
+            server.route({
+                method: 'GET',
+                path: '/api/super-admin/demo-credentials',
+                options: {
+                    id: 'tenants.demo-credentials.get',
+                    auth: false,
+                    description: 'The demo super-admin login (404 in production)',
+                    handler: async () => {
+                        const demo = DEMO_LOGINS.find((u) => u.role === 'super_admin')!;
+                        if (server.app.config.env === 'production' || !await tenants().findUserRecordByEmail(demo.email)) {
+                            throw Boom.notFound('No demo credentials');
+                        }
+                        return { email: demo.email, password: demo.password };
+                    }
+                }
+            });
+
+            // The super-admin and organization APIs use auth strategies that the auth plugin (which
+            // depends on this one) defines, so they are added once it is registered.
+            server.dependency('auth', async (srv) => {
+                srv.route([...superAdminRoutes(tenants), ...orgRoutes(server, tenants)]);
+            });
         }
     }
 };

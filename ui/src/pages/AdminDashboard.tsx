@@ -1,6 +1,135 @@
-import Placeholder from './Placeholder';
+import type { ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import { AnchorButton, Button, Card, Elevation, H4, H5, Icon, Intent, Spinner, Tag } from '@blueprintjs/core';
+import type { IconName } from '@blueprintjs/icons';
+import { apiRequest } from '../api/client';
+import { useAdminAuth } from '../auth/AdminGuard';
+import { AppHeader } from '../components/AppHeader';
 
-/** Stub: filled by its issue. */
+interface Health {
+    status: string;
+    database: string;
+    redis: string;
+    version: string;
+}
+
+/** The admin-home variant of the analytics summary (SPEC §3); shown only once the analytics API answers. */
+interface Summary {
+    totalInteractions?: number;
+    successRate?: number;
+    activeDomains?: number;
+    loyaltyChecks?: number;
+    liveChatSessions?: number;
+}
+
+const SECTIONS: { to: string; title: string; text: string; icon: IconName; newTab?: boolean }[] = [
+    { to: '/admin-chat', title: 'Live Chat', text: 'Answer waiting customers and follow active conversations.', icon: 'chat' },
+    { to: '/analytics', title: 'Analytics', text: 'Interactions, verifications, phones, domains and chat sessions.', icon: 'timeline-bar-chart' },
+    { to: '/admin-questions', title: 'Manage Questions', text: 'Edit, order and preview the pre-made questions of the widget.', icon: 'help' },
+    { to: '/test-dashboard', title: 'Test Dashboard', text: 'Check analytics, websocket, live chat and loyalty end to end.', icon: 'lab-test' },
+    { to: '/demo', title: 'Demo Page', text: 'Open the demo storefront with the widget in a new tab.', icon: 'shop', newTab: true }
+];
+
+function SectionCard({ to, title, text, icon, newTab }: (typeof SECTIONS)[number]) {
+    const body: ReactNode = (
+        <Card interactive elevation={Elevation.ONE} className="lc-section-card">
+            <span className="lc-section-icon"><Icon icon={icon} size={22} /></span>
+            <div>
+                <H5 className="lc-section-title">{title}{newTab && <Icon icon="share" size={12} className="lc-newtab" />}</H5>
+                <p className="bp5-text-muted">{text}</p>
+            </div>
+        </Card>
+    );
+    return newTab
+        ? <a className="lc-card-link" href={to} target="_blank" rel="noopener noreferrer" aria-label={`${title} (opens in a new tab)`}>{body}</a>
+        : <Link className="lc-card-link" to={to}>{body}</Link>;
+}
+
+function statusIntent(value: string): Intent {
+    return value === 'ok' || value === 'sqlite' || value === 'postgres' ? 'success' : value === 'disabled' ? 'none' : 'danger';
+}
+
+function SystemStatus() {
+    const health = useQuery({ queryKey: ['health'], queryFn: () => apiRequest<Health>('/health', { tokenKey: null }) });
+    const rows: { label: string; value: ReactNode }[] = health.data
+        ? [
+            { label: 'API server', value: <Tag intent={statusIntent(health.data.status)} round>{health.data.status === 'ok' ? 'Operational' : health.data.status}</Tag> },
+            { label: 'Database', value: <Tag intent="success" round minimal>{health.data.database}</Tag> },
+            { label: 'Redis', value: <Tag intent={statusIntent(health.data.redis)} round minimal>{health.data.redis === 'disabled' ? 'not used (single node)' : health.data.redis}</Tag> },
+            { label: 'Version', value: <code>{health.data.version}</code> }
+        ]
+        : [];
+    return (
+        <Card elevation={Elevation.ONE} className="lc-status-card">
+            <H5><Icon icon="pulse" /> System status</H5>
+            {health.isPending && <Spinner size={20} />}
+            {health.isError && <Tag intent="danger" round>Unreachable</Tag>}
+            <dl className="lc-status-list">
+                {rows.map((row) => (
+                    <div key={row.label} className="lc-status-row"><dt>{row.label}</dt><dd>{row.value}</dd></div>
+                ))}
+            </dl>
+        </Card>
+    );
+}
+
+function Stat({ label, value }: { label: string; value: ReactNode }) {
+    return (
+        <Card elevation={Elevation.ZERO} className="lc-stat">
+            <div className="lc-stat-value">{value}</div>
+            <div className="lc-stat-label">{label}</div>
+        </Card>
+    );
+}
+
+function Overview() {
+    const summary = useQuery({ queryKey: ['analytics', 'summary', 30, 'home'], queryFn: () => apiRequest<Summary>('/api/analytics/summary?days=30') });
+    const show = (n: number | undefined, suffix = '') => (summary.data && typeof n === 'number' ? `${Math.round(n * 10) / 10}${suffix}` : '—');
+    return (
+        <div className="lc-stats" aria-label="Last 30 days">
+            <Stat label="Interactions (30 days)" value={show(summary.data?.totalInteractions)} />
+            <Stat label="Loyalty checks" value={show(summary.data?.loyaltyChecks)} />
+            <Stat label="Live chat sessions" value={show(summary.data?.liveChatSessions)} />
+            <Stat label="Success rate" value={show(summary.data?.successRate, '%')} />
+        </div>
+    );
+}
+
+/** /admin-dashboard (SPEC §2 'Admin home'). */
 export default function AdminDashboard() {
-    return <Placeholder title="AdminDashboard" />;
+    const { user, logout } = useAdminAuth();
+    const navigate = useNavigate();
+    return (
+        <>
+            <AppHeader title="Admin Dashboard" icon="dashboard" user={user} onLogout={logout} />
+            <main className="lc-page">
+                <div className="lc-page-head">
+                    <div>
+                        <H4 className="lc-page-title">Welcome back</H4>
+                        <p className="bp5-text-muted">Everything your support team needs, in one place.</p>
+                    </div>
+                </div>
+                <Overview />
+                <div className="lc-home-layout">
+                    <section className="lc-grid" aria-label="Sections">
+                        {SECTIONS.map((section) => <SectionCard key={section.to} {...section} />)}
+                    </section>
+                    <aside className="lc-home-side">
+                        <SystemStatus />
+                        <Card elevation={Elevation.ONE}>
+                            <H5><Icon icon="flash" /> Quick actions</H5>
+                            <div className="lc-actions">
+                                <Button icon="chat" intent="primary" text="Handle Chats" onClick={() => navigate('/admin-chat')} />
+                                <Button icon="add" text="Add Question" onClick={() => navigate('/admin-questions')} />
+                                <Button icon="predictive-analysis" text="AI Knowledge Base" onClick={() => navigate('/ai-management')} />
+                                <Button icon="lab-test" text="Run System Tests" onClick={() => navigate('/test')} />
+                                <AnchorButton icon="shop" text="Open Demo Store" href="/demo" target="_blank" rel="noopener noreferrer" />
+                            </div>
+                        </Card>
+                    </aside>
+                </div>
+            </main>
+        </>
+    );
 }

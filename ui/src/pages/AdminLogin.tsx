@@ -1,6 +1,46 @@
-import Placeholder from './Placeholder';
+import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { useState } from 'react';
+import { Spinner } from '@blueprintjs/core';
+import { ADMIN_TOKEN_KEY, LOGIN_PATHS, loginErrorMessage, useLogin, useVerify, VERIFY_PATHS } from '../api/auth';
+import { LoginForm } from '../auth/LoginForm';
 
-/** Stub: filled by its issue. */
+/** The admin login form; stores the token under adminToken and calls onSuccess with it. */
+export function AdminLoginForm({ onSuccess }: { onSuccess: (token: string) => void }) {
+    const login = useLogin(LOGIN_PATHS.admin);
+    return (
+        <LoginForm
+            title="Admin Login"
+            subtitle="Sign in to manage live chats, questions and analytics."
+            icon="shield"
+            pending={login.isPending}
+            error={login.isError ? loginErrorMessage(login.error, 'Network error. Please try again.') : null}
+            onSubmit={(credentials) => login.mutate(credentials, {
+                onSuccess: (data) => {
+                    localStorage.setItem(ADMIN_TOKEN_KEY, data.token);
+                    onSuccess(data.token);
+                }
+            })}
+            footer={<span className="bp5-text-muted">Organization owner? <Link to="/org-login">Organization login</Link></span>}
+        />
+    );
+}
+
+/**
+ * /admin-access-2024 and /admin-login: on success go to /admin-dashboard. A visitor whose stored token
+ * still verifies goes straight to the dashboard; a rejected one is removed and the form shows.
+ */
 export default function AdminLogin() {
-    return <Placeholder title="AdminLogin" />;
+    const navigate = useNavigate();
+    const [stored] = useState(() => localStorage.getItem(ADMIN_TOKEN_KEY));
+    const verify = useVerify(VERIFY_PATHS.admin, ADMIN_TOKEN_KEY, stored);
+    if (stored && verify.isPending) {
+        return <div className="lc-center"><Spinner size={40} /></div>;
+    }
+    if (stored && verify.isSuccess && localStorage.getItem(ADMIN_TOKEN_KEY) === stored) {
+        return <Navigate to="/admin-dashboard" replace />;
+    }
+    if (stored && verify.isError && localStorage.getItem(ADMIN_TOKEN_KEY) === stored) {
+        localStorage.removeItem(ADMIN_TOKEN_KEY);
+    }
+    return <AdminLoginForm onSuccess={() => navigate('/admin-dashboard')} />;
 }

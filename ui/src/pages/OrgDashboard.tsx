@@ -1,6 +1,143 @@
-import Placeholder from './Placeholder';
+import { ReactNode, useEffect, useState } from 'react';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { Callout, Card, Elevation, FormGroup, H4, H5, HTMLSelect, Icon, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { ApiError } from '../api/client';
+import { clearOrgSession, readOrgSession } from '../api/auth';
+import { BotInstance, useOrgAnalytics, useOrgBotInstances } from '../api/tenants';
+import { AppHeader } from '../components/AppHeader';
+import { CopyButton } from '../components/CopyButton';
 
-/** Stub: filled by its issue. */
+function Stat({ label, value, icon }: { label: string; value: ReactNode; icon: ReactNode }) {
+    return (
+        <Card elevation={Elevation.ONE} className="lc-stat lc-count">
+            <div className="lc-count-icon">{icon}</div>
+            <div>
+                <div className="lc-stat-value">{value}</div>
+                <div className="lc-stat-label">{label}</div>
+            </div>
+        </Card>
+    );
+}
+
+function BotCard({ bot }: { bot: BotInstance }) {
+    return (
+        <Card elevation={Elevation.ONE} className="lc-bot-card" data-bot-id={bot.id}>
+            <div className="lc-bot-head">
+                <div>
+                    <H5 className="lc-bot-name">{bot.name}</H5>
+                    <p className="bp5-text-muted">{bot.description || 'No description'}</p>
+                </div>
+                <Tag round minimal intent={bot.isActive ? 'success' : 'none'}>{bot.isActive ? 'Active' : 'Inactive'}</Tag>
+            </div>
+            <div className="lc-snippet-label">Embed code: paste it before <code>&lt;/body&gt;</code> on every page of your store</div>
+            <pre className="lc-snippet" aria-label={`Embed code for ${bot.name}`}>{bot.embedSnippet}</pre>
+            <div className="lc-bot-foot">
+                <span className="bp5-text-muted bp5-text-small">Public key <code>{bot.publicKey}</code></span>
+                <CopyButton text={bot.embedSnippet} />
+            </div>
+        </Card>
+    );
+}
+
+/**
+ * /org-dashboard (SPEC §2 'Organization'): the organization user's own bot instances (embed snippet with
+ * a Copy button) and totals. Missing or invalid stored session data, or a rejected token, go to /org-login.
+ */
 export default function OrgDashboard() {
-    return <Placeholder title="OrgDashboard" />;
+    const navigate = useNavigate();
+    const client = useQueryClient();
+    const [session] = useState(readOrgSession);
+    const organizationId = session?.user.organizationId ?? null;
+    const bots = useOrgBotInstances(organizationId);
+    const analytics = useOrgAnalytics(organizationId);
+    const [days, setDays] = useState(30);
+    const period = useOrgAnalytics(organizationId, days);
+    const [tab, setTab] = useState<string>('overview');
+    const rejected = [bots.error, analytics.error, period.error].some((e) => e instanceof ApiError && (e.status === 401 || e.status === 404));
+
+    useEffect(() => {
+        if (!session || rejected) {
+            clearOrgSession();
+        }
+    }, [session, rejected]);
+
+    if (!session || rejected) {
+        return <Navigate to="/org-login" replace />;
+    }
+    const { user } = session;
+    const logout = () => {
+        clearOrgSession();
+        client.clear();
+        navigate('/org-login', { replace: true });
+    };
+    const data = analytics.data;
+    const number = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString());
+    const organizationName = user.organization?.name ?? data?.name ?? 'Your organization';
+
+    return (
+        <>
+            <AppHeader title={organizationName} icon="office" user={user} onLogout={logout} />
+            <main className="lc-page">
+                <div className="lc-page-head">
+                    <div>
+                        <H4 className="lc-page-title">{organizationName}</H4>
+                        <p className="bp5-text-muted">Signed in as {user.email} · role <code>{user.role}</code></p>
+                    </div>
+                </div>
+                <Card elevation={Elevation.ONE} className="lc-tabs-card">
+                    <Tabs id="org-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
+                        <Tab id="overview" title="Overview" />
+                        <Tab id="bots" title={`Bot Instances (${bots.data?.length ?? 0})`} />
+                        <Tab id="analytics" title="Analytics" />
+                    </Tabs>
+                    <div className="lc-tab-panel">
+                        {tab === 'overview' && (
+                            <>
+                                {analytics.isPending ? <Spinner size={24} /> : analytics.isError ? <Callout intent="danger">{String(analytics.error.message)}</Callout> : (
+                                    <>
+                                        <div className="lc-stats">
+                                            <Stat label="Total interactions" value={number(data?.totalInteractions)} icon={<Icon icon="chat" size={20} />} />
+                                            <Stat label="Loyalty checks" value={number(data?.loyaltyChecks)} icon={<Icon icon="star" size={20} />} />
+                                            <Stat label="Live chat sessions" value={number(data?.liveChatSessions)} icon={<Icon icon="headset" size={20} />} />
+                                            <Stat label="Success rate" value={data ? `${Math.round(data.successRate * 10) / 10}%` : '—'} icon={<Icon icon="tick-circle" size={20} />} />
+                                        </div>
+                                        <dl className="lc-status-list lc-org-facts">
+                                            <div className="lc-status-row"><dt>Domain</dt><dd>{data?.domain}</dd></div>
+                                            <div className="lc-status-row"><dt>Subdomain</dt><dd><code>{data?.subdomain}</code></dd></div>
+                                            <div className="lc-status-row"><dt>Period</dt><dd>Last 30 days</dd></div>
+                                        </dl>
+                                    </>
+                                )}
+                            </>
+                        )}
+                        {tab === 'bots' && (
+                            bots.isPending ? <Spinner size={24} /> : bots.isError ? <Callout intent="danger">{bots.error.message}</Callout>
+                                : !bots.data.length ? <NonIdealState icon="chat" title="No bot instances yet" description="Ask your administrator to create one." />
+                                    : <div className="lc-bot-list">{bots.data.map((bot) => <BotCard key={bot.id} bot={bot} />)}</div>
+                        )}
+                        {tab === 'analytics' && (
+                            <>
+                                <FormGroup label="Period" labelFor="org-period" inline className="lc-period">
+                                    <HTMLSelect id="org-period" value={days} onChange={(e) => setDays(Number(e.target.value))}
+                                        options={[{ value: 7, label: 'Last 7 days' }, { value: 30, label: 'Last 30 days' }, { value: 90, label: 'Last 90 days' }, { value: 365, label: 'Last 12 months' }]} />
+                                </FormGroup>
+                                {period.isPending ? <Spinner size={24} /> : period.isError ? <Callout intent="danger">{period.error.message}</Callout> : (
+                                    <div className="lc-stats">
+                                        <Stat label="Total interactions" value={number(period.data.totalInteractions)} icon={<Icon icon="chat" size={20} />} />
+                                        <Stat label="Loyalty checks" value={number(period.data.loyaltyChecks)} icon={<Icon icon="star" size={20} />} />
+                                        <Stat label="Live chat sessions" value={number(period.data.liveChatSessions)} icon={<Icon icon="headset" size={20} />} />
+                                        <Stat label="Success rate" value={`${Math.round(period.data.successRate * 10) / 10}%`} icon={<Icon icon="tick-circle" size={20} />} />
+                                    </div>
+                                )}
+                                <Callout intent="primary" icon="info-sign" className="lc-note">
+                                    For detailed analytics (phones, chat sessions, domains), please contact your administrator.
+                                </Callout>
+                            </>
+                        )}
+                    </div>
+                </Card>
+            </main>
+        </>
+    );
 }

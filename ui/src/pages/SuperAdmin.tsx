@@ -1,6 +1,373 @@
-import Placeholder from './Placeholder';
+import { FormEvent, ReactNode, useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+    Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, Elevation, FormGroup, H4, HTMLSelect, HTMLTable,
+    InputGroup, NonIdealState, Spinner, Switch, Tab, Tabs, Tag, TextArea
+} from '@blueprintjs/core';
+import { ApiError } from '../api/client';
+import { SUPER_ADMIN_TOKEN_KEY, useVerify, VERIFY_PATHS } from '../api/auth';
+import {
+    BotInstance, Organization, PLANS, Resource, useBotInstances, useOrganizations, User, useSuperAdminMutation, useUsers
+} from '../api/tenants';
+import { AppHeader, ROLE_LABELS } from '../components/AppHeader';
+import { CopyButton } from '../components/CopyButton';
 
-/** Stub: filled by its issue. */
+function errorText(error: unknown): string {
+    return error instanceof ApiError ? error.serverMessage : 'Network error. Please try again.';
+}
+
+function ActiveTag({ active }: { active: boolean }) {
+    return <Tag round minimal intent={active ? 'success' : 'none'}>{active ? 'Active' : 'Inactive'}</Tag>;
+}
+
+function CountCard({ label, total, active, icon }: { label: string; total?: number; active?: number; icon: ReactNode }) {
+    return (
+        <Card elevation={Elevation.ONE} className="lc-stat lc-count">
+            <div className="lc-count-icon">{icon}</div>
+            <div>
+                <div className="lc-stat-value">{total ?? '—'}</div>
+                <div className="lc-stat-label">{label}</div>
+                <div className="lc-stat-sub">{active ?? '—'} active</div>
+            </div>
+        </Card>
+    );
+}
+
+/** A dialog with a form: Save runs the mutation; the server's message shows on failure. */
+function FormDialog({ title, isOpen, onClose, onSubmit, pending, error, canSave, children }: {
+    title: string; isOpen: boolean; onClose: () => void; onSubmit: () => void; pending: boolean; error: unknown; canSave: boolean; children: ReactNode;
+}) {
+    const submit = (event: FormEvent) => {
+        event.preventDefault();
+        if (canSave && !pending) {
+            onSubmit();
+        }
+    };
+    return (
+        <Dialog title={title} isOpen={isOpen} onClose={onClose} className="lc-dialog">
+            <form onSubmit={submit}>
+                <DialogBody>
+                    {error ? <Callout intent="danger" icon="error" className="lc-form-error">{errorText(error)}</Callout> : null}
+                    {children}
+                </DialogBody>
+                <DialogFooter actions={(
+                    <>
+                        <Button text="Cancel" onClick={onClose} />
+                        <Button type="submit" intent="primary" text={pending ? 'Saving...' : 'Save'} disabled={!canSave || pending} />
+                    </>
+                )} />
+            </form>
+        </Dialog>
+    );
+}
+
+type Editing<T> = { mode: 'create' } | { mode: 'edit'; item: T } | null;
+
+function OrganizationDialog({ editing, onClose }: { editing: Editing<Organization>; onClose: () => void }) {
+    const mutation = useSuperAdminMutation('organizations');
+    const item = editing?.mode === 'edit' ? editing.item : null;
+    const [form, setForm] = useState({ name: '', domain: '', subdomain: '', subscriptionPlan: 'free', isActive: true });
+    useEffect(() => {
+        mutation.reset();
+        setForm(item ? { name: item.name, domain: item.domain, subdomain: item.subdomain, subscriptionPlan: item.subscriptionPlan, isActive: item.isActive }
+            : { name: '', domain: '', subdomain: '', subscriptionPlan: 'free', isActive: true });
+    }, [editing]);
+    const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value });
+    const save = () => {
+        const { isActive, ...fields } = form;
+        mutation.mutate(item ? { id: item.id, body: { ...fields, isActive } } : { body: fields }, { onSuccess: onClose });
+    };
+    return (
+        <FormDialog title={item ? `Edit ${item.name}` : 'New organization'} isOpen={!!editing} onClose={onClose} onSubmit={save}
+            pending={mutation.isPending} error={mutation.error} canSave={!!(form.name.trim() && form.domain.trim() && form.subdomain.trim())}>
+            <FormGroup label="Name" labelFor="org-name" labelInfo="(required)">
+                <InputGroup id="org-name" value={form.name} onChange={set('name')} autoFocus />
+            </FormGroup>
+            <FormGroup label="Domain" labelFor="org-domain" labelInfo="(required)" helperText="The store site's host name, e.g. shop.example.com. The widget only answers pages on this domain.">
+                <InputGroup id="org-domain" value={form.domain} onChange={set('domain')} placeholder="shop.example.com" />
+            </FormGroup>
+            <FormGroup label="Subdomain" labelFor="org-subdomain" labelInfo="(required)" helperText="Unique key: the widget is served at /widget-{subdomain}.js">
+                <InputGroup id="org-subdomain" value={form.subdomain} onChange={set('subdomain')} placeholder="myshop" />
+            </FormGroup>
+            <FormGroup label="Plan" labelFor="org-plan">
+                <HTMLSelect id="org-plan" value={form.subscriptionPlan} onChange={set('subscriptionPlan')} options={[...PLANS]} fill />
+            </FormGroup>
+            {item && <Switch label="Active" checked={form.isActive} onChange={(e) => setForm({ ...form, isActive: e.currentTarget.checked })} />}
+        </FormDialog>
+    );
+}
+
+function BotDialog({ editing, onClose, organizations }: { editing: Editing<BotInstance>; onClose: () => void; organizations: Organization[] }) {
+    const mutation = useSuperAdminMutation('bot-instances');
+    const item = editing?.mode === 'edit' ? editing.item : null;
+    const [form, setForm] = useState({ organizationId: '', name: '', description: '', isActive: true });
+    useEffect(() => {
+        mutation.reset();
+        setForm(item ? { organizationId: String(item.organizationId), name: item.name, description: item.description ?? '', isActive: item.isActive }
+            : { organizationId: organizations[0] ? String(organizations[0].id) : '', name: '', description: '', isActive: true });
+    }, [editing]);
+    const save = () => {
+        const body = item
+            ? { name: form.name, description: form.description, isActive: form.isActive }
+            : { organizationId: Number(form.organizationId), name: form.name, description: form.description };
+        mutation.mutate(item ? { id: item.id, body } : { body }, { onSuccess: onClose });
+    };
+    return (
+        <FormDialog title={item ? `Edit ${item.name}` : 'New bot instance'} isOpen={!!editing} onClose={onClose} onSubmit={save}
+            pending={mutation.isPending} error={mutation.error} canSave={!!(form.name.trim() && form.organizationId)}>
+            <FormGroup label="Organization" labelFor="bot-org">
+                <HTMLSelect id="bot-org" fill disabled={!!item} value={form.organizationId}
+                    onChange={(e) => setForm({ ...form, organizationId: e.target.value })}
+                    options={organizations.map((o) => ({ value: String(o.id), label: `${o.name} (${o.subdomain})` }))} />
+            </FormGroup>
+            <FormGroup label="Name" labelFor="bot-name" labelInfo="(required)">
+                <InputGroup id="bot-name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} autoFocus />
+            </FormGroup>
+            <FormGroup label="Description" labelFor="bot-description">
+                <TextArea id="bot-description" fill value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
+            </FormGroup>
+            {item && <Switch label="Active" checked={form.isActive} onChange={(e) => setForm({ ...form, isActive: e.currentTarget.checked })} />}
+        </FormDialog>
+    );
+}
+
+function UserDialog({ editing, onClose, organizations }: { editing: Editing<User>; onClose: () => void; organizations: Organization[] }) {
+    const mutation = useSuperAdminMutation('users');
+    const item = editing?.mode === 'edit' ? editing.item : null;
+    const [form, setForm] = useState({ email: '', name: '', password: '', role: 'admin', organizationId: '', isActive: true });
+    useEffect(() => {
+        mutation.reset();
+        setForm(item ? { email: item.email, name: item.name ?? '', password: '', role: item.role, organizationId: String(item.organizationId ?? ''), isActive: item.isActive }
+            : { email: '', name: '', password: '', role: 'admin', organizationId: organizations[0] ? String(organizations[0].id) : '', isActive: true });
+    }, [editing]);
+    const needsOrg = form.role !== 'super_admin';
+    const save = () => {
+        if (item) {
+            const body: Record<string, unknown> = { name: form.name, isActive: form.isActive };
+            if (form.password) {
+                body.password = form.password;
+            }
+            mutation.mutate({ id: item.id, body }, { onSuccess: onClose });
+        }
+        else {
+            mutation.mutate({ body: { email: form.email, name: form.name, password: form.password, role: form.role, organizationId: needsOrg ? Number(form.organizationId) : null } }, { onSuccess: onClose });
+        }
+    };
+    const canSave = item ? true : !!(form.email.trim() && form.password && (!needsOrg || form.organizationId));
+    return (
+        <FormDialog title={item ? `Edit ${item.email}` : 'New user'} isOpen={!!editing} onClose={onClose} onSubmit={save}
+            pending={mutation.isPending} error={mutation.error} canSave={canSave}>
+            <FormGroup label="Email" labelFor="user-email" labelInfo={item ? undefined : '(required)'}>
+                <InputGroup id="user-email" type="email" value={form.email} disabled={!!item} onChange={(e) => setForm({ ...form, email: e.target.value })} autoFocus={!item} />
+            </FormGroup>
+            <FormGroup label="Name" labelFor="user-name">
+                <InputGroup id="user-name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+            </FormGroup>
+            <FormGroup label={item ? 'New password' : 'Password'} labelFor="user-password" labelInfo={item ? '(leave empty to keep)' : '(at least 8 characters)'}
+                helperText={item ? 'Changing the password signs this user out everywhere.' : undefined}>
+                <InputGroup id="user-password" type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+            </FormGroup>
+            <FormGroup label="Role" labelFor="user-role">
+                <HTMLSelect id="user-role" fill disabled={!!item} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value })}
+                    options={Object.entries(ROLE_LABELS).map(([value, label]) => ({ value, label }))} />
+            </FormGroup>
+            {needsOrg && (
+                <FormGroup label="Organization" labelFor="user-org">
+                    <HTMLSelect id="user-org" fill disabled={!!item} value={form.organizationId} onChange={(e) => setForm({ ...form, organizationId: e.target.value })}
+                        options={organizations.map((o) => ({ value: String(o.id), label: o.name }))} />
+                </FormGroup>
+            )}
+            {item && <Switch label="Active" checked={form.isActive} onChange={(e) => setForm({ ...form, isActive: e.currentTarget.checked })} />}
+        </FormDialog>
+    );
+}
+
+/** Asks before deactivating; deactivated rows stay and can be re-activated from Edit. */
+function DeactivateAlert({ target, onClose }: { target: { resource: Resource; id: number; label: string } | null; onClose: () => void }) {
+    const organizations = useSuperAdminMutation('organizations');
+    const bots = useSuperAdminMutation('bot-instances');
+    const users = useSuperAdminMutation('users');
+    const mutation = target?.resource === 'bot-instances' ? bots : target?.resource === 'users' ? users : organizations;
+    const consequence = target?.resource === 'organizations'
+        ? 'Its widgets stop answering and its users can no longer sign in.'
+        : target?.resource === 'bot-instances' ? 'Its widget stops answering on the store site.' : 'They are signed out everywhere at once.';
+    return (
+        <Alert isOpen={!!target} intent="danger" icon="disable" confirmButtonText="Deactivate" cancelButtonText="Cancel"
+            loading={mutation.isPending} onCancel={onClose}
+            onConfirm={() => target && mutation.mutate({ id: target.id, deactivate: true }, { onSettled: onClose })}>
+            <p>Deactivate <strong>{target?.label}</strong>? {consequence}</p>
+        </Alert>
+    );
+}
+
+function RowActions({ active, onEdit, onDeactivate }: { active: boolean; onEdit: () => void; onDeactivate: () => void }) {
+    return (
+        <span className="lc-row-actions">
+            <Button small minimal icon="edit" text="Edit" onClick={onEdit} />
+            {active && <Button small minimal icon="disable" intent="danger" text="Deactivate" onClick={onDeactivate} />}
+        </span>
+    );
+}
+
+function TableBox({ children, loading, error, empty }: { children: ReactNode; loading: boolean; error: unknown; empty: boolean }) {
+    if (loading) {
+        return <div className="lc-pad"><Spinner size={24} /></div>;
+    }
+    if (error) {
+        return <Callout intent="danger">{errorText(error)}</Callout>;
+    }
+    if (empty) {
+        return <NonIdealState icon="inbox" title="Nothing here yet" />;
+    }
+    return <div className="lc-table-scroll">{children}</div>;
+}
+
+function Dashboard({ email, onLogout }: { email: string; onLogout: () => void }) {
+    const organizations = useOrganizations();
+    const bots = useBotInstances();
+    const users = useUsers();
+    const [tab, setTab] = useState<string>('organizations');
+    const [orgEditing, setOrgEditing] = useState<Editing<Organization>>(null);
+    const [botEditing, setBotEditing] = useState<Editing<BotInstance>>(null);
+    const [userEditing, setUserEditing] = useState<Editing<User>>(null);
+    const [deactivating, setDeactivating] = useState<{ resource: Resource; id: number; label: string } | null>(null);
+    const orgs = organizations.data ?? [];
+    const orgName = new Map(orgs.map((o) => [o.id, o.name]));
+    const count = <T extends { isActive: boolean }>(rows?: T[]) => ({ total: rows?.length, active: rows?.filter((r) => r.isActive).length });
+
+    const addButton = tab === 'organizations'
+        ? <Button intent="primary" icon="add" text="New organization" onClick={() => setOrgEditing({ mode: 'create' })} />
+        : tab === 'bots'
+            ? <Button intent="primary" icon="add" text="New bot instance" disabled={!orgs.length} onClick={() => setBotEditing({ mode: 'create' })} />
+            : <Button intent="primary" icon="add" text="New user" onClick={() => setUserEditing({ mode: 'create' })} />;
+
+    return (
+        <>
+            <AppHeader title="Super Admin" icon="crown" user={{ email, role: 'super_admin' }} onLogout={onLogout} />
+            <main className="lc-page">
+                <div className="lc-page-head">
+                    <div>
+                        <H4 className="lc-page-title">Tenants</H4>
+                        <p className="bp5-text-muted">Every organization, bot instance and user of this installation.</p>
+                    </div>
+                </div>
+                <div className="lc-stats">
+                    <CountCard label="Organizations" icon={<span className="bp5-icon-large bp5-icon-office" />} {...count(organizations.data)} />
+                    <CountCard label="Bot instances" icon={<span className="bp5-icon-large bp5-icon-chat" />} {...count(bots.data)} />
+                    <CountCard label="Users" icon={<span className="bp5-icon-large bp5-icon-people" />} {...count(users.data)} />
+                </div>
+                <Card elevation={Elevation.ONE} className="lc-tabs-card">
+                    <div className="lc-tabs-bar">
+                        <Tabs id="super-admin-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
+                            <Tab id="organizations" title="Organizations" />
+                            <Tab id="bots" title="Bot Instances" />
+                            <Tab id="users" title="Users" />
+                        </Tabs>
+                        {addButton}
+                    </div>
+                    {tab === 'organizations' && (
+                        <TableBox loading={organizations.isPending} error={organizations.error} empty={!orgs.length}>
+                            <HTMLTable striped className="lc-table" aria-label="Organizations">
+                                <thead><tr><th>Name</th><th>Domain</th><th>Subdomain</th><th>Plan</th><th>Status</th><th /></tr></thead>
+                                <tbody>
+                                    {orgs.map((o) => (
+                                        <tr key={o.id}>
+                                            <td><strong>{o.name}</strong></td>
+                                            <td>{o.domain}</td>
+                                            <td><code>{o.subdomain}</code></td>
+                                            <td><Tag minimal>{o.subscriptionPlan}</Tag></td>
+                                            <td><ActiveTag active={o.isActive} /></td>
+                                            <td><RowActions active={o.isActive} onEdit={() => setOrgEditing({ mode: 'edit', item: o })}
+                                                onDeactivate={() => setDeactivating({ resource: 'organizations', id: o.id, label: o.name })} /></td>
+                                        </tr>
+                                    ))}
+                                </tbody>
+                            </HTMLTable>
+                        </TableBox>
+                    )}
+                    {tab === 'bots' && (
+                        <TableBox loading={bots.isPending} error={bots.error} empty={!bots.data?.length}>
+                            <HTMLTable striped className="lc-table" aria-label="Bot instances">
+                                <thead><tr><th>Name</th><th>Organization</th><th>Description</th><th>Embed</th><th>Status</th><th /></tr></thead>
+                                <tbody>
+                                    {(bots.data ?? []).map((b) => (
+                                        <tr key={b.id}>
+                                            <td><strong>{b.name}</strong></td>
+                                            <td>{b.organizationName ?? orgName.get(b.organizationId)}</td>
+                                            <td className="lc-muted-cell">{b.description || '—'}</td>
+                                            <td><span className="lc-embed-cell"><code className="lc-code-inline">/widget-{b.subdomain}.js</code>
+                                                <CopyButton small text={b.embedSnippet} label="Copy snippet" ariaLabel={`Copy the embed snippet of ${b.name}`} /></span></td>
+                                            <td><ActiveTag active={b.isActive} /></td>
+                                            <td><RowActions active={b.isActive} onEdit={() => setBotEditing({ mode: 'edit', item: b })}
+                                                onDeactivate={() => setDeactivating({ resource: 'bot-instances', id: b.id, label: b.name })} /></td>
+                                        </tr>
+                                    ))}
+                                </tbody>
+                            </HTMLTable>
+                        </TableBox>
+                    )}
+                    {tab === 'users' && (
+                        <TableBox loading={users.isPending} error={users.error} empty={!users.data?.length}>
+                            <HTMLTable striped className="lc-table" aria-label="Users">
+                                <thead><tr><th>Email</th><th>Role</th><th>Organization</th><th>Last login</th><th>Status</th><th /></tr></thead>
+                                <tbody>
+                                    {(users.data ?? []).map((u) => (
+                                        <tr key={u.id}>
+                                            <td><strong>{u.email}</strong>{u.name && <div className="bp5-text-muted bp5-text-small">{u.name}</div>}</td>
+                                            <td><Tag minimal round>{ROLE_LABELS[u.role] ?? u.role}</Tag></td>
+                                            <td>{u.organizationId ? orgName.get(u.organizationId) ?? `#${u.organizationId}` : '—'}</td>
+                                            <td className="lc-muted-cell">{u.lastLoginAt ? new Date(u.lastLoginAt).toLocaleString() : 'Never'}</td>
+                                            <td><ActiveTag active={u.isActive} /></td>
+                                            <td><RowActions active={u.isActive && u.email !== email} onEdit={() => setUserEditing({ mode: 'edit', item: u })}
+                                                onDeactivate={() => setDeactivating({ resource: 'users', id: u.id, label: u.email })} /></td>
+                                        </tr>
+                                    ))}
+                                </tbody>
+                            </HTMLTable>
+                        </TableBox>
+                    )}
+                </Card>
+            </main>
+            <OrganizationDialog editing={orgEditing} onClose={() => setOrgEditing(null)} />
+            <BotDialog editing={botEditing} onClose={() => setBotEditing(null)} organizations={orgs} />
+            <UserDialog editing={userEditing} onClose={() => setUserEditing(null)} organizations={orgs} />
+            <DeactivateAlert target={deactivating} onClose={() => setDeactivating(null)} />
+        </>
+    );
+}
+
+/**
+ * /super-admin (SPEC §2, §4): the stored super-admin token is verified on load; on failure it is removed
+ * and Access Denied shows with a Go to Login button.
+ */
 export default function SuperAdmin() {
-    return <Placeholder title="SuperAdmin" />;
+    const navigate = useNavigate();
+    const client = useQueryClient();
+    const [token, setToken] = useState<string | null>(() => localStorage.getItem(SUPER_ADMIN_TOKEN_KEY));
+    const verify = useVerify(VERIFY_PATHS.superAdmin, SUPER_ADMIN_TOKEN_KEY, token);
+    useEffect(() => {
+        if (verify.isError) {
+            localStorage.removeItem(SUPER_ADMIN_TOKEN_KEY);
+            setToken(null);
+        }
+    }, [verify.isError]);
+
+    if (token && (verify.isPending || verify.isError)) {
+        return <div className="lc-center"><Spinner size={40} /></div>;
+    }
+    if (!token || !verify.data) {
+        return (
+            <div className="lc-center">
+                <NonIdealState icon="lock" title="Access Denied" description="You need to sign in as a super admin to see this page."
+                    action={<Button intent="primary" icon="log-in" text="Go to Login" onClick={() => navigate('/super-admin-login')} />} />
+            </div>
+        );
+    }
+    const logout = () => {
+        localStorage.removeItem(SUPER_ADMIN_TOKEN_KEY);
+        client.clear();
+        navigate('/super-admin-login', { replace: true });
+    };
+    return <Dashboard email={verify.data.email} onLogout={logout} />;
 }

@@ -1,0 +1,114 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { ADMIN_TOKEN_KEY, apiRequest, ApiError, ORG_TOKEN_KEY, ORG_USER_KEY, SUPER_ADMIN_TOKEN_KEY } from './client';
+
+export type Role = 'super_admin' | 'admin' | 'org_user';
+
+/** The verified user of a staff token (GET /api/{admin,super-admin,org}/verify). */
+export interface AuthUser {
+    id: number;
+    email: string;
+    role: Role;
+    organizationId: number | null;
+}
+
+export interface LoginRequest {
+    email: string;
+    password: string;
+}
+
+export interface LoginResponse {
+    token: string;
+    message: string;
+}
+
+export interface OrgSessionUser {
+    id: number;
+    email: string;
+    name?: string | null;
+    role: Role;
+    organizationId: number;
+    organization: { id: number; name: string; domain: string; subdomain: string; subscriptionPlan?: string; isActive?: boolean } | null;
+}
+
+export interface OrgLoginResponse extends LoginResponse {
+    user: OrgSessionUser;
+}
+
+export const LOGIN_PATHS = {
+    admin: '/api/admin/login',
+    superAdmin: '/api/super-admin/login',
+    org: '/api/org/login'
+} as const;
+
+export const VERIFY_PATHS = {
+    admin: '/api/admin/verify',
+    superAdmin: '/api/super-admin/verify',
+    org: '/api/org/verify'
+} as const;
+
+/**
+ * SPEC §8: a login failure shows the server's message, else 'Login failed'; a failure to reach the server
+ * shows the screen's network message.
+ */
+export function loginErrorMessage(error: unknown, networkMessage: string): string {
+    if (error instanceof ApiError) {
+        return error.serverMessage || 'Login failed';
+    }
+    if (error instanceof TypeError) {
+        return networkMessage;
+    }
+    return 'Login failed';
+}
+
+export function useLogin<T extends LoginResponse = LoginResponse>(path: string) {
+    return useMutation({
+        mutationFn: (body: LoginRequest) => apiRequest<T>(path, { method: 'POST', body, tokenKey: null })
+    });
+}
+
+interface VerifyResponse {
+    valid: boolean;
+    user: AuthUser;
+}
+
+/** Verifies the stored token under tokenKey once per token value (the query key holds the token). */
+export function useVerify(path: string, tokenKey: string, token: string | null) {
+    return useQuery({
+        queryKey: ['verify', path, token],
+        queryFn: () => apiRequest<VerifyResponse>(path, { tokenKey }).then((r) => r.user),
+        enabled: !!token
+    });
+}
+
+export function useDemoCredentials() {
+    return useQuery({
+        queryKey: ['super-admin-demo-credentials'],
+        queryFn: () => apiRequest<LoginRequest>('/api/super-admin/demo-credentials', { tokenKey: null })
+    });
+}
+
+/** The stored organization session (SPEC §6): token plus user record; null when missing or malformed. */
+export function readOrgSession(): { token: string; user: OrgSessionUser } | null {
+    const token = localStorage.getItem(ORG_TOKEN_KEY);
+    const raw = localStorage.getItem(ORG_USER_KEY);
+    if (!token || !raw) {
+        return null;
+    }
+    try {
+        const user = JSON.parse(raw) as OrgSessionUser;
+        if (!user || typeof user.email !== 'string' || typeof user.organizationId !== 'number') {
+            return null;
+        }
+        return { token, user };
+    }
+    catch {
+        return null;
+    }
+}
+
+export function clearOrgSession(): void {
+    localStorage.removeItem(ORG_TOKEN_KEY);
+    localStorage.removeItem(ORG_USER_KEY);
+}
+
+export { ADMIN_TOKEN_KEY, SUPER_ADMIN_TOKEN_KEY, ORG_TOKEN_KEY, ORG_USER_KEY };
