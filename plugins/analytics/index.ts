@@ -2,6 +2,7 @@ import Joi from 'joi';
 import type { Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide, WidgetCredentials } from '../../core/types';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { Limit } from '../../core/http/rate-limit';
 import { AnalyticsService, WIDGET_ACTIONS } from './services/analytics-service';
 
@@ -15,7 +16,7 @@ declare module '../../core/types' {
 const trackPayload = Joi.object({
     sessionId: Joi.string().trim().max(100).pattern(/^[A-Za-z0-9_.:-]+$/).allow(null, ''),
     action: Joi.string().valid(...WIDGET_ACTIONS).required(),
-    phoneNumber: Joi.string().trim().max(20).pattern(/^\+?[0-9]{4,15}$/).allow(null, '')
+    phoneNumber: Joi.string().trim().max(30).pattern(/^\+?[0-9() .-]{4,30}$/).allow(null, '')
         .messages({ 'string.pattern.base': '"phoneNumber" must be a phone number' }),
     success: Joi.boolean().allow(null),
     errorMessage: Joi.string().max(1000).allow(null, ''),
@@ -24,6 +25,15 @@ const trackPayload = Joi.object({
     domain: Joi.string().trim().max(253).pattern(/^[A-Za-z0-9.-]+$/).allow(null, '')
         .messages({ 'string.pattern.base': '"domain" must be a host name' })
 }).required();
+
+/** E.164 when the number is possible (as the loyalty routes store it), else its digits. */
+export function normalizeEventPhone(text: string | null | undefined): string | null {
+    if (!text) {
+        return null;
+    }
+    const parsed = parsePhoneNumberFromString(text, 'US');
+    return parsed && parsed.isPossible() ? parsed.number : text.replace(/[^\d+]/g, '').slice(0, 20);
+}
 
 const feature: FeaturePlugin = {
     plugin: {
@@ -58,7 +68,7 @@ const feature: FeaturePlugin = {
                             botInstanceId: credentials.botInstanceId,
                             sessionId: p.sessionId || null,
                             action: p.action,
-                            phoneNumber: p.phoneNumber || null,
+                            phoneNumber: normalizeEventPhone(p.phoneNumber),
                             success: p.success ?? null,
                             errorMessage: p.errorMessage || null,
                             pointsRetrieved: p.pointsRetrieved ?? null,
