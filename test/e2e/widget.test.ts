@@ -15,7 +15,6 @@ async function messagesText(page: Page): Promise<string> {
 
 async function waitForMessage(page: Page, text: string, timeout = 10000): Promise<void> {
     await page.waitForFunction((root: string, t: string) => {
-        // eslint-disable-next-line no-new-func
         const shadow = new Function(`return ${root}`)() as ShadowRoot;
         return !!shadow?.querySelector('.lc-msgs')?.textContent?.includes(t);
     }, { timeout }, ROOT, text);
