@@ -5,6 +5,7 @@ import { launchBrowser, screenshot } from '../helpers/browser';
 import { startMerchantSite } from '../helpers/fake-merchant';
 import { importCustomers, lastCode } from '../helpers/loyalty';
 import { DEFAULT_QUESTIONS } from '../../plugins/tenants/demo-data';
+import { seedDemoOrganization } from '../../plugins/tenants';
 
 /** Runs in the page: the widget's shadow root. */
 const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
@@ -175,6 +176,24 @@ describe('the customer widget on a merchant site (cross-origin)', function () {
         expect(status).to.equal('blocked');
         const direct = await t.server.inject({ method: 'GET', url: '/api/questions', headers: { 'x-widget-key': shop.bot.publicKey, origin: `http://127.0.0.1:${merchant.port}` } });
         expect(direct.statusCode).to.equal(403);
+        await page.close();
+    });
+
+    it('hosts the demo widget on the demo storefront at /', async () => {
+        await seedDemoOrganization(t.server);
+        const page = await browser.newPage();
+        await page.setViewport({ width: 1200, height: 800 });
+        await page.goto(`${t.url}/`, { waitUntil: 'load' });
+        expect(await page.$eval('header', (h) => (h as HTMLElement).innerText)).to.match(/Test Dashboard[\s\S]*Analytics[\s\S]*Live Chat[\s\S]*Manage Questions[\s\S]*Admin Login[\s\S]*Cart \(2\)/);
+        await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
+        await page.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
+        await waitForMessage(page, 'Hi! Welcome to Demo Store support.');
+        await clickChip(page, 'Check my loyalty points');
+        await typeAndSend(page, '+15555550100');
+        await waitForMessage(page, 'I sent a 6-digit verification code to your phone.');
+        await typeAndSend(page, await lastCode(t.server, '+15555550100'));
+        await waitForMessage(page, 'You have 1,250 loyalty points.');
+        await screenshot(page, 'widget-11-demo-storefront');
         await page.close();
     });
 });
