@@ -151,6 +151,28 @@ describe('the customer widget on a merchant site (cross-origin)', function () {
         await page.close();
     });
 
+    it('falls back to the five built-in questions when the store\'s questions cannot be loaded', async () => {
+        const page = await browser.newPage();
+        await page.setRequestInterception(true);
+        page.on('request', (request) => {
+            if (request.url().includes('/api/questions')) {
+                void request.respond({ status: 500, contentType: 'application/json', body: '{"message":"down"}', headers: { 'access-control-allow-origin': '*' } });
+            }
+            else {
+                void request.continue();
+            }
+        });
+        // A store whose own questions differ from the defaults, so the fallback is visible.
+        await t.server.app.services.questions.create(shop.organization.id, { question: 'Only this store asks this?', answer: 'Yes.' });
+        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+        await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
+        await page.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
+        await waitForMessage(page, 'Hi! Welcome to Store shop support.');
+        const chips = await page.evaluate(`Array.from(${ROOT}.querySelectorAll('.lc-chip')).map((b) => b.textContent)`);
+        expect(chips).to.deep.equal(['Check my loyalty points', 'How do I redeem points in store?', 'Talk to live support', 'What are your store hours?', 'How do I earn points?']);
+        await page.close();
+    });
+
     it('fits a phone screen', async () => {
         const page = await browser.newPage();
         await page.setViewport({ width: 375, height: 700, isMobile: true, hasTouch: true });

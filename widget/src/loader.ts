@@ -91,6 +91,7 @@ function boot(config: WidgetConfig): void {
 const w = window as unknown as { __loyaltyChatWidget?: WidgetConfig };
 const config = w.__loyaltyChatWidget;
 delete w.__loyaltyChatWidget;
-if (config && config.key) {
+// The same store's snippet pasted twice still makes one widget.
+if (config && config.key && !document.querySelector(`[data-loyalty-chat="${config.subdomain}"]`)) {
     boot(config);
 }
