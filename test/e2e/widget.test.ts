@@ -173,6 +173,23 @@ describe('the customer widget on a merchant site (cross-origin)', function () {
         await page.close();
     });
 
+    it('sends the customer back to the questions when the code has expired', async () => {
+        const page = await browser.newPage();
+        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+        await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
+        await page.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
+        await clickChip(page, 'Check my loyalty points');
+        await typeAndSend(page, '+15555550100');
+        await waitForMessage(page, 'I sent a 6-digit verification code to your phone.');
+        await t.server.app.db('verification_codes').where({ organization_id: shop.organization.id }).update({ expires_at: Date.now() - 1 });
+        await typeAndSend(page, await lastCode(t.server, '+15555550100'));
+        await waitForMessage(page, 'Error: This code has expired. Please request a new code.');
+        expect(await messagesText(page)).to.not.contain('Please try entering the code again');
+        await page.waitForFunction(`!${ROOT}.querySelector('.lc-quick').hidden`, { timeout: 3000 });
+        await screenshot(page, 'widget-12-expired-code');
+        await page.close();
+    });
+
     it('fits a phone screen', async () => {
         const page = await browser.newPage();
         await page.setViewport({ width: 375, height: 700, isMobile: true, hasTouch: true });

@@ -232,9 +232,19 @@ export function mount(options: MountOptions): PanelController {
         catch (err) {
             if (gen !== generation) return;
             const message = err instanceof ApiError ? err.message : 'network error';
-            add(err instanceof ApiError ? TEXT.wrongCode(err.message) : TEXT.codeNetwork, false, true);
             emit({ action: 'code_verification_failed', phoneNumber: phone, success: false, errorMessage: message });
-            // A wrong code stays in the code step so the customer can retry (SPEC §4).
+            if (!(err instanceof ApiError)) {
+                add(TEXT.codeNetwork, false, true);
+            }
+            else if (err.status === 400 && !/new code/i.test(err.message)) {
+                // A wrong code stays in the code step so the customer can retry (SPEC §4).
+                add(TEXT.wrongCode(err.message.replace(/\.$/, '')), false, true);
+            }
+            else {
+                // Expired, used up or rate limited: retrying this code cannot work.
+                add(TEXT.verifyError(err.message), false, true);
+                setStep('questions');
+            }
         }
         finally {
             if (gen === generation) setPending(false);
