@@ -160,6 +160,7 @@ export function mount(options: MountOptions): PanelController {
             : step === 'code' ? 'Enter the 6-digit code'
                 : step === 'live_chat' ? 'Message our team...' : 'Type your message...';
         input.setAttribute('aria-label', input.placeholder);
+        list.scrollTop = list.scrollHeight;     // the newest message stays in view when the buttons change
     }
 
     function greet(): void {

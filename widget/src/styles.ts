@@ -11,12 +11,12 @@ export const PANEL_CSS = `
 .lc-badge[hidden]{display:none}
 .lc-x{background:transparent;border:0;color:#fff;cursor:pointer;font-size:20px;line-height:1;padding:2px 6px;border-radius:6px}
 .lc-x:focus-visible,.lc-panel button:focus-visible,.lc-input:focus-visible{outline:2px solid #93c5fd;outline-offset:1px}
-.lc-msgs{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px;background:#f9fafb}
+.lc-msgs{flex:1;min-height:96px;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px;background:#f9fafb}
 .lc-msg{max-width:85%;padding:8px 11px;border-radius:12px;white-space:pre-wrap;word-wrap:break-word;overflow-wrap:anywhere}
 .lc-bot{align-self:flex-start;background:#fff;border:1px solid #e5e7eb}
 .lc-user{align-self:flex-end;background:#2563eb;color:#fff}
 .lc-error{align-self:flex-start;background:#fef2f2;border:1px solid #fecaca;color:#dc2626}
-.lc-quick{display:flex;flex-wrap:wrap;gap:6px;padding:8px 14px 0;background:#f9fafb}
+.lc-quick{display:flex;flex-wrap:wrap;gap:6px;padding:8px 14px 2px;background:#f9fafb;max-height:40%;overflow-y:auto;flex-shrink:0}
 .lc-quick[hidden]{display:none}
 .lc-chip{border:1px solid #bfdbfe;background:#eff6ff;color:#1d4ed8;border-radius:999px;padding:5px 10px;cursor:pointer;font-size:13px;text-align:left}
 .lc-chip:hover{background:#dbeafe}
