@@ -1,3 +1,4 @@
+import Boom from '@hapi/boom';
 import Joi from 'joi';
 import type { AppContext } from '../../../core/types';
 import { now } from '../../../core/db/base-model';
@@ -92,11 +93,21 @@ export class AnalyticsService {
         return this.flushing;
     }
 
-    /** The organization dashboard's totals (SPEC §2 Organization 'Overview') over [from, to] (epoch ms). */
-    async organizationTotals(organizationId: number, range: { from: number; to: number }): Promise<OrganizationTotals> {
+    /**
+     * The organization dashboard's totals (SPEC §2 Organization 'Overview') over [from, to], both inclusive
+     * (epoch ms, Date or ISO string). successRate is a percentage with one decimal: codes that showed points
+     * out of all verification outcomes (points shown, failed sends, wrong codes); 0 when there were none.
+     */
+    async organizationTotals(organizationId: number, range: { from: number | Date | string; to: number | Date | string }): Promise<OrganizationTotals> {
+        const ms = (v: number | Date | string) => (typeof v === 'number' ? v : new Date(v).getTime());
+        const from = ms(range.from);
+        const to = ms(range.to);
+        if (!Number.isFinite(from) || !Number.isFinite(to)) {
+            throw Boom.badRequest('The date range is not valid');
+        }
         const rows = await this.app.db('analytics_events')
             .where('organization_id', organizationId)
-            .whereBetween('created_at', [range.from, range.to])
+            .whereBetween('created_at', [from, to])
             .groupBy('action')
             .select('action')
             .count({ n: '*' }) as unknown as Array<{ action: string; n: number | string }>;
