@@ -103,6 +103,14 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
         expect(sixth.headers['retry-after']).to.match(/^\d+$/);
     });
 
+    it('counts checks atomically: ten simultaneous guesses get five answers and five refusals', async () => {
+        await verify(phoneN(8));
+        const code = await lastCode(server, phoneN(8));
+        const results = await Promise.all(Array.from({ length: 10 }, () => view(phoneN(8), wrong(code))));
+        const statuses = results.map((r) => r.statusCode).sort();
+        expect(statuses).to.deep.equal([400, 400, 400, 400, 400, 429, 429, 429, 429, 429]);
+    });
+
     it('refuses the 6th send to one phone within 10 minutes', async () => {
         for (let i = 0; i < 5; i++) {
             ip = `10.1.0.${i}`;     // different clients: the per-phone limit, not the per-IP one
