@@ -124,6 +124,15 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
         expect(outbox).to.have.length(5);
     });
 
+    it('sends at most five codes to a phone even when ten requests arrive at once', async () => {
+        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => server.inject({
+            method: 'POST', url: '/api/loyalty/verify', payload: { identifier: phoneN(9) }, headers: { 'x-widget-key': a.bot.publicKey }, remoteAddress: `10.2.0.${i}`
+        })));
+        expect(results.filter((r) => r.statusCode === 200)).to.have.length(5);
+        expect(results.filter((r) => r.statusCode === 429)).to.have.length(5);
+        expect(await server.app.services.loyalty.listOutbox({ phone: phoneN(9) })).to.have.length(5);
+    });
+
     it('keeps the failed checks when a new code is sent', async () => {
         await verify(phoneN(6));
         const first = await lastCode(server, phoneN(6));

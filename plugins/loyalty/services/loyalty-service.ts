@@ -116,10 +116,14 @@ export function parseCsv(text: string): string[][] {
 export class LoyaltyService {
     private readonly verifyIpLimit: Limit;
     private readonly viewIpLimit: Limit;
+    private readonly sendPhoneLimit: Limit;
 
     constructor(private readonly app: AppContext, readonly provider: LoyaltyProvider, readonly sms: SmsSender) {
         this.verifyIpLimit = new Limit(app, { name: 'otp-verify-ip', ...OTP.verifyPerIp });
         this.viewIpLimit = new Limit(app, { name: 'otp-view-ip', ...OTP.viewPerIp });
+        // The stored codes are the durable count of sends; this atomic counter closes the race between
+        // simultaneous requests (shared by every node through Redis).
+        this.sendPhoneLimit = new Limit(app, { name: 'otp-send-phone', points: OTP.maxSendsPerPhone, duration: OTP.sendWindowMs / 1000 });
     }
 
     private get db() {
@@ -169,6 +173,7 @@ export class LoyaltyService {
         if (!customer) {
             throw Boom.notFound(MESSAGES.notFound);
         }
+        await this.sendPhoneLimit.consume(`${ctx.organizationId}:${phone}`, MESSAGES.tooManySends);
         const code = String(Crypto.randomInt(0, 10 ** OTP.digits)).padStart(OTP.digits, '0');
         // A resend keeps the failed checks of the code it replaces (DESIGN §7: failures are not reset by a resend).
         const latest = recent[0];
