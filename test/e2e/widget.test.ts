@@ -10,31 +10,31 @@ import { seedDemoOrganization } from '../../plugins/tenants';
 /** Runs in the page: the widget's shadow root. */
 const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
 
-async function messagesText(page: Page): Promise<string> {
-    return page.evaluate(`${ROOT}.querySelector('.lc-msgs').textContent`) as Promise<string>;
+async function messagesText(page: Page, root = ROOT): Promise<string> {
+    return page.evaluate(`${root}.querySelector('.lc-msgs').textContent`) as Promise<string>;
 }
 
-async function waitForMessage(page: Page, text: string, timeout = 10000): Promise<void> {
-    await page.waitForFunction((root: string, t: string) => {
-        const shadow = new Function(`return ${root}`)() as ShadowRoot;
+async function waitForMessage(page: Page, text: string, timeout = 10000, root = ROOT): Promise<void> {
+    await page.waitForFunction((r: string, t: string) => {
+        const shadow = new Function(`return ${r}`)() as ShadowRoot;
         return !!shadow?.querySelector('.lc-msgs')?.textContent?.includes(t);
-    }, { timeout }, ROOT, text);
+    }, { timeout }, root, text);
 }
 
-async function clickChip(page: Page, label: string): Promise<void> {
+async function clickChip(page: Page, label: string, root = ROOT): Promise<void> {
     await page.waitForFunction((root: string, l: string) => {
         const shadow = new Function(`return ${root}`)() as ShadowRoot;
         return Array.from(shadow.querySelectorAll('.lc-chip')).some((b) => b.textContent === l && !(b as HTMLButtonElement).disabled);
-    }, { timeout: 5000 }, ROOT, label);
-    await page.evaluate((root: string, l: string) => {
-        const shadow = new Function(`return ${root}`)() as ShadowRoot;
+    }, { timeout: 5000 }, root, label);
+    await page.evaluate((r: string, l: string) => {
+        const shadow = new Function(`return ${r}`)() as ShadowRoot;
         (Array.from(shadow.querySelectorAll('.lc-chip')).find((b) => b.textContent === l) as HTMLButtonElement).click();
-    }, ROOT, label);
+    }, root, label);
 }
 
-async function typeAndSend(page: Page, text: string): Promise<void> {
-    await page.waitForFunction((root: string) => !(new Function(`return ${root}`)() as ShadowRoot).querySelector<HTMLInputElement>('.lc-input')!.disabled, {}, ROOT);
-    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
+async function typeAndSend(page: Page, text: string, root = ROOT): Promise<void> {
+    await page.waitForFunction((r: string) => !(new Function(`return ${r}`)() as ShadowRoot).querySelector<HTMLInputElement>('.lc-input')!.disabled, {}, root);
+    const input = await page.evaluateHandle(`${root}.querySelector('.lc-input')`);
     await (input as any).type(text);
     await (input as any).press('Enter');
 }
@@ -187,6 +187,60 @@ describe('the customer widget on a merchant site (cross-origin)', function () {
         expect(await messagesText(page)).to.not.contain('Please try entering the code again');
         await page.waitForFunction(`!${ROOT}.querySelector('.lc-quick').hidden`, { timeout: 3000 });
         await screenshot(page, 'widget-12-expired-code');
+        await page.close();
+    });
+
+    it('runs a live chat through the live chat interface: badge, connected notice, messages both ways, end', async () => {
+        const page = await browser.newPage();
+        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+        await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
+        await page.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
+        await waitForMessage(page, 'Hi! Welcome');
+        // With the live chat stub every store is unavailable, so mount a second panel of the loaded chunk with a
+        // fake LiveChat (the interface of widget/src/live-chat.ts), reached through webpack's module registry.
+        await page.evaluate(() => {
+            const w = window as any;
+            w.webpackChunkloyaltyChatWidget.push([['live-probe'], {}, (require: any) => { w.lcRequire = require; }]);
+            const app = Object.keys(w.lcRequire.m).map((id) => w.lcRequire(id)).find((m: any) => m && typeof m.mount === 'function');
+            const host = document.createElement('div');
+            host.id = 'live-probe';
+            document.body.appendChild(host);
+            const calls: any = w.liveCalls = { started: null, sent: [], ended: 0 };
+            app.mount({
+                config: { key: 'pk_probe', storeName: 'Probe Store', apiOrigin: location.origin, subdomain: 'probe' },
+                sessionId: 'widget_probe',
+                root: host.attachShadow({ mode: 'open' }),
+                onToggle() { /* no launcher */ },
+                liveChat(options: any) {
+                    w.liveOptions = options;
+                    return {
+                        async checkAvailability() { return true; },
+                        async start(details: unknown) { calls.started = details; },
+                        send(text: string) { calls.sent.push(text); },
+                        async end() { calls.ended++; }
+                    };
+                }
+            }).open();
+        });
+        const PROBE = `document.getElementById('live-probe').shadowRoot`;
+        await waitForMessage(page, 'Hi! Welcome to Probe Store support.', 5000, PROBE);
+        await clickChip(page, 'Talk to live support', PROBE);
+        await waitForMessage(page, 'Connecting you with a member of our team.', 5000, PROBE);
+        expect(await page.evaluate(`${PROBE}.querySelector('.lc-badge').hidden`)).to.equal(false);
+        expect(await page.evaluate(`${PROBE}.querySelector('.lc-badge').textContent`)).to.equal('Live Chat Active');
+        expect(await page.evaluate('window.liveCalls.started')).to.deep.equal({ phoneNumber: null, customerMessage: 'Talk to live support' });
+        expect(await messagesText(page, PROBE)).to.not.contain("You're connected!");
+        await waitForMessage(page, "You're connected! A member of our team will reply here shortly.", 4000, PROBE);
+        await typeAndSend(page, 'Where is my order?', PROBE);
+        expect(await page.evaluate('window.liveCalls.sent')).to.deep.equal(['Where is my order?']);
+        await page.evaluate(() => (window as any).liveOptions.onMessage({ sender: 'agent', message: '<b>Hi</b>, this is Sam.', timestamp: new Date().toISOString() }));
+        await waitForMessage(page, '<b>Hi</b>, this is Sam.', 2000, PROBE);
+        expect(await page.evaluate(`${PROBE}.querySelectorAll('.lc-msgs b').length`)).to.equal(0);     // text, never HTML
+        await screenshot(page, 'widget-13-live-chat');
+        await page.evaluate(() => (window as any).liveOptions.onEnded('agent'));
+        await waitForMessage(page, 'The live chat has ended. You can continue with the questions below.', 2000, PROBE);
+        expect(await page.evaluate(`${PROBE}.querySelector('.lc-badge').hidden`)).to.equal(true);
+        expect(await page.evaluate(`${PROBE}.querySelector('.lc-quick').hidden`)).to.equal(false);
         await page.close();
     });
 

@@ -3,7 +3,7 @@
  * Plain DOM in the loader's Shadow DOM; customer and agent text is always set as text, never HTML.
  */
 import { api, ApiError, track, TrackEvent, WidgetConfig } from './config';
-import { createLiveChat, LiveChat } from './live-chat';
+import { createLiveChat, LiveChat, LiveChatOptions } from './live-chat';
 import { PANEL_CSS } from './styles';
 import { DEFAULT_QUESTIONS, FaqItem, LIVE_QUESTION, LIVE_WORDS, LOYALTY_QUESTION, TEXT } from './texts';
 
@@ -22,6 +22,8 @@ export interface MountOptions {
     sessionId: string;
     root: ShadowRoot;
     onToggle(open: boolean): void;
+    /** Makes the live chat connection (default: live-chat.ts); tests pass a fake. */
+    liveChat?: (options: LiveChatOptions) => LiveChat;
 }
 
 export interface PanelController {
@@ -253,7 +255,7 @@ export function mount(options: MountOptions): PanelController {
     }
 
     function liveChat(): LiveChat {
-        live ??= createLiveChat({
+        live ??= (options.liveChat ?? createLiveChat)({
             apiOrigin: config.apiOrigin,
             widgetKey: config.key,
             sessionId,
