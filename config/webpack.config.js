@@ -42,30 +42,34 @@ const admin = (env, argv) => ({
     devtool: false
 });
 
+// The widget: `loader` is what /widget-{subdomain}.js serves (store settings prepended by the server); it
+// imports the chat panel (`app` chunk, with the live chat module) on idle or first open, from PUBLIC_URL/widget/.
 const widget = (env, argv) => ({
     name: 'widget',
     mode: argv.mode || 'production',
+    target: ['web', 'es2019'],
     entry: {
-        loader: Path.join(root, 'widget/src/loader.ts'),
-        app: Path.join(root, 'widget/src/app.ts')
+        loader: Path.join(root, 'widget/src/loader.ts')
     },
     output: {
         path: Path.join(root, 'dist/public/widget'),
-        filename: (chunk) => (chunk.chunk.name === 'loader' ? 'loader.js' : '[name].[contenthash:10].js'),
+        publicPath: '/widget/',
+        uniqueName: 'loyaltyChatWidget',
+        filename: 'loader.js',
         chunkFilename: '[name].[contenthash:10].js',
         clean: true
     },
     resolve: { extensions: ['.ts', '.js'] },
     module: { rules: [tsRule(Path.join(root, 'widget/tsconfig.json'))] },
     plugins: [
-        // manifest.json tells the server the hashed name of the app chunk to put in the loader.
+        // manifest.json lists every chunk's files (bench/widget-size.ts reads it).
         {
             apply(compiler) {
                 compiler.hooks.thisCompilation.tap('widget-manifest', (compilation) => {
                     compilation.hooks.processAssets.tap({ name: 'widget-manifest', stage: 5000 }, () => {
                         const manifest = {};
-                        for (const [name, chunkGroup] of compilation.namedChunkGroups) {
-                            manifest[name] = chunkGroup.getFiles().filter((f) => f.endsWith('.js'));
+                        for (const chunk of compilation.chunks) {
+                            manifest[chunk.name || chunk.id] = [...chunk.files].filter((f) => f.endsWith('.js'));
                         }
                         const { RawSource } = compiler.webpack.sources;
                         compilation.emitAsset('manifest.json', new RawSource(JSON.stringify(manifest, null, 2)));

@@ -1,15 +1,120 @@
-import type { Server } from '@hapi/hapi';
+import Joi from 'joi';
+import type { Request, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
+import { provide, WidgetCredentials } from '../../core/types';
+import type { Organization } from '../tenants/services/tenant-service';
+import { LoyaltyService, WidgetContext } from './services/loyalty-service';
+import { BuiltinLoyaltyProvider } from './providers/builtin';
+import { AlpineIqLoyaltyProvider } from './providers/alpineiq';
+import { OutboxSmsSender, TwilioSmsSender } from './sms';
 
-/** The loyalty feature (stub: filled by its issue). */
+declare module '../../core/types' {
+    interface Services {
+        loyalty: LoyaltyService;
+    }
+}
+
+/** The client's address (the first X-Forwarded-For hop when TRUST_PROXY is on). */
+export function clientIp(request: Request, trustProxy: boolean): string {
+    const forwarded = request.headers['x-forwarded-for'];
+    if (trustProxy && typeof forwarded === 'string' && forwarded.trim()) {
+        return forwarded.split(',')[0].trim();
+    }
+    return request.info.remoteAddress;
+}
+
+export function hostOfOrigin(request: Request): string | null {
+    const origin = (request.headers.origin ?? request.headers.referer) as string | undefined;
+    if (!origin) {
+        return null;
+    }
+    try {
+        return new URL(origin).hostname.toLowerCase();
+    }
+    catch {
+        return null;
+    }
+}
+
+const sessionId = Joi.string().trim().max(100).pattern(/^[A-Za-z0-9_.:-]+$/)
+    .messages({ 'string.pattern.base': '"sessionId" may hold only letters, digits and _ . : -' });
+const identifier = Joi.string().trim().min(1).max(40).required()
+    .messages({ 'any.required': 'Please enter your phone number', 'string.empty': 'Please enter your phone number', 'string.max': 'Please enter a valid phone number' });
+
+function widgetContext(server: Server, request: Request, session?: string): WidgetContext {
+    const credentials = request.auth.credentials as unknown as WidgetCredentials;
+    const organization = (request.auth.artifacts as { organization: Organization }).organization;
+    return {
+        organizationId: credentials.organizationId,
+        botInstanceId: credentials.botInstanceId,
+        storeName: organization.storeName,
+        ip: clientIp(request, server.app.config.trustProxy),
+        sessionId: session ?? null,
+        domain: hostOfOrigin(request)
+    };
+}
+
 const feature: FeaturePlugin = {
     plugin: {
         name: 'loyalty',
         dependencies: ['tenants', 'auth'],
-        register(_server: Server) {
-            // routes, services and jobs of this feature
+        register(server: Server) {
+            const { config, db, log } = server.app;
+            const provider = config.loyalty.provider === 'alpineiq'
+                ? new AlpineIqLoyaltyProvider(config.loyalty.alpineiq)
+                : new BuiltinLoyaltyProvider(db);
+            const sms = config.sms.provider === 'twilio'
+                ? new TwilioSmsSender(db, config.sms.twilio, log)
+                : new OutboxSmsSender(db, log);
+            const service = new LoyaltyService(server.app, provider, sms);
+            provide(server, 'loyalty', service);
+
+            server.route([
+                {
+                    method: 'POST',
+                    path: '/api/loyalty/verify',
+                    options: {
+                        id: 'loyalty.code.send',
+                        auth: 'widget',
+                        tags: ['widget'],
+                        validate: {
+                            payload: Joi.object({
+                                identifier,
+                                type: Joi.string().valid('phone').optional(),
+                                sessionId: sessionId.optional()
+                            })
+                        },
+                        handler: (request) => {
+                            const p = request.payload as { identifier: string; sessionId?: string };
+                            return service.requestCode(widgetContext(server, request, p.sessionId), p.identifier);
+                        }
+                    }
+                },
+                {
+                    method: 'POST',
+                    path: '/api/loyalty/view',
+                    options: {
+                        id: 'loyalty.points.view',
+                        auth: 'widget',
+                        tags: ['widget'],
+                        validate: {
+                            payload: Joi.object({
+                                identifier,
+                                code: Joi.string().trim().pattern(/^\d{6}$/).required()
+                                    .messages({ 'string.pattern.base': 'The code must be 6 digits', 'any.required': 'Please enter the 6-digit code', 'string.empty': 'Please enter the 6-digit code' }),
+                                sessionId: sessionId.optional()
+                            })
+                        },
+                        handler: (request) => {
+                            const p = request.payload as { identifier: string; code: string; sessionId?: string };
+                            return service.viewPoints(widgetContext(server, request, p.sessionId), p.identifier, p.code);
+                        }
+                    }
+                }
+            ]);
         }
     }
 };
 
 export default feature;
+export { LoyaltyService };

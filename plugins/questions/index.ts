@@ -1,15 +1,94 @@
-import type { Server } from '@hapi/hapi';
+import Joi from 'joi';
+import type { Request, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
+import { provide, UserCredentials, WidgetCredentials } from '../../core/types';
+import { createSchema, orderSchema, QuestionService, updateSchema } from './services/question-service';
 
-/** The questions feature (stub: filled by its issue). */
+declare module '../../core/types' {
+    interface Services {
+        questions: QuestionService;
+    }
+}
+
+const idParam = Joi.object({ id: Joi.number().integer().positive().max(2147483647).required() });
+
+function orgOf(request: Request): number {
+    return (request.auth.credentials as unknown as UserCredentials).organizationId!;
+}
+
 const feature: FeaturePlugin = {
     plugin: {
         name: 'questions',
         dependencies: ['tenants', 'auth'],
-        register(_server: Server) {
-            // routes, services and jobs of this feature
+        register(server: Server) {
+            const service = new QuestionService(server.app.db);
+            provide(server, 'questions', service);
+
+            server.route([
+                {
+                    method: 'GET',
+                    path: '/api/questions',
+                    options: {
+                        id: 'questions.question.list',
+                        // Admins read every question; the widget (its public key) reads the active ones.
+                        auth: { strategies: ['admin', 'widget'] },
+                        tags: ['widget'],
+                        handler: (request) => {
+                            const credentials = request.auth.credentials as unknown as UserCredentials | WidgetCredentials;
+                            if (credentials.kind === 'widget') {
+                                return service.list(credentials.organizationId, { activeOnly: true });
+                            }
+                            return service.list(credentials.organizationId!);
+                        }
+                    }
+                },
+                {
+                    method: 'POST',
+                    path: '/api/questions',
+                    options: {
+                        id: 'questions.question.create',
+                        auth: 'admin',
+                        validate: { payload: createSchema.required() },
+                        handler: async (request, h) => h.response(await service.create(orgOf(request), request.payload)).code(201)
+                    }
+                },
+                {
+                    method: 'PUT',
+                    path: '/api/questions/order',
+                    options: {
+                        id: 'questions.order.save',
+                        auth: 'admin',
+                        validate: { payload: orderSchema.required() },
+                        handler: (request) => service.reorder(orgOf(request), request.payload)
+                    }
+                },
+                {
+                    method: 'PUT',
+                    path: '/api/questions/{id}',
+                    options: {
+                        id: 'questions.question.update',
+                        auth: 'admin',
+                        validate: { params: idParam, payload: updateSchema.required() },
+                        handler: (request) => service.update(orgOf(request), Number(request.params.id), request.payload)
+                    }
+                },
+                {
+                    method: 'DELETE',
+                    path: '/api/questions/{id}',
+                    options: {
+                        id: 'questions.question.delete',
+                        auth: 'admin',
+                        validate: { params: idParam },
+                        handler: async (request, h) => {
+                            await service.remove(orgOf(request), Number(request.params.id));
+                            return h.response().code(204);
+                        }
+                    }
+                }
+            ]);
         }
     }
 };
 
 export default feature;
+export { QuestionService };

@@ -1,13 +1,129 @@
-import type { Server } from '@hapi/hapi';
+import * as Fs from 'fs';
+import * as Path from 'path';
+import type { Request, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
+import { PUBLIC_DIR } from '../../core/paths';
+import { storefrontHtml } from './storefront';
 
-/** The widget feature (stub: filled by its issue). */
+export const WIDGET_DIR = Path.join(PUBLIC_DIR, 'widget');
+
+/** The public settings built into a served widget script (no secrets: the key is the bot's public key). */
+export interface WidgetPublicConfig {
+    key: string;
+    storeName: string;
+    apiOrigin: string;
+    subdomain: string;
+}
+
+let cachedLoader: { mtimeMs: number; text: string } | null = null;
+function loaderSource(): string | null {
+    const file = Path.join(WIDGET_DIR, 'loader.js');
+    try {
+        const stat = Fs.statSync(file);
+        if (!cachedLoader || cachedLoader.mtimeMs !== stat.mtimeMs) {
+            cachedLoader = { mtimeMs: stat.mtimeMs, text: Fs.readFileSync(file, 'utf8') };
+        }
+        return cachedLoader.text;
+    }
+    catch {
+        return null;
+    }
+}
+
+/** PUBLIC_URL, else the origin the script was fetched from. */
+function apiOrigin(server: Server, request: Request): string {
+    if (server.app.config.publicUrl) {
+        return server.app.config.publicUrl;
+    }
+    const proto = server.app.config.trustProxy && typeof request.headers['x-forwarded-proto'] === 'string'
+        ? request.headers['x-forwarded-proto'].split(',')[0].trim()
+        : request.server.info.protocol;
+    return `${proto}://${request.info.host}`;
+}
+
+/** JSON safe to put inside a <script>-loaded file (no '</script>' or line separators). */
+function scriptJson(value: unknown): string {
+    return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
 const feature: FeaturePlugin = {
     plugin: {
         name: 'widget',
         dependencies: ['tenants', 'auth'],
-        register(_server: Server) {
-            // routes, services and jobs of this feature
+        register(server: Server) {
+            server.route([
+                {
+                    method: 'GET',
+                    path: '/widget-{subdomain}.js',
+                    options: {
+                        id: 'widget.script.get',
+                        auth: false,
+                        handler: async (request, h) => {
+                            const subdomain = String(request.params.subdomain).toLowerCase();
+                            const js = (body: string, code: number, cache: string) => h.response(body)
+                                .type('application/javascript; charset=utf-8')
+                                .header('cache-control', cache)
+                                .header('x-content-type-options', 'nosniff')
+                                .code(code);
+                            const notFound = (why: string) => js(`/* loyalty-chat: ${why} */\n`, 404, 'no-cache');
+                            if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(subdomain)) {
+                                return notFound('no widget at this address');
+                            }
+                            const tenants = server.app.services.tenants;
+                            const organization = await tenants.getOrganizationBySubdomain(subdomain);
+                            if (!organization || !organization.isActive) {
+                                return notFound(`no active store with subdomain "${subdomain}"`);
+                            }
+                            const bot = (await tenants.listBotInstances({ organizationId: organization.id })).find((b) => b.isActive);
+                            if (!bot) {
+                                return notFound(`store "${subdomain}" has no active bot instance`);
+                            }
+                            const loader = loaderSource();
+                            if (!loader) {
+                                return js('/* loyalty-chat: the widget is not built (npm run build) */\n', 503, 'no-cache');
+                            }
+                            const config: WidgetPublicConfig = {
+                                key: bot.publicKey,
+                                storeName: organization.storeName,
+                                apiOrigin: apiOrigin(server, request),
+                                subdomain
+                            };
+                            // The loader reads and deletes this global synchronously when it runs.
+                            return js(`window.__loyaltyChatWidget=${scriptJson(config)};\n${loader}`, 200, 'public, max-age=300');
+                        }
+                    }
+                },
+                {
+                    method: 'GET',
+                    path: '/widget/{file}',
+                    options: {
+                        id: 'widget.chunk.get',
+                        auth: false,
+                        cache: { privacy: 'public', expiresIn: 365 * 24 * 3600 * 1000 },
+                        handler: (request, h) => {
+                            const file = String(request.params.file);
+                            // Only the hashed chunks: the loader itself is served per store above.
+                            if (!/^[A-Za-z0-9_-]+\.[0-9a-f]{10}\.js$/.test(file)) {
+                                return h.response({ statusCode: 404, error: 'Not Found', message: 'No such widget file' }).code(404);
+                            }
+                            return h.file(Path.join(WIDGET_DIR, file), { confine: WIDGET_DIR, etagMethod: 'simple' })
+                                .header('access-control-allow-origin', '*')
+                                .header('cache-control', 'public, max-age=31536000, immutable');
+                        }
+                    }
+                },
+                ...['/', '/demo'].map((path) => ({
+                    method: 'GET' as const,
+                    path,
+                    options: {
+                        id: path === '/' ? 'widget.storefront.get' : 'widget.storefront.demo',
+                        auth: false as const,
+                        handler: (_request: Request, h: any) => h.response(storefrontHtml())
+                            .type('text/html; charset=utf-8')
+                            .header('cache-control', 'no-cache')
+                    }
+                }))
+            ]);
         }
     }
 };

@@ -1,6 +1,196 @@
-import Placeholder from './Placeholder';
+import { useState } from 'react';
+import {
+    Alert, Button, ButtonGroup, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H2, H5, InputGroup,
+    Intent, NonIdealState, Spinner, Switch, Tab, Tabs, Tag, TextArea
+} from '@blueprintjs/core';
+import { ApiError } from '../api/client';
+import {
+    DEFAULT_QUESTIONS, Question, QuestionInput, useCreateQuestion, useDeleteQuestion, useQuestions, useSaveOrder, useUpdateQuestion
+} from '../api/questions';
 
-/** Stub: filled by its issue. */
+/** This page's own layout rules (scoped by class names). */
+const PAGE_CSS = `
+.lc-mb{margin-bottom:12px}
+.lc-toolbar{display:flex;justify-content:flex-end;margin:8px 0 16px}
+.lc-question{margin-bottom:12px}
+.lc-question-head{display:flex;align-items:center;gap:8px;justify-content:space-between}
+.lc-question-title{margin:0}
+.lc-question-answer{white-space:pre-wrap;margin:8px 0 12px}
+.lc-question-actions{display:flex;flex-wrap:wrap;align-items:center;gap:12px}
+.lc-inline-switch{margin:0}
+.lc-preview{max-width:420px}
+.lc-preview-list{display:flex;flex-direction:column;align-items:flex-start;gap:8px}
+.lc-error-text{color:#c23030}
+`;
+
+function errorText(err: unknown): string {
+    return err instanceof ApiError ? err.serverMessage : err instanceof Error ? err.message : String(err);
+}
+
+/** Add / edit form in a dialog. Save is disabled until question and answer are filled (SPEC §5). */
+function QuestionDialog(props: { initial: Question | null; open: boolean; onClose(): void }) {
+    const { initial, open, onClose } = props;
+    const [question, setQuestion] = useState(initial?.question ?? '');
+    const [answer, setAnswer] = useState(initial?.answer ?? '');
+    const [isActive, setActive] = useState(initial?.isActive ?? true);
+    const create = useCreateQuestion();
+    const update = useUpdateQuestion();
+    const pending = create.isPending || update.isPending;
+    const error = create.error ?? update.error;
+    const canSave = question.trim() !== '' && answer.trim() !== '' && !pending;
+
+    const save = async () => {
+        const input: QuestionInput = { question: question.trim(), answer: answer.trim(), isActive };
+        if (initial) {
+            await update.mutateAsync({ id: initial.id, ...input });
+        }
+        else {
+            await create.mutateAsync(input);
+        }
+        onClose();
+    };
+
+    return (
+        <Dialog isOpen={open} onClose={onClose} title={initial ? 'Edit question' : 'Add question'}>
+            <DialogBody>
+                {error && <Callout intent={Intent.DANGER} className="lc-mb">{errorText(error)}</Callout>}
+                <FormGroup label="Question" labelFor="q-question">
+                    <InputGroup id="q-question" value={question} onChange={(e) => setQuestion(e.target.value)} maxLength={500} autoFocus />
+                </FormGroup>
+                <FormGroup label="Answer" labelFor="q-answer">
+                    <TextArea id="q-answer" value={answer} onChange={(e) => setAnswer(e.target.value)} fill rows={5} maxLength={5000} />
+                </FormGroup>
+                <Switch label="Active" checked={isActive} onChange={(e) => setActive((e.target as HTMLInputElement).checked)} />
+            </DialogBody>
+            <DialogFooter actions={<>
+                <Button text="Cancel" onClick={onClose} />
+                <Button intent={Intent.PRIMARY} text={pending ? 'Saving...' : 'Save'} disabled={!canSave} onClick={() => save().catch(() => undefined)} />
+            </>} />
+        </Dialog>
+    );
+}
+
+function QuestionRow(props: { q: Question; index: number; count: number; onEdit(): void; onDelete(): void; onMove(delta: -1 | 1): void; busy: boolean }) {
+    const { q, index, count, onEdit, onDelete, onMove, busy } = props;
+    const update = useUpdateQuestion();
+    return (
+        <Card className="lc-question" data-question-id={q.id}>
+            <div className="lc-question-head">
+                <H5 className="lc-question-title">{q.question}</H5>
+                <Tag minimal intent={q.isActive ? Intent.SUCCESS : Intent.NONE}>{q.isActive ? 'Active' : 'Inactive'}</Tag>
+            </div>
+            <p className="lc-question-answer">{q.answer}</p>
+            <div className="lc-question-actions">
+                <ButtonGroup>
+                    <Button icon="arrow-up" aria-label="Move up" title="Move up" disabled={index === 0 || busy} onClick={() => onMove(-1)} />
+                    <Button icon="arrow-down" aria-label="Move down" title="Move down" disabled={index === count - 1 || busy} onClick={() => onMove(1)} />
+                </ButtonGroup>
+                <Switch className="lc-inline-switch" label="Active" checked={q.isActive} disabled={update.isPending}
+                    onChange={() => update.mutate({ id: q.id, isActive: !q.isActive })} />
+                <Button icon="edit" text="Edit" onClick={onEdit} />
+                <Button icon="trash" intent={Intent.DANGER} minimal text="Delete" onClick={onDelete} />
+            </div>
+        </Card>
+    );
+}
+
+/** Pre-made questions (SPEC §2 '/admin-questions'): Manage Questions and Preview tabs. */
 export default function AdminQuestions() {
-    return <Placeholder title="AdminQuestions" />;
+    const questions = useQuestions();
+    const remove = useDeleteQuestion();
+    const saveOrder = useSaveOrder();
+    const create = useCreateQuestion();
+    const [editing, setEditing] = useState<Question | null | 'new'>(null);
+    const [deleting, setDeleting] = useState<Question | null>(null);
+    const [tab, setTab] = useState<string>('manage');
+
+    const list = [...(questions.data ?? [])].sort((a, b) => a.sortOrder - b.sortOrder || a.id - b.id);
+    const loadFailed = questions.isError;
+
+    const move = (index: number, delta: -1 | 1) => {
+        const target = index + delta;
+        if (target < 0 || target >= list.length) {
+            return;     // blocked at the ends
+        }
+        const ids = list.map((q) => q.id);
+        [ids[index], ids[target]] = [ids[target], ids[index]];
+        saveOrder.mutate(ids);
+    };
+
+    const saveDefaults = async () => {
+        for (const q of DEFAULT_QUESTIONS) {
+            await create.mutateAsync(q);
+        }
+    };
+
+    const manage = (
+        <div>
+            <div className="lc-toolbar">
+                <Button intent={Intent.PRIMARY} icon="add" text="Add Question" onClick={() => setEditing('new')} disabled={loadFailed} />
+            </div>
+            {saveOrder.error && <Callout intent={Intent.DANGER} className="lc-mb">{errorText(saveOrder.error)}</Callout>}
+            {remove.error && <Callout intent={Intent.DANGER} className="lc-mb">{errorText(remove.error)}</Callout>}
+            {questions.isPending && <Spinner />}
+            {loadFailed && (
+                <Callout intent={Intent.WARNING} className="lc-mb" title="The questions could not be loaded">
+                    <p>{errorText(questions.error)}. Showing the five built-in default questions.</p>
+                    <Button text={create.isPending ? 'Saving...' : 'Save the defaults to the server'} disabled={create.isPending} onClick={() => saveDefaults().catch(() => undefined)} />
+                    {create.error && <p className="lc-error-text">{errorText(create.error)}</p>}
+                </Callout>
+            )}
+            {loadFailed && DEFAULT_QUESTIONS.map((q) => (
+                <Card key={q.question} className="lc-question"><H5>{q.question}</H5><p>{q.answer}</p></Card>
+            ))}
+            {questions.isSuccess && !list.length && (
+                <NonIdealState icon="help" title="No questions yet" description="Add the questions customers see in the widget." />
+            )}
+            {list.map((q, index) => (
+                <QuestionRow key={q.id} q={q} index={index} count={list.length} busy={saveOrder.isPending}
+                    onEdit={() => setEditing(q)} onDelete={() => setDeleting(q)} onMove={(delta) => move(index, delta)} />
+            ))}
+        </div>
+    );
+
+    const active = list.filter((q) => q.isActive);
+    const preview = (
+        <Card className="lc-preview">
+            <H5>How can I help you?</H5>
+            <div className="lc-preview-list">
+                {(loadFailed ? DEFAULT_QUESTIONS : active).map((q) => (
+                    <Button key={q.question} className="lc-preview-chip" minimal outlined text={q.question} />
+                ))}
+                {!loadFailed && !active.length && <p className="bp5-text-muted">No active questions.</p>}
+            </div>
+        </Card>
+    );
+
+    return (
+        <div className="lc-page">
+            <style>{PAGE_CSS}</style>
+            <H2>Pre-made Questions</H2>
+            <Tabs id="questions-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
+                <Tab id="manage" title="Manage Questions" panel={manage} />
+                <Tab id="preview" title="Preview" panel={preview} />
+            </Tabs>
+            {editing !== null && (
+                <QuestionDialog key={editing === 'new' ? 'new' : editing.id} open initial={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+            )}
+            <Alert
+                isOpen={deleting !== null}
+                intent={Intent.DANGER}
+                icon="trash"
+                cancelButtonText="Cancel"
+                confirmButtonText="Delete"
+                onCancel={() => setDeleting(null)}
+                onConfirm={() => {
+                    if (deleting) {
+                        remove.mutate(deleting.id);
+                    }
+                    setDeleting(null);
+                }}
+            >
+                <p>Are you sure you want to delete this question?</p>
+            </Alert>
+        </div>
+    );
 }

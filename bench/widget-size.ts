@@ -1,0 +1,86 @@
+/**
+ * The widget's size budget (DESIGN §8): the script on the merchant page (the loader) ≤ 12 KB gzip, and
+ * everything the widget loads after opening ≤ 45 KB gzip. Reads the built files in dist/public/widget,
+ * prints both figures and writes them into bench/RESULTS.md between the widget-size markers.
+ * Run: npm run build && npm run bench:widget
+ */
+import * as Fs from 'fs';
+import * as Path from 'path';
+import * as Zlib from 'zlib';
+
+const ROOT = Path.resolve(__dirname, '..', '..');
+const WIDGET_DIR = Path.join(ROOT, 'dist', 'public', 'widget');
+const RESULTS = Path.join(ROOT, 'bench', 'RESULTS.md');
+const START = '<!-- widget-size:start -->';
+const END = '<!-- widget-size:end -->';
+export const BUDGET = { loaderKb: 12, afterOpenKb: 45 };
+
+function gzipSize(file: string): number {
+    return Zlib.gzipSync(Fs.readFileSync(file), { level: 9 }).length;
+}
+
+export interface WidgetSizes {
+    loader: { files: string[]; gzipBytes: number };
+    afterOpen: { files: string[]; gzipBytes: number };
+}
+
+export function measure(dir = WIDGET_DIR): WidgetSizes {
+    const manifestFile = Path.join(dir, 'manifest.json');
+    if (!Fs.existsSync(manifestFile)) {
+        throw new Error(`${manifestFile} is missing: run npm run build first`);
+    }
+    const manifest = JSON.parse(Fs.readFileSync(manifestFile, 'utf8')) as Record<string, string[]>;
+    const loaderFiles = manifest.loader ?? [];
+    const lazyFiles = Object.entries(manifest).filter(([name]) => name !== 'loader').flatMap(([, files]) => files);
+    const sum = (files: string[]) => files.reduce((total, f) => total + gzipSize(Path.join(dir, f)), 0);
+    // What /widget-{subdomain}.js serves: a settings line (as plugins/widget writes it) followed by the loader.
+    const settings = { key: 'pk_' + 'x'.repeat(24), storeName: 'A Typical Store Name', apiOrigin: 'https://chat.example.com', subdomain: 'typical-store' };
+    const served = `window.__loyaltyChatWidget=${JSON.stringify(settings)};\n` + loaderFiles.map((f) => Fs.readFileSync(Path.join(dir, f), 'utf8')).join('\n');
+    const loaderServed = Zlib.gzipSync(Buffer.from(served), { level: 9 }).length;
+    return {
+        loader: { files: loaderFiles, gzipBytes: loaderServed },
+        afterOpen: { files: [...loaderFiles, ...lazyFiles], gzipBytes: loaderServed + sum(lazyFiles) }
+    };
+}
+
+function kb(bytes: number): string {
+    return (bytes / 1024).toFixed(1) + ' KB';
+}
+
+export function writeResults(sizes: WidgetSizes, file = RESULTS): void {
+    const ok = (bytes: number, budgetKb: number) => (bytes <= budgetKb * 1024 ? 'within budget' : '**OVER BUDGET**');
+    const section = [
+        START,
+        '## Widget size (gzip)',
+        '',
+        `Measured ${new Date().toISOString()} by \`npm run bench:widget\` from \`dist/public/widget\`.`,
+        '',
+        '| what | files | gzip | budget | |',
+        '| --- | --- | --- | --- | --- |',
+        `| script on the merchant page | ${sizes.loader.files.join(', ')} (+ settings line) | ${kb(sizes.loader.gzipBytes)} | ${BUDGET.loaderKb} KB | ${ok(sizes.loader.gzipBytes, BUDGET.loaderKb)} |`,
+        `| everything after opening | ${sizes.afterOpen.files.join(', ')} | ${kb(sizes.afterOpen.gzipBytes)} | ${BUDGET.afterOpenKb} KB | ${ok(sizes.afterOpen.gzipBytes, BUDGET.afterOpenKb)} |`,
+        END
+    ].join('\n');
+    let text = Fs.existsSync(file) ? Fs.readFileSync(file, 'utf8') : '# Benchmark results\n';
+    const start = text.indexOf(START);
+    const end = text.indexOf(END);
+    if (start >= 0 && end > start) {
+        text = text.slice(0, start) + section + text.slice(end + END.length);
+    }
+    else {
+        text = text.replace(/\s*$/, '\n\n') + section + '\n';
+    }
+    Fs.mkdirSync(Path.dirname(file), { recursive: true });
+    Fs.writeFileSync(file, text);
+}
+
+if (require.main === module) {
+    const sizes = measure();
+    process.stdout.write(`widget script on the merchant page: ${kb(sizes.loader.gzipBytes)} gzip (budget ${BUDGET.loaderKb} KB)\n`);
+    process.stdout.write(`widget after opening:               ${kb(sizes.afterOpen.gzipBytes)} gzip (budget ${BUDGET.afterOpenKb} KB)\n`);
+    writeResults(sizes);
+    process.stdout.write(`written to ${Path.relative(process.cwd(), RESULTS) || RESULTS}\n`);
+    if (sizes.loader.gzipBytes > BUDGET.loaderKb * 1024 || sizes.afterOpen.gzipBytes > BUDGET.afterOpenKb * 1024) {
+        process.exitCode = 1;
+    }
+}

@@ -1,0 +1,364 @@
+import * as Crypto from 'crypto';
+import Boom from '@hapi/boom';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { AppContext } from '../../../core/types';
+import { now } from '../../../core/db/base-model';
+import { Limit, tooMany } from '../../../core/http/rate-limit';
+import { LoyaltyCustomerModel, VerificationCodeModel, WidgetSessionModel } from '../models';
+import type { LoyaltyCustomer, LoyaltyOrder, LoyaltyProvider } from '../providers/types';
+import { ProviderError } from '../providers/types';
+import { listOutbox, OutboxEntry, SmsError, SmsSender } from '../sms';
+
+/** DESIGN §7: the one-time code rules. */
+export const OTP = {
+    digits: 6,
+    ttlMs: 10 * 60 * 1000,
+    maxChecksPerCode: 5,
+    maxSendsPerPhone: 5,
+    sendWindowMs: 10 * 60 * 1000,
+    verifyPerIp: { points: 20, duration: 600 },
+    viewPerIp: { points: 30, duration: 600 }
+};
+
+export const MESSAGES = {
+    badPhone: 'Please enter a valid phone number',
+    notFound: 'Phone number not found in our loyalty program',
+    sent: 'A verification code has been sent to your phone.',
+    tooManySends: 'Too many codes were requested for this phone number. Please try again in a few minutes.',
+    tooManyIp: 'Too many attempts from your connection. Please try again in a few minutes.',
+    noCode: 'No verification code was requested for this phone number. Please request a new code.',
+    expired: 'This code has expired. Please request a new code.',
+    used: 'This code has already been used. Please request a new code.',
+    tooManyChecks: 'Too many incorrect codes. Please try again in a few minutes.',
+    wrong: 'Invalid verification code',
+    providerDown: 'The loyalty program cannot be reached right now. Please try again later.',
+    smsFailed: 'We could not send the text message. Please try again later.'
+};
+
+export interface WidgetContext {
+    organizationId: number;
+    botInstanceId: number | null;
+    storeName: string;
+    ip: string;
+    sessionId?: string | null;
+    domain?: string | null;
+}
+
+export interface CustomerLookup {
+    found: boolean;
+    email: string | null;
+    name: string | null;
+    alpineId: string | null;
+    error?: string;
+}
+
+export interface OrderHistory {
+    found: boolean;
+    customerName: string | null;
+    totalOrders: number;
+    orders: LoyaltyOrder[];
+    error?: string;
+}
+
+const CSV_HEADER = ['phone', 'name', 'email', 'loyaltyId', 'points'];
+
+/** Splits CSV text into rows of fields (RFC 4180 quotes, CRLF or LF). */
+export function parseCsv(text: string): string[][] {
+    const rows: string[][] = [];
+    let row: string[] = [];
+    let field = '';
+    let quoted = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (quoted) {
+            if (c === '"' && text[i + 1] === '"') {
+                field += '"';
+                i++;
+            }
+            else if (c === '"') {
+                quoted = false;
+            }
+            else {
+                field += c;
+            }
+        }
+        else if (c === '"' && field === '') {
+            quoted = true;
+        }
+        else if (c === ',') {
+            row.push(field);
+            field = '';
+        }
+        else if (c === '\n' || c === '\r') {
+            if (c === '\r' && text[i + 1] === '\n') {
+                i++;
+            }
+            row.push(field);
+            rows.push(row);
+            row = [];
+            field = '';
+        }
+        else {
+            field += c;
+        }
+    }
+    if (field !== '' || row.length) {
+        row.push(field);
+        rows.push(row);
+    }
+    return rows.filter((r) => r.some((f) => f.trim() !== ''));
+}
+
+/**
+ * Loyalty points behind a phone number and a one-time SMS code (SPEC §4, §7; DESIGN §7), customer lookup
+ * and order history for analytics and the AI agent, and the CSV import of the built-in provider.
+ */
+export class LoyaltyService {
+    private readonly verifyIpLimit: Limit;
+    private readonly viewIpLimit: Limit;
+    private readonly sendPhoneLimit: Limit;
+
+    constructor(private readonly app: AppContext, readonly provider: LoyaltyProvider, readonly sms: SmsSender) {
+        this.verifyIpLimit = new Limit(app, { name: 'otp-verify-ip', ...OTP.verifyPerIp });
+        this.viewIpLimit = new Limit(app, { name: 'otp-view-ip', ...OTP.viewPerIp });
+        // The stored codes are the durable count of sends; this atomic counter closes the race between
+        // simultaneous requests (shared by every node through Redis).
+        this.sendPhoneLimit = new Limit(app, { name: 'otp-send-phone', points: OTP.maxSendsPerPhone, duration: OTP.sendWindowMs / 1000 });
+    }
+
+    private get db() {
+        return this.app.db;
+    }
+
+    /** E.164 of a phone number as a customer types it (US by default); a malformed one is a 400. */
+    normalizePhone(input: string): string {
+        const parsed = parsePhoneNumberFromString(String(input ?? '').trim(), 'US');
+        if (!parsed || !parsed.isPossible()) {
+            throw Boom.badRequest(MESSAGES.badPhone);
+        }
+        return parsed.number;
+    }
+
+    private hash(organizationId: number, phone: string, code: string): string {
+        return Crypto.createHmac('sha256', this.app.config.jwtSecret).update(`${organizationId}:${phone}:${code}`).digest('hex');
+    }
+
+    private async findCustomer(organizationId: number, phone: string): Promise<LoyaltyCustomer | null> {
+        try {
+            return await this.provider.findCustomer(organizationId, phone);
+        }
+        catch (err) {
+            if (err instanceof ProviderError) {
+                this.app.log.warn({ err: err.message }, 'loyalty provider failed');
+                throw Boom.badGateway(MESSAGES.providerDown);
+            }
+            throw err;
+        }
+    }
+
+    /** POST /api/loyalty/verify: sends a new code to a known customer's phone. */
+    async requestCode(ctx: WidgetContext, identifier: string): Promise<{ success: true; message: string }> {
+        await this.verifyIpLimit.consume(`${ctx.organizationId}:${ctx.ip}`, MESSAGES.tooManyIp);
+        const phone = this.normalizePhone(identifier);
+        const t = now();
+        const recent = await VerificationCodeModel.query(this.db)
+            .where({ organization_id: ctx.organizationId, phone })
+            .where('created_at', '>', t - OTP.sendWindowMs)
+            .orderBy('id', 'desc');
+        if (recent.length >= OTP.maxSendsPerPhone) {
+            const oldest = Number(recent[recent.length - 1].created_at);
+            throw tooMany(MESSAGES.tooManySends, oldest + OTP.sendWindowMs - t);
+        }
+        const customer = await this.findCustomer(ctx.organizationId, phone);
+        if (!customer) {
+            throw Boom.notFound(MESSAGES.notFound);
+        }
+        await this.sendPhoneLimit.consume(`${ctx.organizationId}:${phone}`, MESSAGES.tooManySends);
+        const code = String(Crypto.randomInt(0, 10 ** OTP.digits)).padStart(OTP.digits, '0');
+        // A resend keeps the failed checks of the code it replaces (DESIGN §7: failures are not reset by a resend).
+        const latest = recent[0];
+        const carried = latest && !latest.consumed_at ? Number(latest.attempts) : 0;
+        const inserted = await VerificationCodeModel.query(this.db).insertAndFetch({
+            organization_id: ctx.organizationId,
+            phone,
+            code_hash: this.hash(ctx.organizationId, phone, code),
+            session_id: ctx.sessionId ?? null,
+            ip: ctx.ip.slice(0, 64),
+            attempts: carried,
+            expires_at: t + OTP.ttlMs,
+            consumed_at: null,
+            created_at: t
+        });
+        try {
+            await this.sms.send({
+                organizationId: ctx.organizationId,
+                to: phone,
+                body: `Your ${ctx.storeName} verification code is ${code}. It expires in 10 minutes.`
+            });
+        }
+        catch (err) {
+            await VerificationCodeModel.query(this.db).deleteById(inserted.id);
+            if (err instanceof SmsError) {
+                throw Boom.badGateway(MESSAGES.smsFailed);
+            }
+            throw err;
+        }
+        return { success: true, message: MESSAGES.sent };
+    }
+
+    /** POST /api/loyalty/view: checks the code and answers the points; marks the widget session verified. */
+    async viewPoints(ctx: WidgetContext, identifier: string, code: string): Promise<{ success: true; points: number; message: string }> {
+        await this.viewIpLimit.consume(`${ctx.organizationId}:${ctx.ip}`, MESSAGES.tooManyIp);
+        const phone = this.normalizePhone(identifier);
+        const t = now();
+        const latest = await VerificationCodeModel.query(this.db)
+            .where({ organization_id: ctx.organizationId, phone })
+            .orderBy('id', 'desc')
+            .first();
+        if (!latest) {
+            throw Boom.badRequest(MESSAGES.noCode);
+        }
+        if (latest.consumed_at) {
+            throw Boom.badRequest(MESSAGES.used);
+        }
+        if (Number(latest.expires_at) <= t) {
+            throw Boom.badRequest(MESSAGES.expired);
+        }
+        // Count the check first, atomically: at most maxChecksPerCode checks, even when they race.
+        const counted = await VerificationCodeModel.query(this.db)
+            .where('id', latest.id)
+            .where('attempts', '<', OTP.maxChecksPerCode)
+            .whereNull('consumed_at')
+            .increment('attempts', 1);
+        if (!counted) {
+            throw tooMany(MESSAGES.tooManyChecks, Number(latest.expires_at) - t);
+        }
+        const expected = Buffer.from(latest.code_hash, 'hex');
+        const given = Buffer.from(this.hash(ctx.organizationId, phone, code), 'hex');
+        if (expected.length !== given.length || !Crypto.timingSafeEqual(expected, given)) {
+            throw Boom.badRequest(MESSAGES.wrong);
+        }
+        const consumed = await VerificationCodeModel.query(this.db)
+            .patch({ consumed_at: t })
+            .where('id', latest.id)
+            .whereNull('consumed_at');
+        if (!consumed) {
+            throw Boom.badRequest(MESSAGES.used);
+        }
+        const customer = await this.findCustomer(ctx.organizationId, phone);
+        if (!customer) {
+            throw Boom.notFound(MESSAGES.notFound);
+        }
+        if (ctx.sessionId) {
+            await this.markSessionVerified(ctx, ctx.sessionId, phone);
+        }
+        return { success: true, points: customer.points, message: `You have ${customer.points.toLocaleString('en-US')} points.` };
+    }
+
+    private async markSessionVerified(ctx: WidgetContext, sessionId: string, phone: string): Promise<void> {
+        const t = now();
+        await WidgetSessionModel.query(this.db)
+            .insert({
+                organization_id: ctx.organizationId,
+                bot_instance_id: ctx.botInstanceId,
+                session_id: sessionId,
+                domain: ctx.domain ?? null,
+                verified_phone: phone,
+                verified_at: t,
+                created_at: t,
+                last_seen_at: t
+            })
+            .onConflict(['organization_id', 'session_id'])
+            .merge(['verified_phone', 'verified_at', 'last_seen_at']);
+    }
+
+    /** The phone a widget session proved with a code (the AI agent's tier-2 tools rely on it), or null. */
+    async verifiedPhone(organizationId: number, sessionId: string): Promise<string | null> {
+        const row = await WidgetSessionModel.query(this.db).findOne({ organization_id: organizationId, session_id: sessionId });
+        return row?.verified_phone ?? null;
+    }
+
+    /** Customer lookup for analytics (SPEC §3 'Loyalty customer lookup result'). */
+    async lookupCustomer(organizationId: number, phoneInput: string): Promise<CustomerLookup> {
+        const phone = this.normalizePhone(phoneInput);
+        try {
+            const customer = await this.provider.findCustomer(organizationId, phone);
+            return customer
+                ? { found: true, email: customer.email, name: customer.name, alpineId: customer.loyaltyId }
+                : { found: false, email: null, name: null, alpineId: null };
+        }
+        catch (err) {
+            return { found: false, email: null, name: null, alpineId: null, error: (err as Error).message };
+        }
+    }
+
+    /** Recent orders of a customer for analytics and the AI agent (at most `limit`, newest first). */
+    async orderHistory(organizationId: number, phoneInput: string, limit = 5): Promise<OrderHistory> {
+        const phone = this.normalizePhone(phoneInput);
+        try {
+            const customer = await this.provider.findCustomer(organizationId, phone);
+            if (!customer) {
+                return { found: false, customerName: null, totalOrders: 0, orders: [], error: 'Customer not found' };
+            }
+            const orders = await this.provider.orderHistory(organizationId, phone, limit);
+            return { found: true, customerName: customer.name, totalOrders: orders.length, orders };
+        }
+        catch (err) {
+            return { found: false, customerName: null, totalOrders: 0, orders: [], error: (err as Error).message };
+        }
+    }
+
+    /** Imports (or updates, by phone) the built-in provider's customers from CSV `phone,name,email,loyaltyId,points`. */
+    async importCustomers(organizationId: number, csv: string): Promise<{ created: number; updated: number }> {
+        const rows = parseCsv(csv);
+        if (!rows.length) {
+            throw Boom.badRequest('The CSV file is empty');
+        }
+        const header = rows[0].map((h) => h.trim());
+        if (header.join(',') !== CSV_HEADER.join(',')) {
+            throw Boom.badRequest(`The CSV header must be "${CSV_HEADER.join(',')}", found "${header.join(',')}"`);
+        }
+        const parsed = rows.slice(1).map((fields, index) => {
+            const line = index + 2;
+            if (fields.length !== CSV_HEADER.length) {
+                throw Boom.badRequest(`Line ${line}: expected ${CSV_HEADER.length} fields, found ${fields.length}`);
+            }
+            const [phoneText, name, email, loyaltyId, pointsText] = fields.map((f) => f.trim());
+            let phone: string;
+            try {
+                phone = this.normalizePhone(phoneText);
+            }
+            catch {
+                throw Boom.badRequest(`Line ${line}: "${phoneText}" is not a valid phone number`);
+            }
+            if (!/^\d{1,9}$/.test(pointsText)) {
+                throw Boom.badRequest(`Line ${line}: points must be a whole number, found "${pointsText}"`);
+            }
+            if (email && !/^[^@\s]+@[^@\s]+$/.test(email)) {
+                throw Boom.badRequest(`Line ${line}: "${email}" is not an email address`);
+            }
+            return { phone, name: name || null, email: email || null, loyaltyId: loyaltyId || null, points: Number(pointsText) };
+        });
+        let created = 0;
+        let updated = 0;
+        await this.db.transaction(async (trx) => {
+            const t = now();
+            for (const c of parsed) {
+                const existing = await LoyaltyCustomerModel.query(trx).findOne({ organization_id: organizationId, phone: c.phone });
+                if (existing) {
+                    await LoyaltyCustomerModel.query(trx).patch({ name: c.name, email: c.email, loyalty_id: c.loyaltyId, points: c.points, updated_at: t }).where('id', existing.id);
+                    updated++;
+                }
+                else {
+                    await LoyaltyCustomerModel.query(trx).insert({ organization_id: organizationId, phone: c.phone, name: c.name, email: c.email, loyalty_id: c.loyaltyId, points: c.points, created_at: t, updated_at: t });
+                    created++;
+                }
+            }
+        });
+        return { created, updated };
+    }
+
+    async listOutbox(filter: { phone?: string; organizationId?: number; limit?: number } = {}): Promise<OutboxEntry[]> {
+        return listOutbox(this.db, { ...filter, phone: filter.phone ? this.normalizePhone(filter.phone) : undefined });
+    }
+}

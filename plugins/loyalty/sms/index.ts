@@ -1,0 +1,127 @@
+import type { Logger } from 'pino';
+import type { Db } from '../../../core/db';
+import { iso, now } from '../../../core/db/base-model';
+import { SmsOutboxModel } from '../models';
+
+export interface SmsMessage {
+    organizationId: number | null;
+    to: string;
+    body: string;
+}
+
+export interface OutboxEntry {
+    id: number;
+    organizationId: number | null;
+    to: string;
+    body: string;
+    provider: string;
+    status: string;
+    error: string | null;
+    createdAt: string | null;
+}
+
+/** Sends one text message. Throws when the message could not be handed over. */
+export interface SmsSender {
+    readonly name: 'outbox' | 'twilio';
+    send(message: SmsMessage): Promise<void>;
+}
+
+export class SmsError extends Error {
+    constructor(message: string) {
+        super(message);
+        this.name = 'SmsError';
+    }
+}
+
+function record(db: Db, message: SmsMessage, provider: string, status: string, error: string | null, ref: string | null) {
+    return SmsOutboxModel.query(db).insert({
+        organization_id: message.organizationId,
+        to_phone: message.to,
+        body: message.body,
+        provider,
+        status,
+        error,
+        provider_ref: ref,
+        created_at: now()
+    });
+}
+
+/** The default outside production (DESIGN §3): the message is stored and logged, readable with `loyalty-chat outbox`. */
+export class OutboxSmsSender implements SmsSender {
+    readonly name = 'outbox' as const;
+
+    constructor(private readonly db: Db, private readonly log: Logger) {}
+
+    async send(message: SmsMessage): Promise<void> {
+        await record(this.db, message, 'outbox', 'stored', null, null);
+        this.log.info({ to: message.to, body: message.body }, 'sms stored in outbox');
+    }
+}
+
+export interface TwilioSettings {
+    accountSid: string | null;
+    authToken: string | null;
+    from: string | null;
+    baseUrl: string;
+}
+
+/** Twilio's Messages API (form-encoded POST, basic auth); the attempt is recorded in the outbox table too. */
+export class TwilioSmsSender implements SmsSender {
+    readonly name = 'twilio' as const;
+
+    constructor(private readonly db: Db, private readonly settings: TwilioSettings, private readonly log: Logger, private readonly timeoutMs = 8000) {}
+
+    async send(message: SmsMessage): Promise<void> {
+        const { accountSid, authToken, from, baseUrl } = this.settings;
+        if (!accountSid || !authToken || !from) {
+            await record(this.db, message, 'twilio', 'failed', 'not configured', null);
+            throw new SmsError('The SMS provider is not configured');
+        }
+        const url = `${baseUrl}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
+        let error: string | null = null;
+        let ref: string | null = null;
+        try {
+            const response = await fetch(url, {
+                method: 'POST',
+                headers: {
+                    authorization: 'Basic ' + Buffer.from(`${accountSid}:${authToken}`).toString('base64'),
+                    'content-type': 'application/x-www-form-urlencoded'
+                },
+                body: new URLSearchParams({ To: message.to, From: from, Body: message.body }).toString(),
+                signal: AbortSignal.timeout(this.timeoutMs)
+            });
+            const text = await response.text();
+            if (!response.ok) {
+                error = `HTTP ${response.status}: ${text.slice(0, 300)}`;
+            }
+            else {
+                try {
+                    ref = JSON.parse(text).sid ?? null;
+                }
+                catch { /* no sid */ }
+            }
+        }
+        catch (err) {
+            error = (err as Error).message;
+        }
+        await record(this.db, message, 'twilio', error ? 'failed' : 'sent', error, ref);
+        if (error) {
+            this.log.warn({ to: message.to, error }, 'sms send failed');
+            throw new SmsError('The text message could not be sent');
+        }
+    }
+}
+
+export async function listOutbox(db: Db, filter: { phone?: string; organizationId?: number; limit?: number } = {}): Promise<OutboxEntry[]> {
+    const query = SmsOutboxModel.query(db).orderBy('id', 'desc').limit(filter.limit ?? 100);
+    if (filter.phone) {
+        query.where('to_phone', filter.phone);
+    }
+    if (filter.organizationId !== undefined) {
+        query.where('organization_id', filter.organizationId);
+    }
+    return (await query).map((r) => ({
+        id: r.id, organizationId: r.organization_id, to: r.to_phone, body: r.body, provider: r.provider,
+        status: r.status, error: r.error, createdAt: iso(r.created_at)
+    }));
+}

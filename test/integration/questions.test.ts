@@ -1,0 +1,86 @@
+import { expect } from 'chai';
+import type { Server } from '@hapi/hapi';
+import { bearer, createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
+
+describe('pre-made questions (/api/questions)', function () {
+    let t: TestServer;
+    let server: Server;
+    let a: Tenant;
+    let b: Tenant;
+
+    const as = (tenant: Tenant) => ({ ...bearer(tenant.admin.token) });
+    const create = (tenant: Tenant, payload: unknown) => server.inject({ method: 'POST', url: '/api/questions', payload: payload as object, headers: as(tenant) });
+
+    before(async () => {
+        t = await startTestServer();
+        server = t.server;
+        a = await createTenant(server, 'qa');
+        b = await createTenant(server, 'qb');
+    });
+    after(async () => t?.close());
+
+    it('creates a question as active with sortOrder = count + 1', async () => {
+        const first = await create(a, { question: 'What are your store hours?', answer: 'Monday-Saturday 9AM-8PM.' });
+        expect(first.statusCode, first.payload).to.equal(201);
+        expect(first.result).to.include({ question: 'What are your store hours?', isActive: true, sortOrder: 1 });
+        const second = await create(a, { question: 'How do I earn points?', answer: '1 point per $1.' });
+        expect(second.result).to.include({ sortOrder: 2, isActive: true });
+        expect((second.result as any).createdAt).to.match(/^\d{4}-\d\d-\d\dT/);
+    });
+
+    it('answers 400 naming the field for a missing answer, and stores nothing', async () => {
+        const res = await create(a, { question: 'Half a question' });
+        expect(res.statusCode).to.equal(400);
+        expect(JSON.parse(res.payload).message).to.equal('"answer" is required');
+        const list = await server.inject({ url: '/api/questions', headers: as(a) });
+        expect((list.result as any[]).map((q) => q.question)).to.not.include('Half a question');
+    });
+
+    it('edits, disables and deletes a question; the widget reads only the active ones in order', async () => {
+        const created = (await create(a, { question: 'Temp?', answer: 'Temp.' })).result as any;
+        const edited = await server.inject({ method: 'PUT', url: `/api/questions/${created.id}`, payload: { question: 'Temporary?', isActive: false }, headers: as(a) });
+        expect(edited.statusCode).to.equal(200);
+        expect(edited.result).to.include({ question: 'Temporary?', answer: 'Temp.', isActive: false });
+        const widget = await server.inject({ url: '/api/questions', headers: { 'x-widget-key': a.bot.publicKey } });
+        expect(widget.statusCode).to.equal(200);
+        expect((widget.result as any[]).map((q) => q.question)).to.deep.equal(['What are your store hours?', 'How do I earn points?']);
+        const admin = await server.inject({ url: '/api/questions', headers: as(a) });
+        expect((admin.result as any[]).map((q) => q.question)).to.include('Temporary?');
+        const deleted = await server.inject({ method: 'DELETE', url: `/api/questions/${created.id}`, headers: as(a) });
+        expect(deleted.statusCode).to.equal(204);
+        const gone = await server.inject({ method: 'DELETE', url: `/api/questions/${created.id}`, headers: as(a) });
+        expect(gone.statusCode).to.equal(404);
+    });
+
+    it('saves a new order, refusing a list that is not exactly the store\'s questions', async () => {
+        const list = (await server.inject({ url: '/api/questions', headers: as(a) })).result as any[];
+        const reversed = list.map((q) => q.id).reverse();
+        const saved = await server.inject({ method: 'PUT', url: '/api/questions/order', payload: { ids: reversed }, headers: as(a) });
+        expect(saved.statusCode, saved.payload).to.equal(200);
+        expect((saved.result as any[]).map((q) => q.id)).to.deep.equal(reversed);
+        expect((saved.result as any[]).map((q) => q.sortOrder)).to.deep.equal(reversed.map((_, i) => i + 1));
+        const partial = await server.inject({ method: 'PUT', url: '/api/questions/order', payload: { ids: reversed.slice(1) }, headers: as(a) });
+        expect(partial.statusCode).to.equal(400);
+    });
+
+    it('keeps organizations apart: another store\'s question answers 404 and is unchanged', async () => {
+        const theirs = (await create(b, { question: 'B only?', answer: 'B.' })).result as any;
+        const put = await server.inject({ method: 'PUT', url: `/api/questions/${theirs.id}`, payload: { answer: 'hacked' }, headers: as(a) });
+        expect(put.statusCode).to.equal(404);
+        const del = await server.inject({ method: 'DELETE', url: `/api/questions/${theirs.id}`, headers: as(a) });
+        expect(del.statusCode).to.equal(404);
+        const own = (await server.inject({ url: '/api/questions', headers: as(b) })).result as any[];
+        expect(own).to.have.length(1);
+        expect(own[0]).to.include({ answer: 'B.' });
+        const widgetA = (await server.inject({ url: '/api/questions', headers: { 'x-widget-key': a.bot.publicKey } })).result as any[];
+        expect(widgetA.map((q) => q.question)).to.not.include('B only?');
+    });
+
+    it('lets only admins change questions: no credentials, an org user or a widget key are refused', async () => {
+        expect((await server.inject({ method: 'POST', url: '/api/questions', payload: { question: 'x', answer: 'y' } })).statusCode).to.equal(401);
+        expect((await server.inject({ method: 'POST', url: '/api/questions', payload: { question: 'x', answer: 'y' }, headers: bearer(a.orgUser.token) })).statusCode).to.equal(401);
+        expect((await server.inject({ method: 'POST', url: '/api/questions', payload: { question: 'x', answer: 'y' }, headers: { 'x-widget-key': a.bot.publicKey } })).statusCode).to.equal(401);
+        expect((await server.inject({ url: '/api/questions' })).statusCode).to.equal(401);
+        expect((await server.inject({ method: 'PUT', url: '/api/questions/abc', payload: { answer: 'y' }, headers: as(a) })).statusCode).to.equal(400);
+    });
+});

@@ -1,0 +1,86 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest, getJson } from './client';
+
+/** SPEC §3 'Pre-made question'. */
+export interface Question {
+    id: number;
+    question: string;
+    answer: string;
+    isActive: boolean;
+    sortOrder: number;
+    createdAt: string;
+    updatedAt: string;
+}
+
+export interface QuestionInput {
+    question: string;
+    answer: string;
+    isActive?: boolean;
+    sortOrder?: number;
+}
+
+export const QUESTIONS_KEY = ['questions'] as const;
+
+/** The five built-in defaults (SPEC §9), shown when loading fails. */
+export const DEFAULT_QUESTIONS: QuestionInput[] = [
+    { question: 'Check my loyalty points', answer: 'Sure! Please enter the phone number linked to your loyalty account and I will text you a 6-digit code (for example 123456) to verify it.' },
+    { question: 'How do I redeem points in store?', answer: 'Tell the cashier your phone number at checkout and choose how many points to apply. Every 100 points take $5 off your purchase.' },
+    { question: 'Talk to live support', answer: 'I can connect you with a member of our team. One moment while I check who is available.' },
+    { question: 'What are your store hours?', answer: 'We are open Monday-Saturday 9AM-8PM and Sunday 10AM-6PM.' },
+    { question: 'How do I earn points?', answer: 'You earn 1 point for every $1 spent, plus bonus points during promotions.' }
+];
+
+export function useQuestions() {
+    return useQuery({ queryKey: QUESTIONS_KEY, queryFn: () => getJson<Question[]>('/api/questions') });
+}
+
+function useInvalidate() {
+    const client = useQueryClient();
+    return () => client.invalidateQueries({ queryKey: QUESTIONS_KEY });
+}
+
+export function useCreateQuestion() {
+    const invalidate = useInvalidate();
+    return useMutation({
+        mutationFn: (input: QuestionInput) => apiRequest<Question>('/api/questions', { method: 'POST', body: input }),
+        onSuccess: invalidate
+    });
+}
+
+export function useUpdateQuestion() {
+    const invalidate = useInvalidate();
+    return useMutation({
+        mutationFn: ({ id, ...input }: Partial<QuestionInput> & { id: number }) => apiRequest<Question>(`/api/questions/${id}`, { method: 'PUT', body: input }),
+        onSuccess: invalidate
+    });
+}
+
+export function useDeleteQuestion() {
+    const invalidate = useInvalidate();
+    return useMutation({
+        mutationFn: (id: number) => apiRequest<void>(`/api/questions/${id}`, { method: 'DELETE' }),
+        onSuccess: invalidate
+    });
+}
+
+/** Saves a new order (the spec keeps it local; we persist it). */
+export function useSaveOrder() {
+    const client = useQueryClient();
+    return useMutation({
+        mutationFn: (ids: number[]) => apiRequest<Question[]>('/api/questions/order', { method: 'PUT', body: { ids } }),
+        onMutate: (ids) => {
+            const previous = client.getQueryData<Question[]>(QUESTIONS_KEY);
+            if (previous) {
+                const byId = new Map(previous.map((q) => [q.id, q]));
+                client.setQueryData(QUESTIONS_KEY, ids.map((id, i) => ({ ...byId.get(id)!, sortOrder: i + 1 })));
+            }
+            return { previous };
+        },
+        onError: (_err, _ids, context) => {
+            if (context?.previous) {
+                client.setQueryData(QUESTIONS_KEY, context.previous);
+            }
+        },
+        onSuccess: (saved) => client.setQueryData(QUESTIONS_KEY, saved)
+    });
+}

@@ -1,0 +1,55 @@
+/** What /widget-{subdomain}.js builds into the loader (plugins/widget): public settings only. */
+export interface WidgetConfig {
+    key: string;
+    storeName: string;
+    apiOrigin: string;
+    subdomain: string;
+}
+
+/** The analytics events the widget posts (SPEC §7), plus widget_loaded. */
+export type WidgetAction = 'widget_loaded' | 'widget_opened' | 'question_clicked' | 'live_chat_requested' | 'verification_sent'
+    | 'verification_failed' | 'points_retrieved' | 'code_verification_failed';
+
+export interface TrackEvent {
+    action: WidgetAction;
+    phoneNumber?: string | null;
+    success?: boolean | null;
+    errorMessage?: string | null;
+    pointsRetrieved?: number | null;
+    questionId?: number | null;
+}
+
+/** An answer that is not OK: the status and the server's message (SPEC §8). */
+export class ApiError extends Error {
+    constructor(readonly status: number, message: string) {
+        super(message);
+    }
+}
+
+/** POSTs or GETs JSON to the API with the widget key. Network failures throw a TypeError, non-OK answers an ApiError. */
+export async function api<T>(config: WidgetConfig, path: string, body?: unknown, keepalive = false): Promise<T> {
+    const response = await fetch(config.apiOrigin + path, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: body === undefined
+            ? { 'X-Widget-Key': config.key }
+            : { 'X-Widget-Key': config.key, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        keepalive
+    });
+    const text = await response.text();
+    let data: any = null;
+    try {
+        data = text ? JSON.parse(text) : null;
+    }
+    catch { /* not JSON */ }
+    if (!response.ok) {
+        throw new ApiError(response.status, (data && typeof data.message === 'string' && data.message) || text || response.statusText);
+    }
+    return data as T;
+}
+
+/** Posts an analytics event; failures are only logged (SPEC §7). */
+export function track(config: WidgetConfig, sessionId: string, event: TrackEvent): void {
+    api(config, '/api/analytics/track', { ...event, sessionId, domain: location.hostname || null }, true)
+        .catch((err) => console.warn('loyalty-chat: analytics event not recorded', err));
+}

@@ -1,0 +1,40 @@
+/** The widget's texts: SPEC §8 error catalogue and the built-in default questions (SPEC §9). */
+export const TEXT = {
+    greeting: (store: string) => `Hi! Welcome to ${store} support. How can I help you today? Choose a question below or type your message.`,
+    askPhone: 'Please enter the phone number linked to your loyalty account.',
+    codeSent: 'I sent a 6-digit verification code to your phone. Please enter it below.',
+    points: (points: number) => `You have ${points.toLocaleString('en-US')} loyalty points. Is there anything else I can help you with?`,
+    notFound: "I couldn't find that phone number in our system. You can sign up for our loyalty program in any store!",
+    verifyError: (message: string) => `Error: ${message}`,
+    verifyNetwork: "Sorry, I'm having trouble connecting. Please try again.",
+    wrongCode: (message: string) => `Error: ${message}. Please try entering the code again.`,
+    codeNetwork: "Sorry, I'm having trouble verifying the code. Please try again.",
+    liveUnavailable: "I'm sorry, but our live support team is currently unavailable. Please try again later or continue with the pre-made questions for quick help.",
+    liveError: "Sorry, I couldn't connect you to live support right now. Please try again later.",
+    liveChecking: 'Let me check if a member of our team is available...',
+    liveWaiting: 'Connecting you with a member of our team. Please wait a moment...',
+    liveConnected: "You're connected! A member of our team will reply here shortly.",
+    liveEnded: 'The live chat has ended. You can continue with the questions below.',
+    fallback: "I'm not sure about that one. Please choose one of the questions below, or type 'agent' to talk to a member of our team.",
+    moreHelp: 'What else can I help you with?'
+};
+
+export interface FaqItem {
+    id: number;
+    question: string;
+    answer: string;
+}
+
+/** The five built-in default questions, used when loading the store's questions fails (SPEC §8). */
+export const DEFAULT_QUESTIONS: FaqItem[] = [
+    { id: 1, question: 'Check my loyalty points', answer: 'Sure! Please enter the phone number linked to your loyalty account and I will text you a 6-digit code (for example 123456) to verify it.' },
+    { id: 2, question: 'How do I redeem points in store?', answer: 'Tell the cashier your phone number at checkout and choose how many points to apply. Every 100 points take $5 off your purchase.' },
+    { id: 3, question: 'Talk to live support', answer: 'I can connect you with a member of our team. One moment while I check who is available.' },
+    { id: 4, question: 'What are your store hours?', answer: 'We are open Monday-Saturday 9AM-8PM and Sunday 10AM-6PM.' },
+    { id: 5, question: 'How do I earn points?', answer: 'You earn 1 point for every $1 spent, plus bonus points during promotions.' }
+];
+
+/** Typed words that ask for a person (SPEC §4). */
+export const LIVE_WORDS = /\b(human|agent|live help|support|representative)\b/i;
+export const LOYALTY_QUESTION = /\b(loyalty points|my points|check (my )?points)\b/i;
+export const LIVE_QUESTION = /\b(live support|live help|live chat|human|agent|representative)\b/i;
