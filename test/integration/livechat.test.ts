@@ -256,6 +256,18 @@ describe('live chat over nes and HTTP', function () {
         expect(foreign.statusCode).to.equal(404);
     });
 
+    it('answers 404 without B\'s data for every tenancy case of the livechat routes', async () => {
+        const { cases } = await import('../helpers/tenancy-cases-livechat');
+        const scoped = t.server.table().filter((r) => r.path.startsWith('/api/chat/') && r.path.includes('{')).map((r) => r.settings.id);
+        expect(Object.keys(cases).sort()).to.deep.equal(scoped.sort());
+        for (const [id, make] of Object.entries(cases)) {
+            const req = await make({ server: t.server, a, b });
+            const res = await t.server.inject({ method: req.method, url: req.url, headers: req.headers, payload: req.payload as any });
+            expect(res.statusCode, id).to.equal(404);
+            expect(res.payload, id).not.to.contain('secret of B');
+        }
+    });
+
     it('answers 400 with a clear message for bad widget input, never a 500', async () => {
         const res = await t.server.inject({ method: 'POST', url: '/api/chat/create-session', headers: { 'x-widget-key': a.bot.publicKey }, payload: { sessionId: '<script>' } });
         expect(res.statusCode).to.equal(400);
