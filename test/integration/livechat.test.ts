@@ -346,7 +346,9 @@ describe('live chat across a server restart', function () {
     this.timeout(30000);
 
     it('loses no message when the server restarts between messages', async () => {
-        const first = await startTestServer({ listen: true });
+        // `base` owns the database; `first` and `second` are the same server before and after the restart.
+        const base = await startTestServer();
+        const first = await startTestServer({ listen: true, shareWith: base });
         const a = await createTenant(first.server, 'restart', 'restart.test');
         const port = first.server.info.port;
         const created = await createSession(first.server, a, 'sess_restart', 'first');
@@ -355,8 +357,8 @@ describe('live chat across a server restart', function () {
         const customer = await connectCustomer(first.url, created.token, 'sess_restart', box);
         await request(customer.client, 'POST', '/api/chat/session/sess_restart/messages', { message: 'second', clientMessageId: 'r2' });
 
-        await first.server.stop({ timeout: 1000 });
-        const second = await startTestServer({ listen: true, shareWith: first, env: { PORT: String(port) } });
+        await first.close();
+        const second = await startTestServer({ listen: true, shareWith: base, env: { PORT: String(port) } });
         try {
             let connected = false;
             customer.client.onConnect = () => {
@@ -375,7 +377,7 @@ describe('live chat across a server restart', function () {
         }
         finally {
             await second.close();
-            await first.close();
+            await base.close();
         }
     });
 });

@@ -77,7 +77,8 @@ export default function AdminChat() {
                 const phone = String(push.phoneNumber ?? 'Unknown');
                 playTwoBeeps();
                 setBanner({ phone, until: Date.now() + BANNER_MS });
-                const text = push.type === 'new_customer' ? `Customer ${phone} is waiting for an agent` : `The AI agent is transferring ${phone} to you`;
+                const who = phone === 'Unknown' ? 'A customer' : `Customer ${phone}`;
+                const text = push.type === 'new_customer' ? `${who} is waiting for an agent` : `The AI agent is transferring ${phone === 'Unknown' ? 'a customer' : phone} to you`;
                 toast('New chat request', text, 'primary');
                 notifyBrowser('New chat request', text);
                 break;
@@ -215,7 +216,7 @@ export default function AdminChat() {
             {banner && (
                 <div className="lc-banner" role="alert" data-testid="new-chat-banner" onClick={() => setBanner(null)}>
                     New chat request!
-                    <small>{banner.phone} is waiting for an agent</small>
+                    <small>{banner.phone === 'Unknown' ? 'A customer' : banner.phone} is waiting for an agent</small>
                 </div>
             )}
             <div className="lc-chat">
