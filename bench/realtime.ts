@@ -21,9 +21,7 @@ import { createServer, migratorFor } from '../core/server';
 import { signUserToken } from '../core/auth/tokens';
 import { signCustomerToken } from '../plugins/livechat/customer-auth';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const Nes = require('@hapi/nes/lib/client');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 Nes.Client.WebSocket = require('ws');
 
 const ROOT = Path.resolve(__dirname, '..', '..');

@@ -1,4 +1,5 @@
 import Boom from '@hapi/boom';
+import Joi from 'joi';
 import type { Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide, UserCredentials } from '../../core/types';
@@ -6,7 +7,8 @@ import { Realtime, RealtimeSocket, upgradeOf } from '../../core/realtime/socket-
 import { ChatService, TRANSCRIPT_JOB, WAIT_TIMEOUT_JOB } from './services/chat-service';
 import { MailService } from './services/mail-service';
 import { registerCustomerScheme, CustomerCredentials } from './customer-auth';
-import { livechatRoutes } from './routes';
+import { livechatRoutes, SOCKET_SEND_POINTS, SOCKET_SEND_WINDOW_MS } from './routes';
+import { originAllowed } from '../auth/widget-scheme';
 
 declare module '../../core/types' {
     interface Services {
@@ -23,6 +25,19 @@ export const MAX_FRAMES_PER_SECOND = 50;
 const PRESENCE_REFRESH_MS = 20_000;
 
 type SocketCredentials = UserCredentials | CustomerCredentials;
+
+const socketSessionId = Joi.string().max(80).pattern(/^[A-Za-z0-9_.:~-]+$/).required();
+const socketMessageSchema = Joi.object({
+    type: Joi.string().valid('agent_accept_chat', 'agent_availability', 'end_chat', 'chat_message').required()
+        .messages({ 'any.only': 'Unknown message type' }),
+    sessionId: socketSessionId.when('type', { is: 'agent_availability', then: Joi.optional() }),
+    agentId: Joi.any().strip(),
+    available: Joi.boolean().when('type', { is: 'agent_availability', then: Joi.required(), otherwise: Joi.forbidden() }),
+    sender: Joi.string().valid('customer', 'agent'),
+    message: Joi.string().trim().min(1).max(10000).when('type', { is: 'chat_message', then: Joi.required(), otherwise: Joi.forbidden() }),
+    clientMessageId: Joi.string().max(64).pattern(/^[A-Za-z0-9_.:-]+$/),
+    timestamp: Joi.string().isoDate()
+});
 
 /** The agent socket's Origin must be this server's own (the admin app), or PUBLIC_URL's. */
 export function agentOriginAllowed(origin: string | null, host: string | null, publicUrl: string | null): boolean {
@@ -88,6 +103,17 @@ const feature: FeaturePlugin = {
                         localAgents.set(c.userId, (localAgents.get(c.userId) ?? 0) + 1);
                         await chat.agentConnected(c.userId, c.organizationId);
                     }
+                    if (c.kind === 'customer') {
+                        // Like the widget's HTTP calls: a browser page must be one of the store's domains.
+                        const { origin, host } = upgradeOf(socket);
+                        const org = await server.app.services.tenants.getOrganization(c.organizationId);
+                        if (!org || !org.isActive) {
+                            throw Boom.unauthorized('Unknown store');
+                        }
+                        if (origin && !originAllowed(origin, org, server.app.config.publicUrl, host ?? undefined)) {
+                            throw Boom.forbidden(`Origin ${origin} is not a registered domain of this store`);
+                        }
+                    }
                 },
                 onDisconnection: (socket: RealtimeSocket) => {
                     const agent = socket.app.agent as { userId: number } | undefined;
@@ -116,9 +142,55 @@ const feature: FeaturePlugin = {
                     if (type === 'agent_connect' || type === 'customer_connect') {
                         return { type: 'connected', as: agent ? 'agent' : 'customer', timestamp: new Date().toISOString() };
                     }
-                    throw Boom.badRequest('Unknown message type');
+                    return socketCommand(socket, message);
                 }
             });
+
+            /** SPEC §7's socket messages as commands (the routes are the main API; these reach the same service). */
+            async function socketCommand(socket: RealtimeSocket, message: unknown): Promise<unknown> {
+                const c = socket.auth.credentials as SocketCredentials;
+                const { error, value } = socketMessageSchema.validate(message);
+                if (error) {
+                    throw Boom.badRequest(error.message);
+                }
+                const agent = c.kind === 'user' ? { organizationId: c.organizationId!, userId: c.userId } : null;
+                const organizationId = agent ? agent.organizationId : (c as CustomerCredentials).organizationId;
+                const sessionId: string | undefined = value.sessionId;
+                if (!agent && sessionId !== undefined && sessionId !== (c as CustomerCredentials).sessionId) {
+                    throw Boom.notFound('Chat session not found');
+                }
+                switch (value.type) {
+                    case 'agent_accept_chat':
+                        if (!agent) {
+                            throw Boom.forbidden('Only agents can accept chats');
+                        }
+                        return chat.accept(organizationId, agent.userId, value.sessionId);
+                    case 'agent_availability':
+                        if (!agent) {
+                            throw Boom.forbidden('Only agents have an availability');
+                        }
+                        return chat.setAvailability(agent.userId, organizationId, value.available);
+                    case 'end_chat':
+                        return chat.end(organizationId, value.sessionId, agent ? 'agent' : 'customer');
+                    case 'chat_message': {
+                        const t = Date.now();
+                        const stamps: number[] = (socket.app.sendStamps ??= []);
+                        while (stamps.length && t - stamps[0] > SOCKET_SEND_WINDOW_MS) {
+                            stamps.shift();
+                        }
+                        if (stamps.length >= SOCKET_SEND_POINTS) {
+                            throw Boom.tooManyRequests('You are sending messages too fast. Please wait a moment.');
+                        }
+                        stamps.push(t);
+                        const { message: stored } = await chat.sendMessage(organizationId, value.sessionId,
+                            agent ? { sender: 'agent', userId: agent.userId } : { sender: 'customer', userId: null },
+                            { message: value.message, clientMessageId: value.clientMessageId });
+                        return stored;
+                    }
+                    default:
+                        throw Boom.badRequest('Unknown message type');
+                }
+            }
 
             const srv = server as any;
             srv.subscription('/chat/sessions/{sessionId}', {

@@ -171,6 +171,32 @@ describe('live chat over nes and HTTP', function () {
         expect(unauth).to.be.instanceOf(Error);
     });
 
+    it('refuses a customer socket from a page outside the store\'s domains', async () => {
+        const created = await createSession(t.server, a, 'sess_origin');
+        const err = await connect(t.url, created.token, { origin: 'https://beta.test' }).catch((e: any) => e);
+        expect(err).to.be.instanceOf(Error);
+        expect(err.message).to.match(/not a registered domain/);
+        const ok = await connect(t.url, created.token, { origin: 'https://shop.alpha.test' });
+        clients.push(ok);
+    });
+
+    it('also takes SPEC §7 socket messages (agent_accept_chat, chat_message, end_chat) as commands', async () => {
+        const agent = track(await connectAgent(t.url, a));
+        const created = await createSession(t.server, a, 'sess_compat');
+        const customer = track(await connectCustomer(t.url, created.token, 'sess_compat'));
+        const accepted = await agent.client.message({ type: 'agent_accept_chat', sessionId: 'sess_compat', agentId: 1 });
+        expect(accepted.payload.agentId).to.equal(a.admin.id);
+        await customer.client.message({ type: 'chat_message', sessionId: 'sess_compat', sender: 'customer', message: 'via message', timestamp: new Date().toISOString() });
+        await agent.box.waitFor((m) => m.type === 'chat_message' && m.message === 'via message');
+        const foreign = await customer.client.message({ type: 'end_chat', sessionId: 'sess_conv_1' }).catch((e: any) => e);
+        expect(foreign.statusCode).to.equal(404);
+        const bad = await customer.client.message({ type: 'chat_message', sessionId: 'sess_compat' }).catch((e: any) => e);
+        expect(bad.statusCode).to.equal(400);
+        await agent.client.message({ type: 'end_chat', sessionId: 'sess_compat' });
+        const ended = await customer.box.waitFor((m) => m.type === 'session_ended');
+        expect(ended.reason).to.equal('agent_ended');
+    });
+
     it('refuses a customer subscribing to another session, and an agent to another store', async () => {
         const mine = await createSession(t.server, a, 'sess_mine');
         await createSession(t.server, a, 'sess_theirs');

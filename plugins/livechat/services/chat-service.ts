@@ -267,35 +267,42 @@ export class ChatService {
         if (!text) {
             throw Boom.badRequest('Message must not be empty');
         }
+        const max = this.app.config.chat.maxMessageLength;
+        if (text.length > max) {
+            throw Boom.badRequest(`Message is too long: at most ${max} characters`);
+        }
         const clientMessageId = input.clientMessageId ?? Crypto.randomUUID();
         const session = await this.findSession(organizationId, sessionId);
-        const existing = await ChatMessageModel.query(this.db)
+        const findStored = () => ChatMessageModel.query(this.db)
             .where({ chat_session_id: session.id, sender: from.sender, client_message_id: clientMessageId }).first();
-        if (existing) {
-            return { message: this.toMessage(existing, sessionId), duplicate: true };
-        }
         if (!OPEN_STATUSES.includes(session.status)) {
+            // A retry of a message stored before the chat ended still answers the stored message.
+            const earlier = await findStored();
+            if (earlier) {
+                return { message: this.toMessage(earlier, sessionId), duplicate: true };
+            }
             throw Boom.conflict('This chat has ended');
         }
         if (from.sender === 'agent' && session.status !== 'agent_connected') {
             throw Boom.conflict('Accept the chat before sending messages');
         }
+        // Hot path: BEGIN, next sequence number (row lock), insert, COMMIT. A retried client message id
+        // hits the unique (chat_session_id, sender, client_message_id) and answers the stored one.
         let stored: ChatMessageModel;
         try {
             stored = await this.db.transaction(async (trx) => {
                 const t = now();
-                await ChatSessionModel.query(trx).findById(session.id).patch({ last_seq: trx.raw('last_seq + 1') as any, updated_at: t });
-                const { last_seq: seq } = await ChatSessionModel.query(trx).findById(session.id).select('last_seq') as ChatSessionModel;
-                return ChatMessageModel.query(trx).insertAndFetch({
+                const [{ last_seq: seq }] = await trx('chat_sessions').where({ id: session.id })
+                    .update({ last_seq: trx.raw('last_seq + 1'), updated_at: t }, ['last_seq']);
+                const [row] = await trx('chat_messages').insert({
                     organization_id: organizationId, chat_session_id: session.id, seq, sender: from.sender,
                     sender_user_id: from.userId, message: text, client_message_id: clientMessageId, created_at: t
-                });
+                }, ['id', 'seq', 'sender', 'message', 'client_message_id', 'created_at']);
+                return row as ChatMessageModel;
             });
         }
         catch (err: any) {
-            // The same client message id raced another request: the other one stored it.
-            const again = await ChatMessageModel.query(this.db)
-                .where({ chat_session_id: session.id, sender: from.sender, client_message_id: clientMessageId }).first();
+            const again = await findStored();
             if (again) {
                 return { message: this.toMessage(again, sessionId), duplicate: true };
             }
