@@ -315,7 +315,8 @@ function writeResults(results: RunResult[], options: Options, notes: string[]): 
         '<!-- realtime:start -->',
         '## Realtime (bench/realtime.ts)',
         '',
-        `Run ${new Date().toISOString()} on ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, Node ${process.version}; load generator in the same machine.`,
+        `Run ${new Date().toISOString()} on ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, Node ${process.version}; load generator on the same machine`
+            + ` (load average ${Os.loadavg()[0].toFixed(1)} when it finished: the cores are shared with other work).`,
         `Command: \`npm run bench:realtime -- --connections ${options.connections} --rate ${options.rate} --duration ${options.duration}\`.`,
         'Each customer is a real nes client (authenticated, subscribed to its session); one agent socket receives every message.',
         'Delivery = customer `request` sent → agent push received (stored in the database first, then published).',

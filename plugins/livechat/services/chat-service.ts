@@ -272,41 +272,43 @@ export class ChatService {
             throw Boom.badRequest(`Message is too long: at most ${max} characters`);
         }
         const clientMessageId = input.clientMessageId ?? Crypto.randomUUID();
-        const session = await this.findSession(organizationId, sessionId);
-        const findStored = () => ChatMessageModel.query(this.db)
-            .where({ chat_session_id: session.id, sender: from.sender, client_message_id: clientMessageId }).first();
-        if (!OPEN_STATUSES.includes(session.status)) {
-            // A retry of a message stored before the chat ended still answers the stored message.
-            const earlier = await findStored();
-            if (earlier) {
-                return { message: this.toMessage(earlier, sessionId), duplicate: true };
-            }
-            throw Boom.conflict('This chat has ended');
-        }
-        if (from.sender === 'agent' && session.status !== 'agent_connected') {
-            throw Boom.conflict('Accept the chat before sending messages');
-        }
-        // Hot path: BEGIN, next sequence number (row lock), insert, COMMIT. A retried client message id
-        // hits the unique (chat_session_id, sender, client_message_id) and answers the stored one.
-        let stored: ChatMessageModel;
+        const allowed: ChatStatus[] = from.sender === 'agent' ? ['agent_connected'] : OPEN_STATUSES;
+        // Hot path: BEGIN, next sequence number (row lock, and the chat must be open), insert, COMMIT.
+        // A retried client message id hits the unique (chat_session_id, sender, client_message_id).
+        let stored: ChatMessageModel | null = null;
+        let failure: unknown = null;
         try {
             stored = await this.db.transaction(async (trx) => {
                 const t = now();
-                const [{ last_seq: seq }] = await trx('chat_sessions').where({ id: session.id })
-                    .update({ last_seq: trx.raw('last_seq + 1'), updated_at: t }, ['last_seq']);
+                const [next] = await trx('chat_sessions')
+                    .where({ organization_id: organizationId, session_id: sessionId })
+                    .whereIn('status', allowed)
+                    .update({ last_seq: trx.raw('last_seq + 1'), updated_at: t }, ['id', 'last_seq']);
+                if (!next) {
+                    return null;
+                }
                 const [row] = await trx('chat_messages').insert({
-                    organization_id: organizationId, chat_session_id: session.id, seq, sender: from.sender,
+                    organization_id: organizationId, chat_session_id: next.id, seq: next.last_seq, sender: from.sender,
                     sender_user_id: from.userId, message: text, client_message_id: clientMessageId, created_at: t
                 }, ['id', 'seq', 'sender', 'message', 'client_message_id', 'created_at']);
                 return row as ChatMessageModel;
             });
         }
-        catch (err: any) {
-            const again = await findStored();
-            if (again) {
-                return { message: this.toMessage(again, sessionId), duplicate: true };
+        catch (err) {
+            failure = err;
+        }
+        if (!stored) {
+            // Not stored: unknown chat (404), a retry of a stored message, or a chat that is not open for this sender.
+            const session = await this.findSession(organizationId, sessionId);
+            const earlier = await ChatMessageModel.query(this.db)
+                .where({ chat_session_id: session.id, sender: from.sender, client_message_id: clientMessageId }).first();
+            if (earlier) {
+                return { message: this.toMessage(earlier, sessionId), duplicate: true };
             }
-            throw err;
+            if (failure) {
+                throw failure;
+            }
+            throw Boom.conflict(OPEN_STATUSES.includes(session.status) ? 'Accept the chat before sending messages' : 'This chat has ended');
         }
         const message = this.toMessage(stored, sessionId);
         const push = { type: 'chat_message', ...message };
