@@ -95,6 +95,15 @@ async function conversation(browser: Browser, agentNode: TestServer, customerNod
     const cust = customer(customerNode.url, tenant, `${prefix}_session_1`);
     expect(await cust.chat.checkAvailability(), 'no agent is Available yet').to.equal(false);
 
+    // Email transcript settings: enable, Save, Test (toasts of SPEC §8).
+    await page.click('xpath/.//label[contains(., "Email a transcript")]');
+    await page.click('xpath/.//button[contains(., "Save")]');
+    await page.waitForFunction(() => document.body.innerText.includes('Settings Updated'), { timeout: 10000 });
+    expect(await textOf(page)).to.contain(`Chat transcripts will be emailed to ${tenant.admin.email}`);
+    await page.click('xpath/.//button[contains(., "Test")]');
+    await page.waitForFunction(() => document.body.innerText.includes('Email Test'), { timeout: 10000 });
+    expect(await textOf(page)).to.contain(`Test email sent to ${tenant.admin.email}`);
+
     await page.evaluate(() => {
         const el = document.querySelector('[data-testid="availability"]') as HTMLElement;
         ((el.tagName === 'INPUT' ? el : el.querySelector('input')) as HTMLInputElement).click();
@@ -150,6 +159,14 @@ async function conversation(browser: Browser, agentNode: TestServer, customerNod
     expect(row.agent_user_id).to.equal(tenant.admin.id);
     const stored = await agentNode.server.app.db('chat_messages').where({ chat_session_id: row.id }).orderBy('seq');
     expect(stored.map((m: any) => m.sender)).to.deep.equal(['customer', 'agent', 'customer', 'agent']);
+    // The transcript job ran (in-process, or on Bull with two nodes) and stored the email in the outbox.
+    let transcript: { body: string } | undefined;
+    for (let i = 0; i < 100 && !transcript; i++) {
+        transcript = (await agentNode.server.app.services.mail.list({ to: tenant.admin.email })).find((m) => m.subject.startsWith('Chat transcript'));
+        await sleep(100);
+    }
+    expect(transcript, 'transcript email').to.not.equal(undefined);
+    expect(transcript!.body).to.contain('Customer: My order #1234 has not arrived <b>yet</b>');
 
     // A second customer leaves on their own: the agent gets the 'Customer Disconnected' toast.
     const second = customer(customerNode.url, tenant, `${prefix}_session_2`);
