@@ -73,8 +73,12 @@ interface Node { url: string; child: ChildProcess.ChildProcess }
 
 async function startNode(env: Record<string, string>): Promise<Node> {
     const port = await freePort();
-    const child = ChildProcess.spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
-        env: { PATH: process.env.PATH ?? '', ...env, NODE_ID: `bench-${port}` },
+    // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the servers
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = ChildProcess.spawn(process.execPath, [...nodeArgs, BIN, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+        env: {
+            PATH: process.env.PATH ?? '', ...env, NODE_ID: `bench-${port}`,
+        },
         stdio: ['ignore', 'ignore', 'inherit']
     });
     const url = `http://127.0.0.1:${port}`;

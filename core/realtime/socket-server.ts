@@ -38,6 +38,9 @@ export interface RealtimeOptions {
 
 const CHANNEL = 'realtime:publish';
 
+/** Whether a socket with these credentials may receive this message. */
+export type SubscriptionFilter = (message: any, credentials: any) => boolean;
+
 /**
  * nes on the same host (DESIGN §6) with the limits nes leaves open: a frame limit, a path, an auth
  * timeout, a frame-rate guard, the upgrade request's Origin kept for the connection check, and a bridge
@@ -45,8 +48,15 @@ const CHANNEL = 'realtime:publish';
  */
 export class Realtime {
     private listener: any = null;
-    private readonly bridgeListener = (msg: { path: string; message: unknown }) => {
+    /** Sockets per exact path of the subscriptions made with `subscription()`. */
+    private readonly index = new Map<string, Set<RealtimeSocket>>();
+    private readonly filters = new Map<string, SubscriptionFilter>();
+    private readonly bridgeListener = (msg: { path: string; message: unknown; route?: string }) => {
         try {
+            if (msg.route !== undefined) {
+                this.deliver(msg.route, msg.path, msg.message);
+                return;
+            }
             (this.server as any).publish(msg.path, msg.message);
         }
         catch (err) {
@@ -118,9 +128,62 @@ export class Realtime {
         });
     }
 
+    /**
+     * A nes subscription (e.g. '/chat/sessions/{sessionId}') whose pushes are delivered from an index by
+     * exact path. nes' own publish walks every subscriber of the route for each message, which is O(n) in
+     * connections; this is O(subscribers of that path). The wire protocol is nes' ('pub' to the path).
+     */
+    subscription(route: string, options: {
+        onSubscribe(socket: RealtimeSocket, path: string, params: Record<string, string>): Promise<void> | void;
+        filter?: SubscriptionFilter;
+    }): void {
+        if (options.filter) {
+            this.filters.set(route, options.filter);
+        }
+        (this.server as any).subscription(route, {
+            auth: { mode: 'required' },
+            onSubscribe: async (socket: RealtimeSocket, path: string, params: Record<string, string>) => {
+                await options.onSubscribe(socket, path, params);
+                let set = this.index.get(path);
+                if (!set) {
+                    set = new Set();
+                    this.index.set(path, set);
+                }
+                set.add(socket);
+            },
+            onUnsubscribe: (socket: RealtimeSocket, path: string) => {
+                const set = this.index.get(path);
+                if (set) {
+                    set.delete(socket);
+                    if (!set.size) {
+                        this.index.delete(path);
+                    }
+                }
+            }
+        });
+    }
+
+    private deliver(route: string, path: string, message: unknown): void {
+        const set = this.index.get(path);
+        if (!set) {
+            return;
+        }
+        const filter = this.filters.get(route);
+        for (const socket of set) {
+            if (!filter || filter(message, socket.auth.credentials)) {
+                (socket as any).publish(path, message).catch(() => {});
+            }
+        }
+    }
+
     /** Publishes to a subscription path on every node (through pub/sub). */
     async publish(path: string, message: unknown): Promise<void> {
         await this.pubsub.publish(CHANNEL, { path, message });
+    }
+
+    /** Publishes to a path of a `subscription()` route, on every node. */
+    async publishIndexed(route: string, path: string, message: unknown): Promise<void> {
+        await this.pubsub.publish(CHANNEL, { route, path, message });
     }
 
     /** Sockets connected to this node. */

@@ -1,4 +1,5 @@
 import Boom from '@hapi/boom';
+import { createSecretKey, KeyObject } from 'crypto';
 import jwt from 'jsonwebtoken';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import { ALGORITHM, ISSUER } from '../../core/auth/tokens';
@@ -14,14 +15,26 @@ export interface CustomerCredentials {
     sessionId: string;
 }
 
+// jsonwebtoken turns a string secret into a KeyObject on every call (first trying it as a public key,
+// which throws): on thousands of sockets re-verified each heartbeat that is most of the auth cost.
+const keys = new Map<string, KeyObject>();
+function keyOf(secret: string): KeyObject {
+    let key = keys.get(secret);
+    if (!key) {
+        key = createSecretKey(Buffer.from(secret));
+        keys.set(secret, key);
+    }
+    return key;
+}
+
 export function signCustomerToken(secret: string, claims: { organizationId: number; sessionId: string }): string {
-    return jwt.sign({ org: claims.organizationId, sid: claims.sessionId }, secret, {
+    return jwt.sign({ org: claims.organizationId, sid: claims.sessionId }, keyOf(secret), {
         algorithm: ALGORITHM, issuer: ISSUER, audience: CUSTOMER_AUDIENCE, expiresIn: CUSTOMER_TOKEN_TTL_SECONDS, subject: `chat:${claims.sessionId}`
     });
 }
 
 export function verifyCustomerToken(secret: string, token: string): CustomerCredentials {
-    const decoded = jwt.verify(token, secret, { algorithms: [ALGORITHM], issuer: ISSUER, audience: CUSTOMER_AUDIENCE }) as jwt.JwtPayload;
+    const decoded = jwt.verify(token, keyOf(secret), { algorithms: [ALGORITHM], issuer: ISSUER, audience: CUSTOMER_AUDIENCE }) as jwt.JwtPayload;
     if (typeof decoded.org !== 'number' || typeof decoded.sid !== 'string') {
         throw new Error('Malformed customer token');
     }

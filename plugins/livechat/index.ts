@@ -4,7 +4,7 @@ import type { Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide, UserCredentials } from '../../core/types';
 import { Realtime, RealtimeSocket, upgradeOf } from '../../core/realtime/socket-server';
-import { ChatService, TRANSCRIPT_JOB, WAIT_TIMEOUT_JOB } from './services/chat-service';
+import { ChatService, SESSION_ROUTE, TRANSCRIPT_JOB, WAIT_TIMEOUT_JOB } from './services/chat-service';
 import { MailService } from './services/mail-service';
 import { registerCustomerScheme, CustomerCredentials } from './customer-auth';
 import { livechatRoutes, SOCKET_SEND_POINTS, SOCKET_SEND_WINDOW_MS } from './routes';
@@ -193,9 +193,8 @@ const feature: FeaturePlugin = {
             }
 
             const srv = server as any;
-            srv.subscription('/chat/sessions/{sessionId}', {
-                auth: { mode: 'required' },
-                onSubscribe: async (socket: RealtimeSocket, path: string, params: { sessionId: string }) => {
+            realtime.subscription(SESSION_ROUTE, {
+                onSubscribe: async (socket: RealtimeSocket, _path: string, params: Record<string, string>) => {
                     const c = socket.auth.credentials as SocketCredentials;
                     if (c.kind === 'customer') {
                         if (c.sessionId !== params.sessionId) {
@@ -207,8 +206,8 @@ const feature: FeaturePlugin = {
                     await chat.getSession(c.organizationId!, params.sessionId);
                 },
                 // Session ids are unique per organization only: deliver to that organization's sockets.
-                filter: (_path: string, message: { organizationId?: number }, options: { credentials?: SocketCredentials }) =>
-                    !!options.credentials && options.credentials.organizationId === message.organizationId
+                filter: (message: { organizationId?: number }, credentials: SocketCredentials | null) =>
+                    !!credentials && credentials.organizationId === message.organizationId
             });
             srv.subscription('/agents/{organizationId}', {
                 auth: { mode: 'required' },

@@ -50,6 +50,8 @@ export interface EmailSettings {
     emailRecipient: string;
 }
 
+export const SESSION_ROUTE = '/chat/sessions/{sessionId}';
+
 /** Paths of the nes subscriptions (DESIGN §6). */
 export const paths = {
     session: (sessionId: string) => `/chat/sessions/${sessionId}`,
@@ -253,7 +255,7 @@ export class ChatService {
         }
         const session = this.toSession(row);
         await this.realtime.publish(paths.agents(organizationId), { type: 'session_accepted', sessionId, agentId, acceptedAt: session.acceptedAt });
-        await this.realtime.publish(paths.session(sessionId), { organizationId, type: 'agent_connected', sessionId, timestamp: session.acceptedAt });
+        await this.realtime.publishIndexed(SESSION_ROUTE, paths.session(sessionId), { organizationId, type: 'agent_connected', sessionId, timestamp: session.acceptedAt });
         return session;
     }
 
@@ -312,7 +314,7 @@ export class ChatService {
         }
         const message = this.toMessage(stored, sessionId);
         const push = { type: 'chat_message', ...message };
-        await this.realtime.publish(paths.session(sessionId), { organizationId, ...push });
+        await this.realtime.publishIndexed(SESSION_ROUTE, paths.session(sessionId), { organizationId, ...push });
         await this.realtime.publish(paths.agents(organizationId), push);
         return { message, duplicate: false };
     }
@@ -339,7 +341,7 @@ export class ChatService {
             return this.toSession(fresh);
         }
         const push = { type: 'session_ended', sessionId, reason: endReason, endedBy: by, status, timestamp: iso(t) };
-        await this.realtime.publish(paths.session(sessionId), { organizationId, ...push });
+        await this.realtime.publishIndexed(SESSION_ROUTE, paths.session(sessionId), { organizationId, ...push });
         await this.realtime.publish(paths.agents(organizationId), push);
         const settings = await this.getEmailSettings(organizationId);
         if (settings.emailNotificationsEnabled && fresh.last_seq > 0) {
