@@ -29,7 +29,7 @@ const BIN = Path.join(ROOT, 'bin', 'loyalty-chat');
 const RESULTS = Path.join(ROOT, 'bench', 'RESULTS.md');
 const LIMITS = { connections: 12000, rate: 1000, duration: 60 };
 
-interface Options { connections: number; rate: number; duration: number; nodes: 'one' | 'two' | 'both'; write: boolean }
+interface Options { connections: number; rate: number; duration: number; nodes: 'one' | 'two' | 'both'; write: boolean; append: boolean }
 
 function parseArgs(argv: string[]): Options {
     const get = (name: string, fallback: string) => {
@@ -52,7 +52,8 @@ function parseArgs(argv: string[]): Options {
         rate: num('rate', 200, LIMITS.rate),
         duration: num('duration', 10, LIMITS.duration),
         nodes: nodes as Options['nodes'],
-        write: !argv.includes('--no-write')
+        write: !argv.includes('--no-write'),
+        append: argv.includes('--append')
     };
 }
 
@@ -136,6 +137,7 @@ interface RunResult {
     p99: number;
     max: number;
     serverRssMb: number[];
+    loadAvg: string;
 }
 
 /** Prepares a database (migrated, one tenant with an admin and `count` accepted chats) and returns the env for servers. */
@@ -297,7 +299,8 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
             label, nodes: twoNodes ? 2 : 1, database: prep.database, requested: options.connections, held, connectSeconds: round(connectSeconds),
             rate: options.rate, achievedRate: Math.round(sent / sendSeconds), sent, delivered: latencies.length,
             p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1] ?? NaN),
-            serverRssMb: twoNodes ? [rssOf(nodeA.child.pid), rssOf(nodeB.child.pid)] : [rssOf(nodeA.child.pid)]
+            serverRssMb: twoNodes ? [rssOf(nodeA.child.pid), rssOf(nodeB.child.pid)] : [rssOf(nodeA.child.pid)],
+            loadAvg: Os.loadavg()[0].toFixed(1)
         };
         process.stderr.write(`[realtime] ${JSON.stringify(result)}\n`);
         await agent.disconnect();
@@ -315,26 +318,32 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
 
 function writeResults(results: RunResult[], options: Options, notes: string[]): void {
     const cpu = Os.cpus();
+    const re = /<!-- realtime:start -->[\s\S]*?<!-- realtime:end -->/;
+    const previous = Fs.existsSync(RESULTS) ? Fs.readFileSync(RESULTS, 'utf8') : '';
+    // --append keeps the rows (and notes) of earlier runs, e.g. a 2,000- and a 10,000-connection run.
+    const kept = options.append ? (re.exec(previous)?.[0] ?? '').split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| run ') && !l.startsWith('| ---')) : [];
+    const keptNotes = options.append ? (re.exec(previous)?.[0] ?? '').split('\n').filter((l) => l.startsWith('- ')) : [];
+    const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const lines = [
         '<!-- realtime:start -->',
         '## Realtime (bench/realtime.ts)',
         '',
-        `Run ${new Date().toISOString()} on ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, Node ${process.version}; load generator on the same machine`
-            + ` (load average ${Os.loadavg()[0].toFixed(1)} when it finished: the cores are shared with other work).`,
-        `Command: \`npm run bench:realtime -- --connections ${options.connections} --rate ${options.rate} --duration ${options.duration}\`.`,
+        `On ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, Node ${process.version}, with the load generator (all customer and agent sockets) on the same`
+            + ' machine, whose cores are shared with other work: the load average column says how busy it was.',
+        'Command: `npm run build:server && npm run bench:realtime -- --connections N --rate R --duration S [--nodes one|two|both] [--append]`.',
         'Each customer is a real nes client (authenticated, subscribed to its session); one agent socket receives every message.',
         'Delivery = customer `request` sent → agent push received (stored in the database first, then published).',
         'Budgets (DESIGN §8): 10,000 connections on one 2-core process; p99 ≤ 50 ms at 500 msg/s on one node, ≤ 100 ms across two.',
         '',
-        '| run | database | connections held / asked | connect time | rate asked → sent | delivered / sent | p50 | p95 | p99 | max | server RSS |',
-        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-        ...results.map((r) => `| ${r.label} | ${r.database} | ${r.held} / ${r.requested} | ${r.connectSeconds} s | ${r.rate} → ${r.achievedRate} msg/s | ${r.delivered} / ${r.sent} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.max} ms | ${r.serverRssMb.map((m) => `${m} MB`).join(' + ')} |`),
-        ...(notes.length ? ['', ...notes.map((n) => `- ${n}`)] : []),
+        '| run | when (UTC) | database | connections held / asked | connect time | rate asked → sent | delivered / sent | p50 | p95 | p99 | max | server RSS | load avg |',
+        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+        ...kept,
+        ...results.map((r) => `| ${r.label} | ${stamp} | ${r.database} | ${r.held} / ${r.requested} | ${r.connectSeconds} s | ${r.rate} → ${r.achievedRate} msg/s | ${r.delivered} / ${r.sent} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.max} ms | ${r.serverRssMb.map((m) => `${m} MB`).join(' + ')} | ${r.loadAvg} |`),
+        ...([...new Set([...keptNotes, ...notes.map((n) => `- ${n}`)])].length ? ['', ...new Set([...keptNotes, ...notes.map((n) => `- ${n}`)])] : []),
         '<!-- realtime:end -->'
     ];
     const block = lines.join('\n');
-    let text = Fs.existsSync(RESULTS) ? Fs.readFileSync(RESULTS, 'utf8') : '# Benchmark results\n\nFigures written by the scripts in bench/.\n';
-    const re = /<!-- realtime:start -->[\s\S]*?<!-- realtime:end -->/;
+    let text = previous || '# Benchmark results\n\nFigures written by the scripts in bench/.\n';
     text = re.test(text) ? text.replace(re, block) : `${text.trimEnd()}\n\n${block}\n`;
     Fs.writeFileSync(RESULTS, text);
 }
