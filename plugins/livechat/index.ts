@@ -113,9 +113,15 @@ const feature: FeaturePlugin = {
                         if (origin && !originAllowed(origin, org, server.app.config.publicUrl, host ?? undefined)) {
                             throw Boom.forbidden(`Origin ${origin} is not a registered domain of this store`);
                         }
+                        socket.app.customer = { organizationId: c.organizationId };
+                        chat.customerSocket(c.organizationId, 1);
                     }
                 },
                 onDisconnection: (socket: RealtimeSocket) => {
+                    const customer = socket.app.customer as { organizationId: number } | undefined;
+                    if (customer) {
+                        chat.customerSocket(customer.organizationId, -1);
+                    }
                     const agent = socket.app.agent as { userId: number } | undefined;
                     if (!agent) {
                         return;

@@ -197,6 +197,32 @@ describe('live chat over nes and HTTP', function () {
         expect(ended.reason).to.equal('agent_ended');
     });
 
+    it('gives analytics the chat status and websocket figures of one store', async () => {
+        const agent = track(await connectAgent(t.url, a));
+        const created = await createSession(t.server, a, 'sess_stats');
+        track(await connectCustomer(t.url, created.token, 'sess_stats'));
+        await t.server.app.services.livechat.accept(a.organization.id, a.admin.id, 'sess_stats');
+        const status = await t.server.app.services.livechat.chatStatus(a.organization.id);
+        expect(status.activeSessions).to.be.at.least(1);
+        const stats = await t.server.app.services.livechat.websocketStats(a.organization.id);
+        expect(stats.totalAgentConnections).to.be.at.least(1);
+        expect(stats.totalActiveChatConnections).to.be.at.least(1);
+        expect(stats.activeSessionIds).to.include('sess_stats');
+        expect(stats.lastConnectionTime).to.be.a('string');
+        const other = await t.server.app.services.livechat.websocketStats(b.organization.id);
+        expect(other.activeSessionIds).not.to.include('sess_stats');
+        await agent.client.disconnect();
+    });
+
+    it('closes a socket that does not authenticate within the auth timeout', async function () {
+        this.timeout(20000);
+        const WebSocket = require('ws');
+        const ws = new WebSocket(t.url.replace('http', 'ws') + '/ws');
+        const started = Date.now();
+        const closed = await new Promise<number>((resolve) => ws.on('close', () => resolve(Date.now() - started)));
+        expect(closed).to.be.within(9000, 15000);
+    });
+
     it('refuses a customer subscribing to another session, and an agent to another store', async () => {
         const mine = await createSession(t.server, a, 'sess_mine');
         await createSession(t.server, a, 'sess_theirs');

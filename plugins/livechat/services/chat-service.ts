@@ -116,6 +116,46 @@ export class ChatService {
         return !!row;
     }
 
+    // ---- figures for analytics (SPEC §3 'Chat status' and 'Websocket stats') ----------------------
+
+    /** SPEC §3 'Chat status': activeSessions, waitingSessions. */
+    async chatStatus(organizationId: number): Promise<{ activeSessions: number; waitingSessions: number }> {
+        const rows = await this.db('chat_sessions').select('status').count({ n: '*' })
+            .where('organization_id', organizationId).whereIn('status', OPEN_STATUSES).groupBy('status');
+        const count = (status: string) => Number(rows.find((r: any) => r.status === status)?.n ?? 0);
+        return { activeSessions: count('agent_connected'), waitingSessions: count('waiting') };
+    }
+
+    /**
+     * SPEC §3 'Websocket stats'. Agent connections come from agent_presence (every node); customer
+     * connections and the last connection time are this node's (they are not shared between nodes).
+     */
+    async websocketStats(organizationId: number): Promise<{ totalActiveChatConnections: number; totalAgentConnections: number; activeSessionIds: string[]; lastConnectionTime: string | null }> {
+        const agents = await this.db('agent_presence').sum({ n: 'connections' }).where('organization_id', organizationId)
+            .where('last_seen_at', '>', now() - PRESENCE_TTL_MS).first() as { n: number | string | null } | undefined;
+        const active = await ChatSessionModel.query(this.db).select('session_id')
+            .where({ organization_id: organizationId, status: 'agent_connected' }).orderBy('accepted_at', 'desc').limit(500);
+        const local = this.localCustomers.get(organizationId);
+        return {
+            totalActiveChatConnections: local?.count ?? 0,
+            totalAgentConnections: Number(agents?.n ?? 0),
+            activeSessionIds: active.map((r) => r.session_id),
+            lastConnectionTime: local?.last ? iso(local.last) : null
+        };
+    }
+
+    /** Customer sockets on this node, per organization (see websocketStats). */
+    private readonly localCustomers = new Map<number, { count: number; last: number | null }>();
+
+    customerSocket(organizationId: number, delta: 1 | -1): void {
+        const entry = this.localCustomers.get(organizationId) ?? { count: 0, last: null };
+        entry.count = Math.max(0, entry.count + delta);
+        if (delta > 0) {
+            entry.last = now();
+        }
+        this.localCustomers.set(organizationId, entry);
+    }
+
     // ---- sessions -------------------------------------------------------------------------------
 
     private async findSession(organizationId: number, sessionId: string): Promise<ChatSessionModel> {
