@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Intent, Navbar, OverlayToaster, Spinner } from '@blueprintjs/core';
-import { Link } from 'react-router-dom';
-import { ADMIN_TOKEN_KEY } from '../api/client';
+import { Link, Navigate } from 'react-router-dom';
+import { ADMIN_TOKEN_KEY, ApiError } from '../api/client';
 import { ChatMessage, ChatSession, chatKeys, useActiveChats, useAgentIdentity, useChatMessages, useSessionFlag, useWaitingChats } from '../api/chat';
 import { AgentPush, AgentSocket, ConnectionState } from '../components/chat/agent-socket';
 import { AgentStatusPanel } from '../components/chat/AgentStatusPanel';
@@ -202,6 +202,10 @@ export default function AdminChat() {
 
     if (identity.isLoading) {
         return <div className="lc-center"><Spinner /></div>;
+    }
+    if (identity.error instanceof ApiError && identity.error.status === 401) {
+        // SPEC §2: /admin-chat redirects to /admin-login when unauthenticated (the guard normally does it first).
+        return <Navigate to="/admin-login" replace />;
     }
 
     return (
