@@ -210,6 +210,21 @@ describe('live chat end to end in a browser', function () {
         }
     });
 
+    it('sends a visitor without a valid admin token from /admin-chat to /admin-login', async () => {
+        const t = await startTestServer({ listen: true });
+        try {
+            const page = await browser.newPage();
+            await page.goto(`${t.url}/admin-chat`, { waitUntil: 'domcontentloaded' });
+            await page.evaluate(() => localStorage.setItem('adminToken', 'not-a-valid-token'));
+            await page.goto(`${t.url}/admin-chat`, { waitUntil: 'networkidle2' });
+            await page.waitForFunction(() => location.pathname === '/admin-login', { timeout: 10000 });
+            await page.close();
+        }
+        finally {
+            await t.close();
+        }
+    });
+
     it('carries the same conversation with the customer on one node and the agent on another', async function () {
         if (!(usingPostgres && usingRedis)) {
             this.skip();
