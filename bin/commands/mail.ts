@@ -1,6 +1,39 @@
 import type { Command } from 'commander';
+import { printRows, withServer } from './context';
 
-/** The `mail` command (stub: filled by its issue). */
-export function registerMail(_program: Command): void {
-    // program.command('mail')…
+/** `loyalty-chat mail [--to E] [--limit N] [--json]`: the email outbox (transcripts, test emails), newest first. */
+export function registerMail(program: Command): void {
+    program
+        .command('mail')
+        .description('List the email outbox (chat transcripts and test emails), newest first')
+        .option('--to <email>', 'only emails to this address')
+        .option('--limit <n>', 'at most this many', '50')
+        .option('--full', 'print each body in full')
+        .option('--json', 'print JSON')
+        .action(async (options: { to?: string; limit: string; full?: boolean; json?: boolean }) => {
+            const limit = Number(options.limit);
+            if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+                process.stderr.write('Error: --limit must be a whole number from 1 to 1000\n');
+                process.exitCode = 1;
+                return;
+            }
+            await withServer(async (server) => {
+                const rows = await server.app.services.mail.list({ to: options.to, limit });
+                if (options.json) {
+                    printRows(rows as unknown as Array<Record<string, unknown>>, true);
+                    return;
+                }
+                if (options.full) {
+                    for (const r of rows) {
+                        process.stdout.write(`#${r.id} ${r.createdAt} ${r.status} via ${r.transport}\nTo: ${r.to}\nSubject: ${r.subject}\n\n${r.body}\n${'-'.repeat(60)}\n`);
+                    }
+                    if (!rows.length) {
+                        process.stdout.write('(none)\n');
+                    }
+                    return;
+                }
+                printRows(rows.map((r) => ({ ...r, body: r.body.split('\n')[0].slice(0, 60) })), false,
+                    ['id', 'createdAt', 'to', 'subject', 'status', 'transport']);
+            });
+        });
 }

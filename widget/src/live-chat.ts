@@ -1,10 +1,12 @@
 /**
  * The seam between the widget's chat flow (widget/src/app.ts, customer widget issue) and live chat
- * (livechat issue). The flow calls only this interface; the live chat issue implements it (nes
- * WebSocket on /ws, resume after a drop, unsent messages kept until stored).
- *
- * This stub answers 'unavailable', so the flow shows SPEC §8's unavailable text until live chat lands.
+ * (livechat issue). The flow calls only this interface; this file implements it over nes on /ws:
+ * create-session answers a short-lived customer token, the socket authenticates with it and subscribes to
+ * the session; commands are hapi routes reached over the socket; after a drop the client reconnects,
+ * fetches every message after the last sequence number it saw, and resends what was not stored yet.
  */
+import { Client } from '@hapi/nes/lib/client';
+
 export interface LiveChatOptions {
     /** e.g. 'https://chat.example.com' — where /api and /ws live. */
     apiOrigin: string;
@@ -18,6 +20,12 @@ export interface LiveChatOptions {
     onEnded(reason: string): void;
     /** Connection state changes, for a subtle indicator. */
     onStatus?(status: 'connecting' | 'connected' | 'reconnecting' | 'closed'): void;
+    /** For tests and non-browser hosts: the fetch to use (default: the global one). */
+    fetch?: typeof fetch;
+    /** For tests and non-browser hosts: the WebSocket class nes should use (default: the global one). */
+    WebSocket?: unknown;
+    /** Reconnect delay bounds in ms (default 1000 … 10000). */
+    reconnectDelay?: { min: number; max: number };
 }
 
 export interface LiveChat {
@@ -31,15 +39,320 @@ export interface LiveChat {
     end(): Promise<void>;
 }
 
-export function createLiveChat(_options: LiveChatOptions): LiveChat {
+/** A chat_message or session_ended push, or an entry of GET …/messages. */
+interface Push {
+    type?: string;
+    seq?: number;
+    sender?: 'customer' | 'agent' | 'system';
+    message?: string;
+    timestamp?: string;
+    reason?: string;
+}
+
+interface Pending {
+    clientMessageId: string;
+    text: string;
+}
+
+export const AGENT_JOINED_TEXT = 'A support agent has joined the chat.';
+
+function randomId(): string {
+    const bytes = new Uint8Array(9);
+    if (typeof crypto !== 'undefined' && crypto.getRandomValues) {
+        crypto.getRandomValues(bytes);
+    }
+    else {
+        for (let i = 0; i < bytes.length; i++) {
+            bytes[i] = Math.floor(Math.random() * 256);
+        }
+    }
+    return 'c' + Date.now().toString(36) + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function storage(): Storage | null {
+    try {
+        return typeof sessionStorage !== 'undefined' ? sessionStorage : null;
+    }
+    catch {
+        return null;
+    }
+}
+
+export function createLiveChat(options: LiveChatOptions): LiveChat {
+    const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+    const origin = options.apiOrigin.replace(/\/+$/, '');
+    const wsUrl = (origin.replace(/^http/, 'ws') + '/ws') as `ws://${string}`;
+    const delay = options.reconnectDelay ?? { min: 1000, max: 10000 };
+
+    let client: Client | null = null;
+    let chatId: string | null = null;
+    let token: string | null = null;
+    let lastSeq = 0;
+    let ended = false;
+    let flushing = false;
+    let online = false;
+    let gapSeen = false;
+    let starting: { phoneNumber: string | null; customerMessage: string } | null = null;
+    const pendingKey = () => `lc-pending:${options.sessionId}`;
+    let pending: Pending[] = [];
+
+    const status = (s: 'connecting' | 'connected' | 'reconnecting' | 'closed') => options.onStatus?.(s);
+
+    function savePending(): void {
+        try {
+            storage()?.setItem(pendingKey(), JSON.stringify(pending));
+        }
+        catch { /* storage full or blocked: memory still holds them */ }
+    }
+
+    function loadPending(): void {
+        try {
+            const raw = storage()?.getItem(pendingKey());
+            pending = raw ? JSON.parse(raw) : [];
+        }
+        catch {
+            pending = [];
+        }
+    }
+
+    async function post(path: string, body: unknown, auth?: string): Promise<Response> {
+        const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Widget-Key': options.widgetKey };
+        if (auth) {
+            headers.Authorization = `Bearer ${auth}`;
+            delete headers['X-Widget-Key'];
+        }
+        return doFetch(`${origin}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    }
+
+    function finish(reason: string): void {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        pending = [];
+        savePending();
+        options.onEnded(reason);
+        const c = client;
+        client = null;
+        void c?.disconnect();
+        status('closed');
+    }
+
+    function handle(push: Push): void {
+        if (push.type === 'session_ended') {
+            finish(push.reason ?? 'ended');
+            return;
+        }
+        if (push.type === 'agent_connected') {
+            options.onMessage({ sender: 'system', message: AGENT_JOINED_TEXT, timestamp: push.timestamp ?? new Date().toISOString() });
+            return;
+        }
+        if (push.type !== undefined && push.type !== 'chat_message') {
+            return;
+        }
+        if (typeof push.seq !== 'number' || push.seq <= lastSeq) {
+            return;                 // seen already (a push that raced the catch-up fetch)
+        }
+        if (push.seq > lastSeq + 1) {
+            gapSeen = true;
+            void catchUp();         // a gap: fetch in order instead of showing out of order
+            return;
+        }
+        lastSeq = push.seq;
+        if (push.sender === 'agent' || push.sender === 'system') {
+            options.onMessage({ sender: push.sender, message: String(push.message ?? ''), timestamp: push.timestamp ?? new Date().toISOString() });
+        }
+    }
+
+    let catchingUp: Promise<void> | null = null;
+    function catchUp(): Promise<void> {
+        if (!catchingUp) {
+            catchingUp = (async () => {
+                do {
+                    gapSeen = false;
+                    await fetchMissed();
+                } while (gapSeen && !ended);
+            })().finally(() => {
+                catchingUp = null;
+            });
+        }
+        return catchingUp;
+    }
+
+    async function fetchMissed(): Promise<void> {
+        if (!client || !chatId) {
+            return;
+        }
+        const res = await client.request({ method: 'GET', path: `/api/chat/session/${encodeURIComponent(chatId)}/messages?after=${lastSeq}` });
+        const body = res.payload as { messages: Push[]; status: string; endReason: string | null };
+        for (const m of body.messages) {
+            handle({ ...m, type: 'chat_message' });
+        }
+        if (body.status !== 'waiting' && body.status !== 'agent_connected') {
+            finish(body.endReason ?? body.status);
+        }
+    }
+
+    async function flush(): Promise<void> {
+        if (flushing || ended) {
+            return;
+        }
+        flushing = true;
+        try {
+            while (pending.length && client && chatId && !ended) {
+                const next = pending[0];
+                try {
+                    await client.request({
+                        method: 'POST',
+                        path: `/api/chat/session/${encodeURIComponent(chatId)}/messages`,
+                        payload: { message: next.text, clientMessageId: next.clientMessageId }
+                    });
+                    pending.shift();
+                    savePending();
+                }
+                catch (err) {
+                    const code = (err as { statusCode?: number }).statusCode;
+                    if (code === 429) {
+                        await new Promise((r) => setTimeout(r, 2000));
+                        continue;
+                    }
+                    if (code && code >= 400 && code < 500) {
+                        // Refused for good (too long, chat ended…): say so instead of retrying forever.
+                        pending.shift();
+                        savePending();
+                        const reason = (err as { message?: string }).message ?? 'refused';
+                        options.onMessage({ sender: 'system', message: `Your message could not be sent: ${reason}`, timestamp: new Date().toISOString() });
+                        if (code === 409) {
+                            await catchUp().catch(() => {});
+                        }
+                        continue;
+                    }
+                    break;          // disconnected or server error: kept, retried after the next connect
+                }
+            }
+        }
+        finally {
+            flushing = false;
+        }
+    }
+
+    /** create-session is idempotent for an open chat: it also renews the customer token. */
+    async function createSession(): Promise<void> {
+        const details = starting ?? { phoneNumber: null, customerMessage: '' };
+        const res = await post('/api/chat/create-session', {
+            sessionId: options.sessionId, phoneNumber: details.phoneNumber, customerMessage: details.customerMessage
+        });
+        if (!res.ok) {
+            throw new Error(`${res.status}: ${await res.text().catch(() => res.statusText)}`);
+        }
+        const body = await res.json() as { sessionId: string; token: string; lastSeq: number };
+        if (chatId === null) {
+            lastSeq = body.lastSeq;     // the customer's own first message is already on screen
+        }
+        chatId = body.sessionId;
+        token = body.token;
+    }
+
+    async function connect(): Promise<void> {
+        if (options.WebSocket) {
+            (Client as unknown as { WebSocket: unknown }).WebSocket = options.WebSocket;
+        }
+        const c = new Client(wsUrl);
+        client = c;
+        c.onConnect = () => {
+            if (client !== c || ended) {
+                return;
+            }
+            online = true;
+            status('connected');
+            void c.message({ type: 'customer_connect', sessionId: chatId }).catch(() => {});
+            void catchUp().then(() => flush()).catch(() => {});
+        };
+        c.onDisconnect = (willReconnect: boolean) => {
+            online = false;
+            if (client !== c || ended) {
+                return;
+            }
+            status(willReconnect ? 'reconnecting' : 'closed');
+            if (!willReconnect) {
+                void reconnectWithFreshToken(c);
+            }
+        };
+        c.onError = () => {};
+        status('connecting');
+        await c.connect({
+            auth: { headers: { authorization: `Bearer ${token}` } },
+            reconnect: true,
+            delay: delay.min,
+            maxDelay: delay.max,
+            retries: Infinity
+        });
+        await c.subscribe(`/chat/sessions/${chatId}`, (update: unknown) => handle(update as Push));
+    }
+
+    /** The client gave up (e.g. the token expired during a long outage): renew it and start over. */
+    async function reconnectWithFreshToken(old: Client): Promise<void> {
+        for (let attempt = 0; !ended && client === old; attempt++) {
+            await new Promise((r) => setTimeout(r, Math.min(delay.min * 2 ** attempt, delay.max)));
+            try {
+                await createSession();
+                await connect();
+                return;
+            }
+            catch { /* try again */ }
+        }
+    }
+
     return {
         async checkAvailability() {
-            return false;
+            const res = await post('/api/chat/check-availability', { sessionId: options.sessionId });
+            if (!res.ok) {
+                return false;
+            }
+            const body = await res.json().catch(() => ({})) as { available?: boolean };
+            return body.available !== false;
         },
-        async start() {
-            throw new Error('Live chat is not available');
+
+        async start(details) {
+            ended = false;
+            starting = details;
+            loadPending();
+            await createSession();
+            await connect();
         },
-        send() {},
-        async end() {}
+
+        send(text: string) {
+            const trimmed = text.trim();
+            if (!trimmed || ended) {
+                return;
+            }
+            pending.push({ clientMessageId: randomId(), text: trimmed });
+            savePending();
+            void flush();
+        },
+
+        async end() {
+            if (ended || !chatId) {
+                return;
+            }
+            const id = chatId;
+            const c = client;
+            ended = true;
+            pending = [];
+            savePending();
+            client = null;
+            try {
+                if (c && online) {
+                    await c.request({ method: 'POST', path: `/api/chat/session/${encodeURIComponent(id)}/end`, payload: { reason: 'customer_disconnected' } });
+                }
+                else if (token) {
+                    await post(`/api/chat/session/${encodeURIComponent(id)}/end`, { reason: 'customer_disconnected' }, token);
+                }
+            }
+            finally {
+                await c?.disconnect();
+                status('closed');
+            }
+        }
     };
 }

@@ -1,0 +1,193 @@
+import Boom from '@hapi/boom';
+import type { Server } from '@hapi/hapi';
+import type { PubSub } from './pubsub';
+
+/** What core/realtime knows of a nes socket (the parts it uses). */
+export interface RealtimeSocket {
+    id: string;
+    app: Record<string, any>;
+    auth: { isAuthenticated: boolean; credentials: any; artifacts?: unknown };
+    info: { remoteAddress: string };
+    disconnect(): Promise<void>;
+    send(message: unknown): Promise<void>;
+}
+
+/** The Origin and Host headers of the socket's upgrade request (null when the client sent none). */
+export function upgradeOf(socket: RealtimeSocket): { origin: string | null; host: string | null } {
+    return (socket as any)._ws?.lcUpgrade ?? { origin: null, host: null };
+}
+
+export interface RealtimeOptions {
+    /** The WebSocket path (DESIGN §6: '/ws'). Other paths are not upgraded. */
+    path: string;
+    /** hapi auth strategies a socket may authenticate with (in its hello's headers). */
+    strategies: string[];
+    /** A socket that has not authenticated after this many ms is closed. */
+    authTimeoutMs: number;
+    /** Largest incoming frame in bytes (nes leaves ws at 100 MiB). Bigger frames close the socket (1009). */
+    maxPayload: number;
+    /** Incoming frames per second per connection before the socket is closed (1008). */
+    maxFramesPerSecond: number;
+    /** Called after authentication; throw a Boom to refuse the socket (it is then closed). */
+    onConnection?(socket: RealtimeSocket): Promise<void> | void;
+    onDisconnection?(socket: RealtimeSocket): void;
+    /** Custom messages (nes client.message). */
+    onMessage?(socket: RealtimeSocket, message: unknown): Promise<unknown> | unknown;
+    heartbeat?: { interval: number; timeout: number };
+}
+
+const CHANNEL = 'realtime:publish';
+
+/** Whether a socket with these credentials may receive this message. */
+export type SubscriptionFilter = (message: any, credentials: any) => boolean;
+
+/**
+ * nes on the same host (DESIGN §6) with the limits nes leaves open: a frame limit, a path, an auth
+ * timeout, a frame-rate guard, the upgrade request's Origin kept for the connection check, and a bridge
+ * over `server.app.pubsub` so a publish on any node reaches the subscribers on every node.
+ */
+export class Realtime {
+    private listener: any = null;
+    /** Sockets per exact path of the subscriptions made with `subscription()`. */
+    private readonly index = new Map<string, Set<RealtimeSocket>>();
+    private readonly filters = new Map<string, SubscriptionFilter>();
+    private readonly bridgeListener = (msg: { path: string; message: unknown; route?: string }) => {
+        try {
+            if (msg.route !== undefined) {
+                this.deliver(msg.route, msg.path, msg.message);
+                return;
+            }
+            (this.server as any).publish(msg.path, msg.message);
+        }
+        catch (err) {
+            this.server.app.log.warn({ err, path: msg.path }, 'realtime publish failed');
+        }
+    };
+
+    constructor(private readonly server: Server, private readonly pubsub: PubSub) {}
+
+    async register(options: RealtimeOptions): Promise<void> {
+        const server = this.server;
+        await server.register({
+            plugin: require('@hapi/nes'),
+            options: {
+                auth: {
+                    type: 'direct',
+                    route: { strategies: options.strategies },
+                    timeout: options.authTimeoutMs,
+                    index: false
+                },
+                heartbeat: options.heartbeat ?? { interval: 15000, timeout: 10000 },
+                headers: null,
+                onConnection: async (socket: RealtimeSocket) => {
+                    if (!options.onConnection) {
+                        return;
+                    }
+                    try {
+                        await options.onConnection(socket);
+                    }
+                    catch (err) {
+                        // Refused: forget the credentials so nothing else is reachable, answer the hello, then close.
+                        socket.auth.isAuthenticated = false;
+                        socket.auth.credentials = null;
+                        setTimeout(() => void socket.disconnect(), 50);
+                        throw Boom.isBoom(err) ? err : Boom.forbidden((err as Error).message);
+                    }
+                },
+                onDisconnection: (socket: RealtimeSocket) => options.onDisconnection?.(socket),
+                onMessage: options.onMessage ? (socket: RealtimeSocket, message: unknown) => options.onMessage!(socket, message) : undefined
+            }
+        });
+        this.listener = (server.plugins as any).nes._listener;
+        const wss = this.listener._wss;
+        wss.options.maxPayload = options.maxPayload;
+        wss.options.path = options.path;
+        // Runs after nes made its Socket for this ws (listeners run in order), before any frame is read.
+        wss.on('connection', (ws: any, req: any) => {
+            ws.lcUpgrade = { origin: req.headers.origin ?? null, host: req.headers.host ?? null };
+            let windowStart = Date.now();
+            let frames = 0;
+            ws.on('message', () => {
+                const t = Date.now();
+                if (t - windowStart >= 1000) {
+                    windowStart = t;
+                    frames = 0;
+                }
+                frames += 1;
+                if (frames > options.maxFramesPerSecond) {
+                    ws.close(1008, 'Too many messages');
+                }
+            });
+        });
+
+        server.ext('onPreStart', async () => {
+            await this.pubsub.subscribe(CHANNEL, this.bridgeListener);
+        });
+        server.ext('onPreStop', async () => {
+            await this.pubsub.unsubscribe(CHANNEL, this.bridgeListener);
+        });
+    }
+
+    /**
+     * A nes subscription (e.g. '/chat/sessions/{sessionId}') whose pushes are delivered from an index by
+     * exact path. nes' own publish walks every subscriber of the route for each message, which is O(n) in
+     * connections; this is O(subscribers of that path). The wire protocol is nes' ('pub' to the path).
+     */
+    subscription(route: string, options: {
+        onSubscribe(socket: RealtimeSocket, path: string, params: Record<string, string>): Promise<void> | void;
+        filter?: SubscriptionFilter;
+    }): void {
+        if (options.filter) {
+            this.filters.set(route, options.filter);
+        }
+        (this.server as any).subscription(route, {
+            auth: { mode: 'required' },
+            onSubscribe: async (socket: RealtimeSocket, path: string, params: Record<string, string>) => {
+                await options.onSubscribe(socket, path, params);
+                let set = this.index.get(path);
+                if (!set) {
+                    set = new Set();
+                    this.index.set(path, set);
+                }
+                set.add(socket);
+            },
+            onUnsubscribe: (socket: RealtimeSocket, path: string) => {
+                const set = this.index.get(path);
+                if (set) {
+                    set.delete(socket);
+                    if (!set.size) {
+                        this.index.delete(path);
+                    }
+                }
+            }
+        });
+    }
+
+    private deliver(route: string, path: string, message: unknown): void {
+        const set = this.index.get(path);
+        if (!set) {
+            return;
+        }
+        const filter = this.filters.get(route);
+        for (const socket of set) {
+            if (!filter || filter(message, socket.auth.credentials)) {
+                (socket as any).publish(path, message).catch(() => {});
+            }
+        }
+    }
+
+    /** Publishes to a subscription path on every node (through pub/sub). */
+    async publish(path: string, message: unknown): Promise<void> {
+        await this.pubsub.publish(CHANNEL, { path, message });
+    }
+
+    /** Publishes to a path of a `subscription()` route, on every node. */
+    async publishIndexed(route: string, path: string, message: unknown): Promise<void> {
+        await this.pubsub.publish(CHANNEL, { route, path, message });
+    }
+
+    /** Sockets connected to this node. */
+    connectionCount(): number {
+        return this.listener ? this.listener._sockets.length() : 0;
+    }
+}

@@ -1,0 +1,361 @@
+import Boom from '@hapi/boom';
+import Joi from 'joi';
+import type { Request, Server, ServerRoute } from '@hapi/hapi';
+import type { UserCredentials, WidgetCredentials } from '../../../core/types';
+import { Limit, tooMany } from '../../../core/http/rate-limit';
+import { signCustomerToken, CustomerCredentials } from '../customer-auth';
+
+const sessionIdSchema = Joi.string().trim().min(1).max(80).pattern(/^[A-Za-z0-9_.:~-]+$/)
+    .messages({ 'string.pattern.base': '{{#label}} may only hold letters, digits and _ . : ~ -' });
+const params = Joi.object({ sessionId: sessionIdSchema.required() });
+
+/** Per-connection send limit over nes (SPEC: hardening): this many messages… */
+export const SOCKET_SEND_POINTS = 20;
+/** …per this many milliseconds. */
+export const SOCKET_SEND_WINDOW_MS = 10_000;
+const TOO_FAST = 'You are sending messages too fast. Please wait a moment.';
+
+type Actor =
+    | { kind: 'agent'; organizationId: number; userId: number }
+    | { kind: 'customer'; organizationId: number; sessionId: string };
+
+/** Who is calling: an admin of an organization, or the customer of one chat (whose path must be theirs). */
+function actorOf(request: Request): Actor {
+    const c = request.auth.credentials as unknown as UserCredentials | CustomerCredentials;
+    if (c.kind === 'customer') {
+        const sessionId = (request.params as { sessionId?: string }).sessionId;
+        if (sessionId !== undefined && sessionId !== c.sessionId) {
+            throw Boom.notFound('Chat session not found');
+        }
+        return { kind: 'customer', organizationId: c.organizationId, sessionId: c.sessionId };
+    }
+    if (c.kind === 'user' && c.role === 'admin' && c.organizationId) {
+        return { kind: 'agent', organizationId: c.organizationId, userId: c.userId };
+    }
+    throw Boom.forbidden('Live chat needs an admin of an organization');
+}
+
+function adminOf(request: Request): { organizationId: number; userId: number } {
+    const actor = actorOf(request);
+    if (actor.kind !== 'agent') {
+        throw Boom.forbidden('Only agents can do this');
+    }
+    return actor;
+}
+
+function hostOf(value: string | undefined): string | null {
+    if (!value) {
+        return null;
+    }
+    try {
+        return new URL(value).hostname.toLowerCase();
+    }
+    catch {
+        return null;
+    }
+}
+
+export function livechatRoutes(server: Server): ServerRoute[] {
+    const chat = () => server.app.services.livechat;
+    const createLimit = new Limit(server.app, { name: 'chat-create-ip', points: 20, duration: 60 });
+    const sendLimit = new Limit(server.app, { name: 'chat-send', points: 30, duration: 10 });
+
+    /** nes: a token bucket on the socket itself; HTTP: the shared limit per chat and sender. */
+    async function limitSend(request: Request, key: string): Promise<void> {
+        const socket = (request.plugins as any)?.nes?.socket as { app: Record<string, any> } | undefined;
+        if (socket) {
+            const t = Date.now();
+            const stamps: number[] = (socket.app.sendStamps ??= []);
+            while (stamps.length && t - stamps[0] > SOCKET_SEND_WINDOW_MS) {
+                stamps.shift();
+            }
+            if (stamps.length >= SOCKET_SEND_POINTS) {
+                throw tooMany(TOO_FAST, SOCKET_SEND_WINDOW_MS - (t - stamps[0]));
+            }
+            stamps.push(t);
+            return;
+        }
+        await sendLimit.consume(key, TOO_FAST);
+    }
+
+    const agentOrCustomer = { strategies: ['chat-customer', 'admin'] };
+    const maxLength = server.app.config.chat.maxMessageLength;
+
+    return [
+        {
+            method: 'POST',
+            path: '/api/chat/check-availability',
+            options: {
+                id: 'livechat.availability.check',
+                auth: 'widget',
+                tags: ['widget'],
+                validate: { payload: Joi.object({ sessionId: sessionIdSchema.allow('') }).allow(null).unknown(false) },
+                handler: async (request, h) => {
+                    const c = request.auth.credentials as unknown as WidgetCredentials;
+                    const available = await chat().agentsAvailable(c.organizationId);
+                    // SPEC §7: a success status means an agent is available.
+                    if (!available) {
+                        return h.response({ available: false, message: 'No agents are available right now' }).code(503);
+                    }
+                    return { available: true };
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/api/chat/create-session',
+            options: {
+                id: 'livechat.session.create',
+                auth: 'widget',
+                tags: ['widget'],
+                validate: {
+                    payload: Joi.object({
+                        sessionId: sessionIdSchema.required(),
+                        phoneNumber: Joi.string().trim().max(20).allow('', null),
+                        customerMessage: Joi.string().trim().max(maxLength).allow('', null)
+                            .messages({ 'string.max': `"customerMessage" must be at most ${maxLength} characters` })
+                    })
+                },
+                handler: async (request, h) => {
+                    const c = request.auth.credentials as unknown as WidgetCredentials;
+                    await createLimit.consume(`${request.info.remoteAddress}`, 'Too many chat requests. Please try again later.');
+                    const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null };
+                    const { session, created } = await chat().createSession({
+                        organizationId: c.organizationId,
+                        botInstanceId: c.botInstanceId,
+                        sessionId: body.sessionId,
+                        phoneNumber: body.phoneNumber ?? null,
+                        customerMessage: body.customerMessage ?? null,
+                        domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined)
+                    });
+                    const token = signCustomerToken(server.app.config.jwtSecret, { organizationId: c.organizationId, sessionId: session.sessionId });
+                    return h.response({
+                        sessionId: session.sessionId,
+                        status: session.status,
+                        lastSeq: session.lastSeq,
+                        token,
+                        socketPath: '/ws',
+                        subscription: `/chat/sessions/${session.sessionId}`,
+                        message: 'Live chat session created'
+                    }).code(created ? 201 : 200);
+                }
+            }
+        },
+        {
+            method: 'GET',
+            path: '/api/chat/waiting',
+            options: {
+                id: 'livechat.waiting.list',
+                auth: 'admin',
+                handler: async (request) => chat().listWaiting(adminOf(request).organizationId)
+            }
+        },
+        {
+            method: 'GET',
+            path: '/api/chat/sessions',
+            options: {
+                id: 'livechat.session.list',
+                auth: 'admin',
+                validate: {
+                    query: Joi.object({
+                        status: Joi.string().valid('active', 'recent').default('active'),
+                        includeArchived: Joi.boolean().default(false)
+                    })
+                },
+                handler: async (request) => {
+                    const q = request.query as { status: 'active' | 'recent'; includeArchived: boolean };
+                    return chat().listSessions(adminOf(request).organizationId, q);
+                }
+            }
+        },
+        {
+            method: 'GET',
+            path: '/api/chat/session/{sessionId}',
+            options: {
+                id: 'livechat.session.get',
+                auth: agentOrCustomer,
+                validate: { params },
+                handler: async (request) => {
+                    const actor = actorOf(request);
+                    return chat().getSession(actor.organizationId, (request.params as { sessionId: string }).sessionId, { messages: true });
+                }
+            }
+        },
+        {
+            method: 'GET',
+            path: '/api/chat/session/{sessionId}/messages',
+            options: {
+                id: 'livechat.message.list',
+                auth: agentOrCustomer,
+                validate: { params, query: Joi.object({ after: Joi.number().integer().min(0).default(0) }) },
+                handler: async (request) => {
+                    const actor = actorOf(request);
+                    const { session, messages } = await chat().messagesAfter(actor.organizationId,
+                        (request.params as { sessionId: string }).sessionId, (request.query as { after: number }).after);
+                    return { sessionId: session.sessionId, status: session.status, endReason: session.endReason, lastSeq: session.lastSeq, messages };
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/api/chat/session/{sessionId}/messages',
+            options: {
+                id: 'livechat.message.send',
+                auth: agentOrCustomer,
+                tags: ['widget'],
+                validate: {
+                    params,
+                    payload: Joi.object({
+                        message: Joi.string().trim().min(1).max(maxLength).required().messages({
+                            'string.max': `Message is too long: at most ${maxLength} characters`,
+                            'string.empty': 'Message must not be empty'
+                        }),
+                        clientMessageId: Joi.string().trim().min(1).max(64).pattern(/^[A-Za-z0-9_.:-]+$/),
+                        sender: Joi.string().valid('customer', 'agent'),
+                        timestamp: Joi.string().isoDate()
+                    })
+                },
+                handler: async (request, h) => {
+                    const actor = actorOf(request);
+                    const { sessionId } = request.params as { sessionId: string };
+                    const body = request.payload as { message: string; clientMessageId?: string; sender?: string };
+                    if (body.sender && body.sender !== (actor.kind === 'agent' ? 'agent' : 'customer')) {
+                        throw Boom.badRequest(`"sender" must be ${actor.kind === 'agent' ? 'agent' : 'customer'}`);
+                    }
+                    await limitSend(request, `${actor.organizationId}:${sessionId}:${actor.kind}`);
+                    const { message, duplicate } = await chat().sendMessage(actor.organizationId, sessionId,
+                        actor.kind === 'agent' ? { sender: 'agent', userId: actor.userId } : { sender: 'customer', userId: null },
+                        { message: body.message, clientMessageId: body.clientMessageId });
+                    return h.response(message).code(duplicate ? 200 : 201);
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/api/chat/session/{sessionId}/accept',
+            options: {
+                id: 'livechat.session.accept',
+                auth: 'admin',
+                validate: { params, payload: Joi.object({ agentId: Joi.any().strip() }).allow(null) },
+                handler: async (request) => {
+                    // The agent is the one logged in (SPEC §6 fixed it to 1; DESIGN: real identity).
+                    const agent = adminOf(request);
+                    return chat().accept(agent.organizationId, agent.userId, (request.params as { sessionId: string }).sessionId);
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/api/chat/session/{sessionId}/end',
+            options: {
+                id: 'livechat.session.end',
+                auth: agentOrCustomer,
+                tags: ['widget'],
+                validate: { params, payload: Joi.object({ reason: Joi.string().valid('agent_ended', 'customer_disconnected', 'customer_left') }).allow(null) },
+                handler: async (request) => {
+                    const actor = actorOf(request);
+                    const reason = (request.payload as { reason?: string } | null)?.reason;
+                    return chat().end(actor.organizationId, (request.params as { sessionId: string }).sessionId,
+                        actor.kind === 'agent' ? 'agent' : 'customer', reason);
+                }
+            }
+        },
+        {
+            method: 'PATCH',
+            path: '/api/chat/session/{sessionId}/star',
+            options: {
+                id: 'livechat.session.star',
+                auth: 'admin',
+                validate: { params, payload: Joi.object({ isStarred: Joi.boolean().required() }) },
+                handler: async (request) => chat().setFlag(adminOf(request).organizationId,
+                    (request.params as { sessionId: string }).sessionId, 'is_starred', (request.payload as { isStarred: boolean }).isStarred)
+            }
+        },
+        {
+            method: 'PATCH',
+            path: '/api/chat/session/{sessionId}/archive',
+            options: {
+                id: 'livechat.session.archive',
+                auth: 'admin',
+                validate: { params, payload: Joi.object({ isArchived: Joi.boolean().required() }) },
+                handler: async (request) => chat().setFlag(adminOf(request).organizationId,
+                    (request.params as { sessionId: string }).sessionId, 'is_archived', (request.payload as { isArchived: boolean }).isArchived)
+            }
+        },
+        {
+            method: 'GET',
+            path: '/api/chat/agent/status',
+            options: {
+                id: 'livechat.agent.status',
+                auth: 'admin',
+                handler: async (request) => {
+                    const agent = adminOf(request);
+                    return { agentId: agent.userId, ...(await chat().agentStatus(agent.userId)) };
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/api/chat/agent/availability',
+            options: {
+                id: 'livechat.agent.availability',
+                auth: 'admin',
+                validate: { payload: Joi.object({ available: Joi.boolean().required() }) },
+                handler: async (request) => {
+                    const agent = adminOf(request);
+                    const result = await chat().setAvailability(agent.userId, agent.organizationId, (request.payload as { available: boolean }).available);
+                    return { ...result, message: result.available ? 'You are available for chats' : 'You are unavailable' };
+                }
+            }
+        },
+        {
+            method: 'GET',
+            path: '/api/chat/email-settings',
+            options: {
+                id: 'livechat.email-settings.get',
+                auth: 'admin',
+                handler: async (request) => chat().getEmailSettings(adminOf(request).organizationId)
+            }
+        },
+        {
+            method: 'POST',
+            path: '/api/chat/email-settings',
+            options: {
+                id: 'livechat.email-settings.update',
+                auth: 'admin',
+                validate: {
+                    payload: Joi.object({
+                        emailNotificationsEnabled: Joi.boolean().required(),
+                        emailRecipient: Joi.string().trim().email({ tlds: false }).max(320).allow('', null)
+                    })
+                },
+                handler: async (request) => {
+                    const settings = await chat().setEmailSettings(adminOf(request).organizationId,
+                        request.payload as { emailNotificationsEnabled: boolean; emailRecipient?: string | null });
+                    return { ...settings, message: settings.emailNotificationsEnabled
+                        ? `Chat transcripts will be emailed to ${settings.emailRecipient}`
+                        : 'Chat transcript emails are off' };
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/api/chat/test-email',
+            options: {
+                id: 'livechat.email.test',
+                auth: 'admin',
+                handler: async (request) => {
+                    try {
+                        return await chat().sendTestEmail(adminOf(request).organizationId);
+                    }
+                    catch (err) {
+                        if (Boom.isBoom(err)) {
+                            throw err;
+                        }
+                        throw Boom.badGateway(`Email configuration test failed: ${(err as Error).message}`);
+                    }
+                }
+            }
+        }
+    ];
+}

@@ -1,0 +1,41 @@
+import type { Server } from '@hapi/hapi';
+import type { Tenant } from './server';
+
+export interface TenancyRequest { method: string; url: string; payload?: unknown; headers: Record<string, string> }
+/** Creates an object in organization B and returns the request that organization A's credentials make for it. */
+export type TenancyCase = (ctx: { server: Server; a: Tenant; b: Tenant }) => Promise<TenancyRequest>;
+
+let counter = 0;
+
+/** A chat of organization B (accepted by B's admin when asked), named so A could guess it. */
+async function chatOfB(server: Server, b: Tenant, accepted = false): Promise<string> {
+    counter += 1;
+    const sessionId = `tenancy_chat_${counter}_${Date.now()}`;
+    await server.app.services.livechat.createSession({
+        organizationId: b.organization.id, botInstanceId: b.bot.id, sessionId, phoneNumber: '+15555550199',
+        customerMessage: 'secret of B', domain: null
+    });
+    if (accepted) {
+        await server.app.services.livechat.accept(b.organization.id, b.admin.id, sessionId);
+    }
+    return sessionId;
+}
+
+const admin = (a: Tenant) => ({ authorization: `Bearer ${a.admin.token}` });
+
+export const cases: Record<string, TenancyCase> = {
+    'livechat.session.get': async ({ server, a, b }) =>
+        ({ method: 'GET', url: `/api/chat/session/${await chatOfB(server, b)}`, headers: admin(a) }),
+    'livechat.message.list': async ({ server, a, b }) =>
+        ({ method: 'GET', url: `/api/chat/session/${await chatOfB(server, b)}/messages`, headers: admin(a) }),
+    'livechat.message.send': async ({ server, a, b }) =>
+        ({ method: 'POST', url: `/api/chat/session/${await chatOfB(server, b, true)}/messages`, headers: admin(a), payload: { message: 'hi', clientMessageId: 'x1' } }),
+    'livechat.session.accept': async ({ server, a, b }) =>
+        ({ method: 'POST', url: `/api/chat/session/${await chatOfB(server, b)}/accept`, headers: admin(a) }),
+    'livechat.session.end': async ({ server, a, b }) =>
+        ({ method: 'POST', url: `/api/chat/session/${await chatOfB(server, b, true)}/end`, headers: admin(a) }),
+    'livechat.session.star': async ({ server, a, b }) =>
+        ({ method: 'PATCH', url: `/api/chat/session/${await chatOfB(server, b)}/star`, headers: admin(a), payload: { isStarred: true } }),
+    'livechat.session.archive': async ({ server, a, b }) =>
+        ({ method: 'PATCH', url: `/api/chat/session/${await chatOfB(server, b)}/archive`, headers: admin(a), payload: { isArchived: true } })
+};
