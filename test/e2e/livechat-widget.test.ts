@@ -1,0 +1,149 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'puppeteer-core';
+import { startTestServer, TestServer } from '../helpers/server';
+import { launchBrowser, screenshot } from '../helpers/browser';
+import { seedDemoOrganization } from '../../plugins/tenants';
+import { signUserToken } from '../../core/auth/tokens';
+import { DEMO_USERS } from '../../plugins/tenants/demo-data';
+
+/** Runs in the customer's page: the widget's shadow root. */
+const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
+
+async function waitForWidgetText(page: Page, text: string, timeout = 15000): Promise<void> {
+    await page.waitForFunction((r: string, t: string) => {
+        const shadow = new Function(`return ${r}`)() as ShadowRoot;
+        return !!shadow?.querySelector('.lc-msgs')?.textContent?.includes(t);
+    }, { timeout }, ROOT, text);
+}
+
+async function customerTypes(page: Page, text: string): Promise<void> {
+    await page.waitForFunction((r: string) => !(new Function(`return ${r}`)() as ShadowRoot).querySelector<HTMLInputElement>('.lc-input')!.disabled, {}, ROOT);
+    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
+    await (input as any).type(text);
+    await (input as any).press('Enter');
+}
+
+/**
+ * Two browsers, as a customer and an agent would use them: the customer on the demo storefront with the real
+ * widget (/widget-demo.js), the agent logged in at /admin-chat. Both sides are screenshotted.
+ */
+async function conversation(customerNode: TestServer, agentNode: TestServer, prefix: string): Promise<void> {
+    const { organizationId } = await seedDemoOrganization(agentNode.server);
+    const admin = (await agentNode.server.app.services.tenants.findUserRecordByEmail(DEMO_USERS[1].email))!;
+    const token = signUserToken(agentNode.server.app.config.jwtSecret, { id: admin.id, role: 'admin', organizationId, tokenVersion: admin.token_version });
+
+    const agentBrowser: Browser = await launchBrowser();
+    const customerBrowser: Browser = await launchBrowser();
+    try {
+        // The agent signs in at /admin-chat and switches to Available.
+        const agent = await agentBrowser.newPage();
+        await agent.setViewport({ width: 1280, height: 860 });
+        await agent.goto(`${agentNode.url}/admin-login`, { waitUntil: 'domcontentloaded' });
+        await agent.evaluate((t) => localStorage.setItem('adminToken', t), token);
+        await agent.goto(`${agentNode.url}/admin-chat`, { waitUntil: 'networkidle2' });
+        await agent.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Connected', { timeout: 15000 });
+        await agent.evaluate(() => {
+            const el = document.querySelector('[data-testid="availability"]') as HTMLElement;
+            ((el.tagName === 'INPUT' ? el : el.querySelector('input')) as HTMLInputElement).click();
+        });
+        await agent.waitForFunction(() => document.body.innerText.includes('Available') && !document.body.innerText.includes('Unavailable'));
+
+        // The customer opens the demo storefront (domain localhost) and asks for a human.
+        const customer = await customerBrowser.newPage();
+        await customer.setViewport({ width: 1100, height: 800 });
+        const pageErrors: string[] = [];
+        customer.on('pageerror', (err) => pageErrors.push(String(err)));
+        const port = new URL(customerNode.url).port;
+        await customer.goto(`http://localhost:${port}/`, { waitUntil: 'load' });
+        await customer.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`, { timeout: 15000 });
+        await customer.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
+        await waitForWidgetText(customer, 'Welcome to Demo Store');
+        await customerTypes(customer, 'I want to talk to a human please');
+        await waitForWidgetText(customer, 'Connecting you with a member of our team.');
+        expect(await customer.evaluate(`${ROOT}.querySelector('.lc-badge').hidden`), 'Live Chat Active badge').to.equal(false);
+        await waitForWidgetText(customer, "You're connected!", 5000);
+
+        // The agent sees the request: the flashing banner and the waiting timer.
+        await agent.waitForSelector('[data-testid="new-chat-banner"]', { timeout: 15000 });
+        await agent.waitForFunction(() => document.querySelector('[data-testid="waiting-list"]')?.textContent?.includes('Unknown'), { timeout: 10000 });
+        expect(await agent.$eval('[data-testid="wait-timer"]', (el) => el.textContent)).to.match(/^00:\d\d$/);
+        await screenshot(agent, `${prefix}-agent-request`);
+        await screenshot(customer, `${prefix}-customer-waiting`);
+
+        // The full-screen banner flashes for 6 s (SPEC §9), then the agent accepts.
+        await agent.waitForSelector('[data-testid="new-chat-banner"]', { hidden: true, timeout: 9000 });
+        const [accept] = await agent.$$('xpath/.//button[contains(., "Accept Chat")]');
+        await accept.click();
+        await agent.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('I want to talk to a human please'), { timeout: 10000 });
+        await waitForWidgetText(customer, 'A support agent has joined the chat.');
+
+        // Messages both ways.
+        await agent.type('[data-testid="agent-input"]', 'Hello! This is Sam from Demo Store. How can I help?');
+        await agent.keyboard.press('Enter');
+        await waitForWidgetText(customer, 'Hello! This is Sam from Demo Store. How can I help?');
+        await customerTypes(customer, 'Where is my order <i>#77</i>?');
+        await agent.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('Where is my order <i>#77</i>?'), { timeout: 10000 });
+        expect(await agent.$$eval('[data-testid="conversation"] i', (els) => els.length), 'customer text shown as text').to.equal(0);
+        await agent.type('[data-testid="agent-input"]', 'It left the warehouse this morning.');
+        await agent.keyboard.press('Enter');
+        await waitForWidgetText(customer, 'It left the warehouse this morning.');
+        expect(await customer.evaluate(`${ROOT}.querySelectorAll('.lc-msgs i').length`), 'agent text shown as text').to.equal(0);
+        await screenshot(agent, `${prefix}-agent-conversation`);
+        await screenshot(customer, `${prefix}-customer-conversation`);
+
+        // The agent ends the chat; the customer sees it and the badge goes away.
+        const [end] = await agent.$$('xpath/.//button[contains(., "End")]');
+        await end.click();
+        await waitForWidgetText(customer, 'The live chat has ended.');
+        expect(await customer.evaluate(`${ROOT}.querySelector('.lc-badge').hidden`)).to.equal(true);
+        await agent.waitForFunction(() => document.querySelector('[data-testid="active-list"]')?.children.length === 0, { timeout: 10000 });
+        await screenshot(agent, `${prefix}-agent-ended`);
+        await screenshot(customer, `${prefix}-customer-ended`);
+        expect(pageErrors).to.deep.equal([]);
+
+        const rows = await agentNode.server.app.db('chat_sessions').where({ organization_id: organizationId });
+        expect(rows).to.have.length(1);
+        expect(rows[0].status).to.equal('completed');
+        const stored = await agentNode.server.app.db('chat_messages').where({ chat_session_id: rows[0].id }).orderBy('seq');
+        expect(stored.map((m: any) => `${m.sender}: ${m.message}`)).to.deep.equal([
+            'customer: I want to talk to a human please',
+            'agent: Hello! This is Sam from Demo Store. How can I help?',
+            'customer: Where is my order <i>#77</i>?',
+            'agent: It left the warehouse this morning.'
+        ]);
+    }
+    finally {
+        await customerBrowser.close();
+        await agentBrowser.close();
+    }
+}
+
+describe('live chat between the real widget and the agent console, in two browsers', function () {
+    this.timeout(120000);
+
+    it('lets a customer on the demo storefront reach an agent at /admin-chat, chat both ways, and see the agent end it', async () => {
+        const t = await startTestServer({ listen: true });
+        try {
+            await conversation(t, t, 'widget-livechat');
+        }
+        finally {
+            await t.close();
+        }
+    });
+
+    it('does the same with the customer on one node and the agent on another', async function () {
+        const { usingPostgres, usingRedis } = await import('../helpers/server');
+        if (!(usingPostgres && usingRedis)) {
+            this.skip();
+        }
+        const first = await startTestServer({ listen: true });
+        const second = await startTestServer({ listen: true, shareWith: first });
+        try {
+            await conversation(second, first, 'widget-livechat-nodes');
+        }
+        finally {
+            await second.close();
+            await first.close();
+        }
+    });
+});
