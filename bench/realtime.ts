@@ -15,6 +15,7 @@ import * as Fs from 'fs';
 import * as Net from 'net';
 import * as Os from 'os';
 import * as Path from 'path';
+import { RESULTS_FILE, writeSection } from './results';
 import Knex from 'knex';
 import { loadConfig } from '../config';
 import { createServer, migratorFor } from '../core/server';
@@ -26,7 +27,7 @@ Nes.Client.WebSocket = require('ws');
 
 const ROOT = Path.resolve(__dirname, '..', '..');
 const BIN = Path.join(ROOT, 'bin', 'loyalty-chat');
-const RESULTS = Path.join(ROOT, 'bench', 'RESULTS.md');
+const RESULTS = RESULTS_FILE;
 const LIMITS = { connections: 12000, rate: 1000, duration: 60 };
 
 interface Options { connections: number; rate: number; duration: number; nodes: 'one' | 'two' | 'both'; write: boolean; append: boolean }
@@ -342,10 +343,7 @@ function writeResults(results: RunResult[], options: Options, notes: string[]): 
         ...([...new Set([...keptNotes, ...notes.map((n) => `- ${n}`)])].length ? ['', ...new Set([...keptNotes, ...notes.map((n) => `- ${n}`)])] : []),
         '<!-- realtime:end -->'
     ];
-    const block = lines.join('\n');
-    let text = previous || '# Benchmark results\n\nFigures written by the scripts in bench/.\n';
-    text = re.test(text) ? text.replace(re, block) : `${text.trimEnd()}\n\n${block}\n`;
-    Fs.writeFileSync(RESULTS, text);
+    writeSection('realtime', lines.slice(1, -1).join('\n'));
 }
 
 async function main(): Promise<void> {

@@ -7,12 +7,10 @@
 import * as Fs from 'fs';
 import * as Path from 'path';
 import * as Zlib from 'zlib';
+import { kb, RESULTS_FILE, writeSection } from './results';
 
 const ROOT = Path.resolve(__dirname, '..', '..');
 const WIDGET_DIR = Path.join(ROOT, 'dist', 'public', 'widget');
-const RESULTS = Path.join(ROOT, 'bench', 'RESULTS.md');
-const START = '<!-- widget-size:start -->';
-const END = '<!-- widget-size:end -->';
 export const BUDGET = { loaderKb: 12, afterOpenKb: 45 };
 
 function gzipSize(file: string): number {
@@ -43,14 +41,9 @@ export function measure(dir = WIDGET_DIR): WidgetSizes {
     };
 }
 
-function kb(bytes: number): string {
-    return (bytes / 1024).toFixed(1) + ' KB';
-}
-
-export function writeResults(sizes: WidgetSizes, file = RESULTS): void {
+export function writeResults(sizes: WidgetSizes): void {
     const ok = (bytes: number, budgetKb: number) => (bytes <= budgetKb * 1024 ? 'within budget' : '**OVER BUDGET**');
     const section = [
-        START,
         '## Widget size (gzip)',
         '',
         `Measured ${new Date().toISOString()} by \`npm run bench:widget\` from \`dist/public/widget\`.`,
@@ -59,19 +52,8 @@ export function writeResults(sizes: WidgetSizes, file = RESULTS): void {
         '| --- | --- | --- | --- | --- |',
         `| script on the merchant page | ${sizes.loader.files.join(', ')} (+ settings line) | ${kb(sizes.loader.gzipBytes)} | ${BUDGET.loaderKb} KB | ${ok(sizes.loader.gzipBytes, BUDGET.loaderKb)} |`,
         `| everything after opening | ${sizes.afterOpen.files.join(', ')} | ${kb(sizes.afterOpen.gzipBytes)} | ${BUDGET.afterOpenKb} KB | ${ok(sizes.afterOpen.gzipBytes, BUDGET.afterOpenKb)} |`,
-        END
     ].join('\n');
-    let text = Fs.existsSync(file) ? Fs.readFileSync(file, 'utf8') : '# Benchmark results\n';
-    const start = text.indexOf(START);
-    const end = text.indexOf(END);
-    if (start >= 0 && end > start) {
-        text = text.slice(0, start) + section + text.slice(end + END.length);
-    }
-    else {
-        text = text.replace(/\s*$/, '\n\n') + section + '\n';
-    }
-    Fs.mkdirSync(Path.dirname(file), { recursive: true });
-    Fs.writeFileSync(file, text);
+    writeSection('widget-size', section);
 }
 
 if (require.main === module) {
@@ -79,7 +61,7 @@ if (require.main === module) {
     process.stdout.write(`widget script on the merchant page: ${kb(sizes.loader.gzipBytes)} gzip (budget ${BUDGET.loaderKb} KB)\n`);
     process.stdout.write(`widget after opening:               ${kb(sizes.afterOpen.gzipBytes)} gzip (budget ${BUDGET.afterOpenKb} KB)\n`);
     writeResults(sizes);
-    process.stdout.write(`written to ${Path.relative(process.cwd(), RESULTS) || RESULTS}\n`);
+    process.stdout.write(`written to ${Path.relative(process.cwd(), RESULTS_FILE) || RESULTS_FILE}\n`);
     if (sizes.loader.gzipBytes > BUDGET.loaderKb * 1024 || sizes.afterOpen.gzipBytes > BUDGET.afterOpenKb * 1024) {
         process.exitCode = 1;
     }
