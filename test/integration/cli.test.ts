@@ -1,26 +1,13 @@
 import { expect } from 'chai';
+import { BIN, runCli } from '../helpers/cli';
 import * as ChildProcess from 'child_process';
 import * as Fs from 'fs';
 import * as Os from 'os';
 import * as Path from 'path';
 
-const BIN = Path.resolve(__dirname, '..', '..', '..', 'bin', 'loyalty-chat');
 
-interface Run { code: number | null; stdout: string; stderr: string }
 
-function run(args: string[], env: Record<string, string>): Promise<Run> {
-    return new Promise((resolve) => {
-        const child = ChildProcess.spawn(process.execPath, [BIN, ...args], {
-            env: { PATH: process.env.PATH ?? '', ...env },
-            stdio: ['ignore', 'pipe', 'pipe']
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.stderr.on('data', (d) => (stderr += d));
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-}
+const run = runCli;
 
 describe('the loyalty-chat CLI', function () {
     this.timeout(60000);

@@ -1,21 +1,11 @@
 import { expect } from 'chai';
-import * as ChildProcess from 'child_process';
+import { runCli } from '../helpers/cli';
 import * as Fs from 'fs';
 import * as Os from 'os';
 import * as Path from 'path';
 
-const BIN = Path.resolve(__dirname, '..', '..', '..', 'bin', 'loyalty-chat');
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-        const child = ChildProcess.spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.stderr.on('data', (d) => (stderr += d));
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-}
+const run = runCli;
 
 describe('the loyalty CLI commands (customers import, outbox)', function () {
     this.timeout(60000);
