@@ -1,20 +1,9 @@
 import { expect } from 'chai';
+import { sleep, until } from '../helpers/wait';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, createTenant, TestServer, Tenant, usingPostgres, usingRedis } from '../helpers/server';
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { createLiveChat, AGENT_JOINED_TEXT } from '../../widget/src/live-chat';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(check: () => boolean, ms = 10000, what = 'condition'): Promise<void> {
-    const end = Date.now() + ms;
-    while (!check()) {
-        if (Date.now() > end) {
-            throw new Error(`timed out waiting for ${what}`);
-        }
-        await sleep(25);
-    }
-}
 
 /** The customer: the widget's live chat client (widget/src/live-chat.ts) with the real nes client, in Node. */
 function customer(url: string, tenant: Tenant, sessionId: string) {

@@ -1,19 +1,8 @@
 import { expect } from 'chai';
+import { until } from '../helpers/wait';
 import { startTestServer, createTenant, bearer, TestServer, Tenant } from '../helpers/server';
 import { connectAgent, request, setAvailable } from '../helpers/livechat-client';
 import { createLiveChat, AGENT_JOINED_TEXT } from '../../widget/src/live-chat';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
-    const end = Date.now() + ms;
-    while (!check()) {
-        if (Date.now() > end) {
-            throw new Error(`timed out waiting for ${what}`);
-        }
-        await sleep(20);
-    }
-}
 
 describe('the widget\'s live chat client (widget/src/live-chat.ts) against a real server', function () {
     this.timeout(30000);

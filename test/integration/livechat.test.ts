@@ -1,9 +1,8 @@
 import { expect } from 'chai';
+import { sleep } from '../helpers/wait';
 import { startTestServer, createTenant, bearer, TestServer, Tenant } from '../helpers/server';
 import { startFakeSmtp } from '../helpers/fake-smtp';
 import { connect, connectAgent, connectCustomer, createSession, inbox, request, setAvailable } from '../helpers/livechat-client';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('live chat over nes and HTTP', function () {
     this.timeout(30000);
