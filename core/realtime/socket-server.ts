@@ -37,6 +37,12 @@ export interface RealtimeOptions {
 }
 
 const CHANNEL = 'realtime:publish';
+const DEFAULT_HEARTBEAT = { interval: 15000, timeout: 10000 };
+/** One slot of the sockets is pinged every this many ms (each socket is in one slot). */
+const HEARTBEAT_TICK_MS = 50;
+
+/** One push: to a nes subscription path, or (with route) to a path of a `subscription()` route. */
+export interface Push { path: string; message: unknown; route?: string }
 
 /** Whether a socket with these credentials may receive this message. */
 export type SubscriptionFilter = (message: any, credentials: any) => boolean;
@@ -51,16 +57,19 @@ export class Realtime {
     /** Sockets per exact path of the subscriptions made with `subscription()`. */
     private readonly index = new Map<string, Set<RealtimeSocket>>();
     private readonly filters = new Map<string, SubscriptionFilter>();
-    private readonly bridgeListener = (msg: { path: string; message: unknown; route?: string }) => {
-        try {
-            if (msg.route !== undefined) {
-                this.deliver(msg.route, msg.path, msg.message);
-                return;
+    private readonly bridgeListener = (msg: Push | { batch: Push[] }) => {
+        for (const push of 'batch' in msg ? msg.batch : [msg]) {
+            try {
+                if (push.route !== undefined) {
+                    this.deliver(push.route, push.path, push.message);
+                }
+                else {
+                    (this.server as any).publish(push.path, push.message);
+                }
             }
-            (this.server as any).publish(msg.path, msg.message);
-        }
-        catch (err) {
-            this.server.app.log.warn({ err, path: msg.path }, 'realtime publish failed');
+            catch (err) {
+                this.server.app.log.warn({ err, path: push.path }, 'realtime publish failed');
+            }
         }
     };
 
@@ -77,7 +86,7 @@ export class Realtime {
                     timeout: options.authTimeoutMs,
                     index: false
                 },
-                heartbeat: options.heartbeat ?? { interval: 15000, timeout: 10000 },
+                heartbeat: options.heartbeat ?? DEFAULT_HEARTBEAT,
                 headers: null,
                 onConnection: async (socket: RealtimeSocket) => {
                     if (!options.onConnection) {
@@ -99,6 +108,7 @@ export class Realtime {
             }
         });
         this.listener = (server.plugins as any).nes._listener;
+        this.staggerHeartbeat(options.heartbeat ?? DEFAULT_HEARTBEAT);
         const wss = this.listener._wss;
         wss.options.maxPayload = options.maxPayload;
         wss.options.path = options.path;
@@ -125,6 +135,70 @@ export class Realtime {
         });
         server.ext('onPreStop', async () => {
             await this.pubsub.unsubscribe(CHANNEL, this.bridgeListener);
+        });
+    }
+
+    /**
+     * nes pings every socket at once each interval, and every pong arrives together: with 10,000 sockets
+     * that is a second or more of a busy event loop in which chat messages queue (DESIGN §8 p99). Same
+     * protocol and rules, spread out: every socket gets a slot, one slot is pinged each tick (so each
+     * socket once per interval), and a socket that has not answered or sent anything `timeout` ms after
+     * its ping is closed. The timer lives in nes' own `_heartbeat` field, so nes clears it on stop.
+     */
+    private staggerHeartbeat(heartbeat: { interval: number; timeout: number }): void {
+        const listener = this.listener;
+        const count = Math.max(1, Math.round(heartbeat.interval / HEARTBEAT_TICK_MS));
+        const tick = heartbeat.interval / count;
+        const slots = Array.from({ length: count }, () => new Set<any>());
+        const checks = new Set<NodeJS.Timeout>();
+        let current = 0;
+        let next = 0;
+        const sockets = listener._sockets;
+        const add = sockets.add.bind(sockets);
+        const remove = sockets.remove.bind(sockets);
+        sockets.add = (socket: any) => {
+            add(socket);
+            socket.lcSlot = next;
+            next = (next + 1) % count;
+            slots[socket.lcSlot].add(socket);
+        };
+        sockets.remove = (socket: any) => {
+            remove(socket);
+            slots[socket.lcSlot]?.delete(socket);
+        };
+        listener._beat = () => {
+            clearInterval(listener._heartbeat);
+            listener._heartbeat = setInterval(() => {
+                const slot = slots[current];
+                current = (current + 1) % count;
+                if (!slot.size) {
+                    return;
+                }
+                const pinged = [...slot];
+                for (const socket of pinged) {
+                    socket._send({ type: 'ping' }).catch(() => {});
+                }
+                const check = setTimeout(() => {
+                    checks.delete(check);
+                    for (const socket of pinged) {
+                        if (!slot.has(socket)) {
+                            continue;
+                        }
+                        if (!socket._active()) {
+                            void socket.disconnect();
+                        }
+                        else {
+                            socket._pinged = false;
+                        }
+                    }
+                }, heartbeat.timeout);
+                checks.add(check);
+            }, tick);
+        };
+        this.server.ext('onPreStop', () => {
+            clearInterval(listener._heartbeat);
+            checks.forEach((t) => clearTimeout(t));
+            checks.clear();
         });
     }
 
@@ -181,9 +255,9 @@ export class Realtime {
         await this.pubsub.publish(CHANNEL, { path, message });
     }
 
-    /** Publishes to a path of a `subscription()` route, on every node. */
-    async publishIndexed(route: string, path: string, message: unknown): Promise<void> {
-        await this.pubsub.publish(CHANNEL, { route, path, message });
+    /** Several pushes in one pub/sub message (one Redis round trip), delivered in order on every node. */
+    async publishAll(pushes: Push[]): Promise<void> {
+        await this.pubsub.publish(CHANNEL, { batch: pushes });
     }
 
     /** Sockets connected to this node. */
