@@ -294,8 +294,10 @@ export class ChatService {
             throw Boom.conflict(row.status === 'agent_connected' ? 'This chat was already accepted by another agent' : 'This chat has already ended');
         }
         const session = this.toSession(row);
-        await this.realtime.publish(paths.agents(organizationId), { type: 'session_accepted', sessionId, agentId, acceptedAt: session.acceptedAt });
-        await this.realtime.publishIndexed(SESSION_ROUTE, paths.session(sessionId), { organizationId, type: 'agent_connected', sessionId, timestamp: session.acceptedAt });
+        await this.realtime.publishAll([
+            { path: paths.agents(organizationId), message: { type: 'session_accepted', sessionId, agentId, acceptedAt: session.acceptedAt } },
+            { route: SESSION_ROUTE, path: paths.session(sessionId), message: { organizationId, type: 'agent_connected', sessionId, timestamp: session.acceptedAt } }
+        ]);
         return session;
     }
 
@@ -315,26 +317,29 @@ export class ChatService {
         }
         const clientMessageId = input.clientMessageId ?? Crypto.randomUUID();
         const allowed: ChatStatus[] = from.sender === 'agent' ? ['agent_connected'] : OPEN_STATUSES;
-        // Hot path: BEGIN, next sequence number (row lock, and the chat must be open), insert, COMMIT.
+        // Hot path: the next sequence number (the chat must be open) and the insert, atomically. On PostgreSQL
+        // that is one statement and one round trip; SQLite (in process) runs the two in a transaction.
         // A retried client message id hits the unique (chat_session_id, sender, client_message_id).
         let stored: ChatMessageModel | null = null;
         let failure: unknown = null;
         try {
-            stored = await this.db.transaction(async (trx) => {
-                const t = now();
-                const [next] = await trx('chat_sessions')
-                    .where({ organization_id: organizationId, session_id: sessionId })
-                    .whereIn('status', allowed)
-                    .update({ last_seq: trx.raw('last_seq + 1'), updated_at: t }, ['id', 'last_seq']);
-                if (!next) {
-                    return null;
-                }
-                const [row] = await trx('chat_messages').insert({
-                    organization_id: organizationId, chat_session_id: next.id, seq: next.last_seq, sender: from.sender,
-                    sender_user_id: from.userId, message: text, client_message_id: clientMessageId, created_at: t
-                }, ['id', 'seq', 'sender', 'message', 'client_message_id', 'created_at']);
-                return row as ChatMessageModel;
-            });
+            stored = this.app.dbClient === 'postgres'
+                ? await this.storePg(organizationId, sessionId, allowed, from, text, clientMessageId)
+                : await this.db.transaction(async (trx) => {
+                    const t = now();
+                    const [next] = await trx('chat_sessions')
+                        .where({ organization_id: organizationId, session_id: sessionId })
+                        .whereIn('status', allowed)
+                        .update({ last_seq: trx.raw('last_seq + 1'), updated_at: t }, ['id', 'last_seq']);
+                    if (!next) {
+                        return null;
+                    }
+                    const [row] = await trx('chat_messages').insert({
+                        organization_id: organizationId, chat_session_id: next.id, seq: next.last_seq, sender: from.sender,
+                        sender_user_id: from.userId, message: text, client_message_id: clientMessageId, created_at: t
+                    }, ['id', 'seq', 'sender', 'message', 'client_message_id', 'created_at']);
+                    return row as ChatMessageModel;
+                });
         }
         catch (err) {
             failure = err;
@@ -354,9 +359,32 @@ export class ChatService {
         }
         const message = this.toMessage(stored, sessionId);
         const push = { type: 'chat_message', ...message };
-        await this.realtime.publishIndexed(SESSION_ROUTE, paths.session(sessionId), { organizationId, ...push });
-        await this.realtime.publish(paths.agents(organizationId), push);
+        await this.pushToChat(organizationId, sessionId, push);
         return { message, duplicate: false };
+    }
+
+    /** To the chat's customer and to the organization's agents, in one pub/sub message. */
+    private async pushToChat(organizationId: number, sessionId: string, push: Record<string, unknown>): Promise<void> {
+        await this.realtime.publishAll([
+            { route: SESSION_ROUTE, path: paths.session(sessionId), message: { organizationId, ...push } },
+            { path: paths.agents(organizationId), message: push }
+        ]);
+    }
+
+    /** One statement: the UPDATE … RETURNING of the sequence feeds the INSERT, so both happen or neither. */
+    private async storePg(organizationId: number, sessionId: string, allowed: ChatStatus[], from: { sender: 'customer' | 'agent'; userId: number | null },
+        text: string, clientMessageId: string): Promise<ChatMessageModel | null> {
+        const t = now();
+        const result = await this.db.raw(`with next as (
+                update chat_sessions set last_seq = last_seq + 1, updated_at = ?
+                where organization_id = ? and session_id = ? and status in (${allowed.map(() => '?').join(', ')})
+                returning id, last_seq
+            )
+            insert into chat_messages (organization_id, chat_session_id, seq, sender, sender_user_id, message, client_message_id, created_at)
+            select ?, next.id, next.last_seq, ?, ?, ?, ?, ? from next
+            returning id, seq, sender, message, client_message_id, created_at`,
+        [t, organizationId, sessionId, ...allowed, organizationId, from.sender, from.userId, text, clientMessageId, t]);
+        return (result.rows[0] as ChatMessageModel | undefined) ?? null;
     }
 
     /**
@@ -381,8 +409,7 @@ export class ChatService {
             return this.toSession(fresh);
         }
         const push = { type: 'session_ended', sessionId, reason: endReason, endedBy: by, status, timestamp: iso(t) };
-        await this.realtime.publishIndexed(SESSION_ROUTE, paths.session(sessionId), { organizationId, ...push });
-        await this.realtime.publish(paths.agents(organizationId), push);
+        await this.pushToChat(organizationId, sessionId, push);
         const settings = await this.getEmailSettings(organizationId);
         if (settings.emailNotificationsEnabled && fresh.last_seq > 0) {
             await this.app.jobs.add(TRANSCRIPT_JOB, { organizationId, sessionId }, { jobId: `transcript-${fresh.id}` });
