@@ -30,7 +30,7 @@ const BIN = Path.join(ROOT, 'bin', 'loyalty-chat');
 const RESULTS = RESULTS_FILE;
 const LIMITS = { connections: 12000, rate: 1000, duration: 60 };
 
-interface Options { connections: number; rate: number; duration: number; nodes: 'one' | 'two' | 'both'; write: boolean; append: boolean }
+interface Options { connections: number; rate: number; duration: number; nodes: 'one' | 'two' | 'both'; write: boolean; append: boolean; trace: string | null; warmup: number }
 
 function parseArgs(argv: string[]): Options {
     const get = (name: string, fallback: string) => {
@@ -52,9 +52,12 @@ function parseArgs(argv: string[]): Options {
         connections: num('connections', 2000, LIMITS.connections),
         rate: num('rate', 200, LIMITS.rate),
         duration: num('duration', 10, LIMITS.duration),
+        warmup: argv.includes('--warmup') && get('warmup', '') === '0' ? 0 : num('warmup', 3, LIMITS.duration),
         nodes: nodes as Options['nodes'],
         write: !argv.includes('--no-write'),
-        append: argv.includes('--append')
+        append: argv.includes('--append'),
+        // --trace FILE: one line per delivered message, "ms since sending began,latency ms", to see when slow ones happen
+        trace: argv.includes('--trace') ? get('trace', '') || null : null
     };
 }
 
@@ -77,11 +80,17 @@ async function startNode(env: Record<string, string>): Promise<Node> {
     const port = await freePort();
     // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the servers
     const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const child = ChildProcess.spawn(process.execPath, [...nodeArgs, BIN, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+    const args = [...nodeArgs, BIN, 'serve', '--port', String(port), '--host', '127.0.0.1'];
+    // e.g. BENCH_SERVER_CPUS=0 (with `taskset -c 1 npm run bench:realtime …`) keeps the servers and the load generator apart
+    const pin = process.env.BENCH_SERVER_CPUS;
+    const child = ChildProcess.spawn(pin ? 'taskset' : process.execPath, pin ? ['-c', pin, process.execPath, ...args] : args, {
         env: {
             PATH: process.env.PATH ?? '', ...env, NODE_ID: `bench-${port}`,
+            // e.g. PGOPTIONS="-c synchronous_commit=off" to see how much of the latency is the disk's fsync
+            ...(process.env.PGOPTIONS ? { PGOPTIONS: process.env.PGOPTIONS } : {})
         },
-        stdio: ['ignore', 'ignore', 'inherit']
+        // BENCH_NODE_STDOUT=1 shows the servers' stdout (e.g. with BENCH_NODE_ARGS=--trace-gc)
+        stdio: ['ignore', process.env.BENCH_NODE_STDOUT ? 'inherit' : 'ignore', 'inherit']
     });
     const url = `http://127.0.0.1:${port}`;
     const until = Date.now() + 30000;
@@ -137,12 +146,15 @@ interface RunResult {
     p95: number;
     p99: number;
     max: number;
+    /** A bare INSERT … COMMIT on its own connection every 20 ms during the run: the database's (and disk's) own floor. */
+    commitP99: number;
+    commitMax: number;
     serverRssMb: number[];
     loadAvg: string;
 }
 
 /** Prepares a database (migrated, one tenant with an admin and `count` accepted chats) and returns the env for servers. */
-async function prepare(count: number): Promise<{ env: Record<string, string>; orgId: number; adminToken: string; sessions: Array<{ id: string; token: string }>; cleanup(): Promise<void>; database: string }> {
+async function prepare(count: number): Promise<{ env: Record<string, string>; orgId: number; adminToken: string; sessions: Array<{ id: string; token: string }>; cleanup(): Promise<void>; database: string; pgUrl: string | null }> {
     const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-bench-'));
     const id = Crypto.randomBytes(4).toString('hex');
     const env: Record<string, string> = {
@@ -192,7 +204,7 @@ async function prepare(count: number): Promise<{ env: Record<string, string>; or
     await server.app.db.batchInsert('chat_sessions', rows, 200);
     await server.stop();
     return {
-        env, orgId: org.id, adminToken, sessions, database: pgUrl ? 'PostgreSQL' : 'SQLite',
+        env, orgId: org.id, adminToken, sessions, database: pgUrl ? 'PostgreSQL' : 'SQLite', pgUrl,
         async cleanup() {
             await dropSchema();
             if (process.env.REDIS_URL) {
@@ -209,11 +221,40 @@ async function prepare(count: number): Promise<{ env: Record<string, string>; or
     };
 }
 
+/** Times a one-row INSERT (autocommit, so one WAL flush) every 20 ms on its own connection until stopped. */
+async function startCommitProbe(url: string, schema: string): Promise<{ stop(): Promise<{ p99: number; max: number }> }> {
+    const { Client } = require('pg');
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    await client.query(`create table "${schema}".bench_commit_probe (id serial primary key, at bigint not null)`);
+    const times: number[] = [];
+    let running = true;
+    const loop = (async () => {
+        while (running) {
+            const t0 = performance.now();
+            await client.query(`insert into "${schema}".bench_commit_probe (at) values ($1)`, [Date.now()]);
+            times.push(performance.now() - t0);
+            await sleep(20);
+        }
+    })();
+    return {
+        async stop() {
+            running = false;
+            await loop;
+            await client.end();
+            const sorted = times.sort((x, y) => x - y);
+            return { p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN };
+        }
+    };
+}
+
+/** Resident memory of a server: the process and its children (`serve` restarts itself with a V8 flag, see bin/loyalty-chat). */
 function rssOf(pid: number | undefined): number {
     try {
         const status = Fs.readFileSync(`/proc/${pid}/status`, 'utf8');
         const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-        return Math.round(kb / 1024);
+        const children = Fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+        return Math.round(kb / 1024) + children.reduce((sum, child) => sum + (rssOf(child) || 0), 0);
     }
     catch {
         return NaN;
@@ -221,7 +262,9 @@ function rssOf(pid: number | undefined): number {
 }
 
 async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
-    const label = twoNodes ? 'two nodes (customers on B, agent on A)' : 'one node';
+    // PGOPTIONS="-c synchronous_commit=off" takes the disk's fsync out of every commit: a diagnostic, not the product.
+    const async = /synchronous_commit\s*=\s*off/.test(process.env.PGOPTIONS ?? '') ? ', synchronous_commit off (diagnostic)' : '';
+    const label = (twoNodes ? 'two nodes (customers on B, agent on A)' : 'one node') + async;
     process.stderr.write(`\n[realtime] ${label}: preparing ${options.connections} chats…\n`);
     const prep = await prepare(options.connections);
     const nodeA = await startNode(prep.env);
@@ -230,6 +273,8 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
     try {
         const sentAt = new Map<string, number>();
         const latencies: number[] = [];
+        const trace: string[] = [];
+        let sendStart = 0;
         const agent = new Nes.Client(nodeA.url.replace('http', 'ws') + '/ws');
         agent.onError = () => {};
         await agent.connect({ auth: { headers: { authorization: `Bearer ${prep.adminToken}` } }, reconnect: false });
@@ -238,6 +283,9 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
                 const t0 = sentAt.get(m.clientMessageId);
                 if (t0 !== undefined) {
                     latencies.push(performance.now() - t0);
+                    if (options.trace) {
+                        trace.push(`${Math.round(t0 - sendStart)},${(performance.now() - t0).toFixed(1)}`);
+                    }
                     sentAt.delete(m.clientMessageId);
                 }
             }
@@ -264,35 +312,45 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
         const connectSeconds = (performance.now() - started) / 1000;
         process.stderr.write(`[realtime] connected ${clients.length}/${prep.sessions.length} in ${connectSeconds.toFixed(1)} s (${failed} failed)\n`);
 
-        // Send at the given rate for the given duration, round-robin over the customers.
-        let sent = 0;
+        // Send at the given rate, round-robin over the customers: first a warm-up (not counted: JIT, pools,
+        // the garbage of 10,000 connects), then the measured run.
         let next = 0;
-        const total = options.rate * options.duration;
-        const sendStart = performance.now();
-        const tick = 10;
-        await new Promise<void>((resolve) => {
+        const sendFor = (seconds: number, id: (n: number) => string, record: boolean) => new Promise<number>((resolve) => {
+            const total = options.rate * seconds;
+            const start = performance.now();
+            let count = 0;
             const timer = setInterval(() => {
-                const due = Math.min(total, Math.floor(((performance.now() - sendStart) / 1000) * options.rate));
-                while (sent < due && clients.length) {
+                const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * options.rate));
+                while (count < due && clients.length) {
                     const c = clients[next % clients.length];
                     next += 1;
-                    const clientMessageId = `b${sent}`;
-                    sentAt.set(clientMessageId, performance.now());
-                    sent += 1;
-                    c.client.request({ method: 'POST', path: `/api/chat/session/${c.session}/messages`, payload: { message: `bench message ${sent}`, clientMessageId } })
+                    const clientMessageId = id(count);
+                    if (record) {
+                        sentAt.set(clientMessageId, performance.now());
+                    }
+                    count += 1;
+                    c.client.request({ method: 'POST', path: `/api/chat/session/${c.session}/messages`, payload: { message: `bench message ${clientMessageId}`, clientMessageId } })
                         .catch(() => {});
                 }
-                if (sent >= total) {
+                if (count >= total) {
                     clearInterval(timer);
-                    resolve();
+                    resolve(count);
                 }
-            }, tick);
+            }, 10);
         });
+        if (options.warmup) {
+            await sendFor(options.warmup, (n) => `w${n}`, false);
+            await sleep(500);
+        }
+        const probe = prep.pgUrl ? await startCommitProbe(prep.pgUrl, prep.env.DATABASE_SCHEMA) : null;
+        sendStart = performance.now();
+        const sent = await sendFor(options.duration, (n) => `b${n}`, true);
         const sendSeconds = (performance.now() - sendStart) / 1000;
         const drainUntil = Date.now() + 5000;
         while (sentAt.size && Date.now() < drainUntil) {
             await sleep(50);
         }
+        const commits = probe ? await probe.stop() : null;
         const held = clients.filter((c) => c.client._ws && c.client._ws.readyState === 1).length;
         const sorted = latencies.slice().sort((x, y) => x - y);
         const round = (v: number) => Math.round(v * 10) / 10;
@@ -300,10 +358,14 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
             label, nodes: twoNodes ? 2 : 1, database: prep.database, requested: options.connections, held, connectSeconds: round(connectSeconds),
             rate: options.rate, achievedRate: Math.round(sent / sendSeconds), sent, delivered: latencies.length,
             p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1] ?? NaN),
+            commitP99: commits ? round(commits.p99) : NaN, commitMax: commits ? round(commits.max) : NaN,
             serverRssMb: twoNodes ? [rssOf(nodeA.child.pid), rssOf(nodeB.child.pid)] : [rssOf(nodeA.child.pid)],
             loadAvg: Os.loadavg()[0].toFixed(1)
         };
         process.stderr.write(`[realtime] ${JSON.stringify(result)}\n`);
+        if (options.trace) {
+            Fs.writeFileSync(`${options.trace}.${twoNodes ? 'two' : 'one'}.csv`, trace.join('\n') + '\n');
+        }
         await agent.disconnect();
         return result;
     }
@@ -331,15 +393,18 @@ function writeResults(results: RunResult[], options: Options, notes: string[]): 
         '',
         `On ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, Node ${process.version}, with the load generator (all customer and agent sockets) on the same`
             + ' machine, whose cores are shared with other work: the load average column says how busy it was.',
-        'Command: `npm run build:server && npm run bench:realtime -- --connections N --rate R --duration S [--nodes one|two|both] [--append]`.',
+        'Command: `npm run build:server && npm run bench:realtime -- --connections N --rate R --duration S [--warmup S] [--nodes one|two|both] [--append]`.',
         'Each customer is a real nes client (authenticated, subscribed to its session); one agent socket receives every message.',
-        'Delivery = customer `request` sent → agent push received (stored in the database first, then published).',
+        'Delivery = customer `request` sent → agent push received (stored in the database first, then published), counted after a'
+            + ' warm-up at the same rate (default 3 s).',
+        'DB commit = a one-row INSERT on its own connection every 20 ms during the counted run: what the database and its disk'
+            + ' (one fsync per commit) take before any of our code runs.',
         'Budgets (DESIGN §8): 10,000 connections on one 2-core process; p99 ≤ 50 ms at 500 msg/s on one node, ≤ 100 ms across two.',
         '',
-        '| run | when (UTC) | database | connections held / asked | connect time | rate asked → sent | delivered / sent | p50 | p95 | p99 | max | server RSS | load avg |',
-        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+        '| run | when (UTC) | database | connections held / asked | connect time | rate asked → sent | delivered / sent | p50 | p95 | p99 | max | DB commit p99 / max | server RSS | load avg |',
+        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
         ...kept,
-        ...results.map((r) => `| ${r.label} | ${stamp} | ${r.database} | ${r.held} / ${r.requested} | ${r.connectSeconds} s | ${r.rate} → ${r.achievedRate} msg/s | ${r.delivered} / ${r.sent} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.max} ms | ${r.serverRssMb.map((m) => `${m} MB`).join(' + ')} | ${r.loadAvg} |`),
+        ...results.map((r) => `| ${r.label} | ${stamp} | ${r.database} | ${r.held} / ${r.requested} | ${r.connectSeconds} s | ${r.rate} → ${r.achievedRate} msg/s | ${r.delivered} / ${r.sent} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.max} ms | ${Number.isNaN(r.commitP99) ? '—' : `${r.commitP99} / ${r.commitMax} ms`} | ${r.serverRssMb.map((m) => `${m} MB`).join(' + ')} | ${r.loadAvg} |`),
         ...([...new Set([...keptNotes, ...notes.map((n) => `- ${n}`)])].length ? ['', ...new Set([...keptNotes, ...notes.map((n) => `- ${n}`)])] : []),
         '<!-- realtime:end -->'
     ];
