@@ -1,6 +1,7 @@
 import jwt from 'jsonwebtoken';
+import type { Role } from '../types/api';
 
-export type Role = 'super_admin' | 'admin' | 'org_user';
+export type { Role };
 
 export const ISSUER = 'loyalty-chat';
 export const ALGORITHM = 'HS256';

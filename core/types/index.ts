@@ -4,6 +4,7 @@ import type { Config } from '../../config';
 import type { Db, DbClient } from '../db';
 import type { JobQueue } from '../jobs';
 import type { PubSub } from '../realtime/pubsub';
+import type { Role } from './api';
 
 /**
  * Services that plugins expose to each other. Each plugin adds its own entry with declaration merging:
@@ -34,7 +35,7 @@ export interface UserCredentials {
     kind: 'user';
     userId: number;
     email: string;
-    role: 'super_admin' | 'admin' | 'org_user';
+    role: Role;
     organizationId: number | null;
 }
 

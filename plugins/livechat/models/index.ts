@@ -1,7 +1,8 @@
 import { BaseModel } from '../../../core/db/base-model';
 
-export type ChatStatus = 'waiting' | 'agent_connected' | 'completed' | 'failed_to_respond' | 'no_interaction';
-export type Sender = 'customer' | 'agent' | 'system';
+import type { ChatStatus, Sender } from '../../../core/types/api';
+
+export type { ChatStatus, Sender };
 
 export class ChatSessionModel extends BaseModel {
     static override tableName = 'chat_sessions';

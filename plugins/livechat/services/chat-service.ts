@@ -4,8 +4,11 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../../core/types';
 import type { Realtime } from '../../../core/realtime/socket-server';
 import { iso, now } from '../../../core/db/base-model';
-import { AgentPresenceModel, ChatMessageModel, ChatSessionModel, ChatStatus, EmailSettingsModel, Sender } from '../models';
+import { AgentPresenceModel, ChatMessageModel, ChatSessionModel, ChatStatus, EmailSettingsModel } from '../models';
 import type { MailService } from './mail-service';
+import type { ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
+
+export type { ChatMessage, ChatSession, EmailSettings };
 
 export const TRANSCRIPT_JOB = 'livechat.transcript';
 export const WAIT_TIMEOUT_JOB = 'livechat.wait-timeout';
@@ -13,42 +16,6 @@ export const WAIT_TIMEOUT_JOB = 'livechat.wait-timeout';
 export const PRESENCE_TTL_MS = 75_000;
 
 export const OPEN_STATUSES: ChatStatus[] = ['waiting', 'agent_connected'];
-
-export interface ChatMessage {
-    id: number;
-    sessionId: string;
-    seq: number;
-    sender: Sender;
-    message: string;
-    clientMessageId: string | null;
-    timestamp: string;
-}
-
-export interface ChatSession {
-    sessionId: string;
-    phoneNumber: string;
-    status: ChatStatus;
-    firstMessage: string | null;
-    domain: string | null;
-    agentId: number | null;
-    createdAt: string;
-    startedAt: string;
-    acceptedAt: string | null;
-    endedAt: string | null;
-    endedBy: string | null;
-    endReason: string | null;
-    isStarred: boolean;
-    isArchived: boolean;
-    lastSeq: number;
-    messageCount?: number;
-    waitSeconds?: number;
-    messages?: ChatMessage[];
-}
-
-export interface EmailSettings {
-    emailNotificationsEnabled: boolean;
-    emailRecipient: string;
-}
 
 export const SESSION_ROUTE = '/chat/sessions/{sessionId}';
 

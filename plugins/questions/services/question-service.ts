@@ -4,16 +4,9 @@ import type { Db } from '../../../core/db';
 import { iso, now } from '../../../core/db/base-model';
 import { validate } from '../../../core/http/validate';
 import { PremadeQuestionModel } from '../models';
+import type { Question } from '../../../core/types/api';
 
-export interface Question {
-    id: number;
-    question: string;
-    answer: string;
-    isActive: boolean;
-    sortOrder: number;
-    createdAt: string | null;
-    updatedAt: string | null;
-}
+export type { Question };
 
 export const questionFields = {
     question: Joi.string().trim().min(1).max(500),

@@ -6,42 +6,9 @@ import { validate } from '../../../core/http/validate';
 import { hashPassword } from '../../../core/auth/passwords';
 import { BotInstanceModel, OrganizationModel, UserModel } from '../models';
 import * as Schemas from '../schemas';
+import type { BotInstance, Organization, User } from '../../../core/types/api';
 
-export interface Organization {
-    id: number;
-    name: string;
-    domain: string;
-    subdomain: string;
-    subscriptionPlan: string;
-    isActive: boolean;
-    extraDomains: string[];
-    storeName: string;
-    createdAt: string | null;
-}
-
-export interface BotInstance {
-    id: number;
-    name: string;
-    description: string | null;
-    organizationId: number;
-    organizationName?: string;
-    subdomain?: string;
-    isActive: boolean;
-    publicKey: string;
-    embedSnippet: string;
-    createdAt: string | null;
-}
-
-export interface User {
-    id: number;
-    email: string;
-    name: string | null;
-    role: 'super_admin' | 'admin' | 'org_user';
-    organizationId: number | null;
-    isActive: boolean;
-    lastLoginAt: string | null;
-    createdAt: string | null;
-}
+export type { BotInstance, Organization, User };
 
 export function toOrganization(row: OrganizationModel): Organization {
     return {

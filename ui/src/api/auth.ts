@@ -1,7 +1,9 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { ADMIN_TOKEN_KEY, apiRequest, ApiError, ORG_TOKEN_KEY, ORG_USER_KEY, SUPER_ADMIN_TOKEN_KEY } from './client';
 
-export type Role = 'super_admin' | 'admin' | 'org_user';
+import type { Role } from '../../../core/types/api';
+
+export type { Role };
 
 /** The verified user of a staff token (GET /api/{admin,super-admin,org}/verify). */
 export interface AuthUser {

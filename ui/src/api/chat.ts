@@ -1,41 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
 import { apiRequest, getJson } from './client';
 
-/** SPEC §3 'Chat session (live chat screen)' plus what the console shows (message count, agent, end reason). */
-export interface ChatSession {
-    sessionId: string;
-    phoneNumber: string;
-    status: 'waiting' | 'agent_connected' | 'completed' | 'failed_to_respond' | 'no_interaction';
-    firstMessage: string | null;
-    domain: string | null;
-    agentId: number | null;
-    createdAt: string;
-    startedAt: string;
-    acceptedAt: string | null;
-    endedAt: string | null;
-    endReason: string | null;
-    isStarred: boolean;
-    isArchived: boolean;
-    lastSeq: number;
-    messageCount?: number;
-    waitSeconds?: number;
-}
-
-/** SPEC §3 'Chat message (admin)' with its per-session sequence number. */
-export interface ChatMessage {
-    id: number;
-    sessionId: string;
-    seq: number;
-    sender: 'customer' | 'agent' | 'system';
-    message: string;
-    clientMessageId: string | null;
-    timestamp: string;
-}
-
-export interface EmailSettings {
-    emailNotificationsEnabled: boolean;
-    emailRecipient: string;
-}
+export type { ChatMessage, ChatSession, ChatStatus, EmailSettings } from '../../../core/types/api';
 
 export interface AgentIdentity {
     id: number;

@@ -1,16 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Question } from '../../../core/types/api';
 import { apiRequest, getJson } from './client';
 
-/** SPEC §3 'Pre-made question'. */
-export interface Question {
-    id: number;
-    question: string;
-    answer: string;
-    isActive: boolean;
-    sortOrder: number;
-    createdAt: string;
-    updatedAt: string;
-}
+export type { Question } from '../../../core/types/api';
 
 export interface QuestionInput {
     question: string;

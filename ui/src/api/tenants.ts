@@ -1,41 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BotInstance, Organization, User } from '../../../core/types/api';
 import { apiRequest, ORG_TOKEN_KEY, SUPER_ADMIN_TOKEN_KEY } from './client';
 
-export interface Organization {
-    id: number;
-    name: string;
-    domain: string;
-    subdomain: string;
-    subscriptionPlan: string;
-    isActive: boolean;
-    extraDomains: string[];
-    storeName: string;
-    createdAt: string | null;
-}
-
-export interface BotInstance {
-    id: number;
-    name: string;
-    description: string | null;
-    organizationId: number;
-    organizationName?: string;
-    subdomain?: string;
-    isActive: boolean;
-    publicKey: string;
-    embedSnippet: string;
-    createdAt: string | null;
-}
-
-export interface User {
-    id: number;
-    email: string;
-    name: string | null;
-    role: 'super_admin' | 'admin' | 'org_user';
-    organizationId: number | null;
-    isActive: boolean;
-    lastLoginAt: string | null;
-    createdAt: string | null;
-}
+export type { BotInstance, Organization, User } from '../../../core/types/api';
 
 export interface OrganizationAnalytics {
     organizationId: number;
