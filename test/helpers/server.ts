@@ -6,6 +6,7 @@ import Knex from 'knex';
 import type { Server } from '@hapi/hapi';
 import { loadConfig, Config } from '../../config';
 import { createServer, migratorFor } from '../../core/server';
+import { deleteKeysWithPrefix } from '../../core/db/redis-keys';
 
 export interface TestServer {
     server: Server;
@@ -90,13 +91,7 @@ export async function startTestServer(options: { env?: Record<string, string>; l
                 await dropSchema();
             }
             if (usingRedis && !options.shareWith) {
-                const Redis = require('ioredis');
-                const redis = new Redis(process.env.REDIS_URL);
-                const keys: string[] = await redis.keys(`lct${id}*`);
-                if (keys.length) {
-                    await redis.del(...keys);
-                }
-                redis.disconnect();
+                await deleteKeysWithPrefix(process.env.REDIS_URL!, `lct${id}`);
             }
             Fs.rmSync(dataDir, { recursive: true, force: true });
         }
