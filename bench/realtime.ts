@@ -15,10 +15,12 @@ import * as Fs from 'fs';
 import * as Net from 'net';
 import * as Os from 'os';
 import * as Path from 'path';
+import { monitorEventLoopDelay } from 'perf_hooks';
 import { RESULTS_FILE, writeSection } from './results';
 import Knex from 'knex';
 import { loadConfig } from '../config';
 import { createServer, migratorFor } from '../core/server';
+import { deleteKeysWithPrefix } from '../core/db/redis-keys';
 import { signUserToken } from '../core/auth/tokens';
 import { signCustomerToken } from '../plugins/livechat/customer-auth';
 
@@ -74,18 +76,58 @@ function freePort(): Promise<number> {
     });
 }
 
-interface Node { url: string; child: ChildProcess.ChildProcess }
+interface Node { url: string; child: ChildProcess.ChildProcess; probeDir: string }
+
+/** A process and its descendants (`serve` restarts itself with a V8 flag, see bin/loyalty-chat). */
+function processTree(pid: number | undefined): number[] {
+    if (!pid) {
+        return [];
+    }
+    try {
+        const children = Fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+        return [pid, ...children.flatMap(processTree)];
+    }
+    catch {
+        return [pid];
+    }
+}
+
+/**
+ * The event-loop delay of a server since the last call (bench/server-probe.ts, preloaded into every process of
+ * the node): the slowest of its processes, which is the server itself (the parent only waits).
+ */
+async function serverLoopDelay(node: Node): Promise<{ p99: number; max: number }> {
+    const pids = processTree(node.child.pid);
+    for (const file of Fs.readdirSync(node.probeDir)) {
+        Fs.rmSync(Path.join(node.probeDir, file));
+    }
+    for (const pid of pids) {
+        try {
+            process.kill(pid, 'SIGUSR2');
+        }
+        catch { /* gone */ }
+    }
+    const until = Date.now() + 2000;
+    while (Fs.readdirSync(node.probeDir).length < pids.length && Date.now() < until) {
+        await sleep(20);
+    }
+    const figures = Fs.readdirSync(node.probeDir).map((f) => JSON.parse(Fs.readFileSync(Path.join(node.probeDir, f), 'utf8')) as { p99: number; max: number });
+    return figures.length
+        ? { p99: Math.max(...figures.map((f) => f.p99)), max: Math.max(...figures.map((f) => f.max)) }
+        : { p99: NaN, max: NaN };
+}
 
 async function startNode(env: Record<string, string>): Promise<Node> {
     const port = await freePort();
     // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the servers
     const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const args = [...nodeArgs, BIN, 'serve', '--port', String(port), '--host', '127.0.0.1'];
+    const probeDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-bench-probe-'));
+    const args = [...nodeArgs, '--require', Path.join(__dirname, 'server-probe.js'), BIN, 'serve', '--port', String(port), '--host', '127.0.0.1'];
     // e.g. BENCH_SERVER_CPUS=0 (with `taskset -c 1 npm run bench:realtime …`) keeps the servers and the load generator apart
     const pin = process.env.BENCH_SERVER_CPUS;
     const child = ChildProcess.spawn(pin ? 'taskset' : process.execPath, pin ? ['-c', pin, process.execPath, ...args] : args, {
         env: {
-            PATH: process.env.PATH ?? '', ...env, NODE_ID: `bench-${port}`,
+            PATH: process.env.PATH ?? '', ...env, NODE_ID: `bench-${port}`, BENCH_PROBE_DIR: probeDir,
             // e.g. PGOPTIONS="-c synchronous_commit=off" to see how much of the latency is the disk's fsync
             ...(process.env.PGOPTIONS ? { PGOPTIONS: process.env.PGOPTIONS } : {})
         },
@@ -98,7 +140,7 @@ async function startNode(env: Record<string, string>): Promise<Node> {
         try {
             const res = await fetch(`${url}/health`);
             if (res.ok) {
-                return { url, child };
+                return { url, child, probeDir };
             }
         }
         catch { /* not up yet */ }
@@ -122,6 +164,7 @@ async function stopNode(node: Node): Promise<void> {
         });
         node.child.kill('SIGINT');
     });
+    Fs.rmSync(node.probeDir, { recursive: true, force: true });
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -151,6 +194,24 @@ interface RunResult {
     commitMax: number;
     serverRssMb: number[];
     loadAvg: string;
+    /** The load generator's own event-loop delay during the counted run: its share of every latency above. */
+    generatorLagP99: number;
+    generatorLagMax: number;
+    /** Each server's own event-loop delay during the counted run (bench/server-probe.ts): the part spent blocked inside it. */
+    serverLag: Array<{ p99: number; max: number }>;
+    /** CPU time the hypervisor took from this VM during the counted run (steal), in % of all CPU time. */
+    stealPercent: number;
+}
+
+/** Aggregate CPU ticks from /proc/stat: all of them, and those stolen by the hypervisor. */
+function cpuTicks(): { total: number; steal: number } {
+    try {
+        const fields = Fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+        return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
+    }
+    catch {
+        return { total: NaN, steal: NaN };
+    }
 }
 
 /** Prepares a database (migrated, one tenant with an admin and `count` accepted chats) and returns the env for servers. */
@@ -208,13 +269,7 @@ async function prepare(count: number): Promise<{ env: Record<string, string>; or
         async cleanup() {
             await dropSchema();
             if (process.env.REDIS_URL) {
-                const Redis = require('ioredis');
-                const redis = new Redis(process.env.REDIS_URL);
-                const keys: string[] = await redis.keys(`lcbench${id}*`);
-                if (keys.length) {
-                    await redis.del(...keys);
-                }
-                redis.disconnect();
+                await deleteKeysWithPrefix(process.env.REDIS_URL, `lcbench${id}`);
             }
             Fs.rmSync(dataDir, { recursive: true, force: true });
         }
@@ -343,6 +398,11 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
             await sleep(500);
         }
         const probe = prep.pgUrl ? await startCommitProbe(prep.pgUrl, prep.env.DATABASE_SCHEMA) : null;
+        const nodes = twoNodes ? [nodeA, nodeB] : [nodeA];
+        await Promise.all(nodes.map(serverLoopDelay)); // starts each server's count here
+        const lag = monitorEventLoopDelay({ resolution: 10 });
+        lag.enable();
+        const ticksBefore = cpuTicks();
         sendStart = performance.now();
         const sent = await sendFor(options.duration, (n) => `b${n}`, true);
         const sendSeconds = (performance.now() - sendStart) / 1000;
@@ -350,6 +410,9 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
         while (sentAt.size && Date.now() < drainUntil) {
             await sleep(50);
         }
+        lag.disable();
+        const ticksAfter = cpuTicks();
+        const serverLag = await Promise.all(nodes.map(serverLoopDelay));
         const commits = probe ? await probe.stop() : null;
         const held = clients.filter((c) => c.client._ws && c.client._ws.readyState === 1).length;
         const sorted = latencies.slice().sort((x, y) => x - y);
@@ -360,7 +423,11 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
             p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1] ?? NaN),
             commitP99: commits ? round(commits.p99) : NaN, commitMax: commits ? round(commits.max) : NaN,
             serverRssMb: twoNodes ? [rssOf(nodeA.child.pid), rssOf(nodeB.child.pid)] : [rssOf(nodeA.child.pid)],
-            loadAvg: Os.loadavg()[0].toFixed(1)
+            loadAvg: Os.loadavg()[0].toFixed(1),
+            // The histogram counts from the 10 ms timer's due time, so a delay under 10 ms reads as 0.
+            generatorLagP99: round(Math.max(0, lag.percentile(99) / 1e6 - 10)), generatorLagMax: round(Math.max(0, lag.max / 1e6 - 10)),
+            serverLag: serverLag.map((l) => ({ p99: round(l.p99), max: round(l.max) })),
+            stealPercent: round(((ticksAfter.steal - ticksBefore.steal) / (ticksAfter.total - ticksBefore.total)) * 100)
         };
         process.stderr.write(`[realtime] ${JSON.stringify(result)}\n`);
         if (options.trace) {
@@ -399,12 +466,17 @@ function writeResults(results: RunResult[], options: Options, notes: string[]): 
             + ' warm-up at the same rate (default 3 s).',
         'DB commit = a one-row INSERT on its own connection every 20 ms during the counted run: what the database and its disk'
             + ' (one fsync per commit) take before any of our code runs.',
+        'Generator lag = the load generator\'s own event-loop delay (p99 / max) during the counted run: the part of a delivery time'
+            + ' spent waiting in the process that holds all the client sockets, not in the servers. CPU steal = the share of CPU time'
+            + ' the hypervisor gave to other guests during the counted run. Server lag = each server process\'s own event-loop delay (p99 / max)'
+            + ' during the counted run (bench/server-probe.ts): time a message waited while that server was busy (GC, other work).'
+            + ' A run with high generator lag or steal measured the machine, not the product.',
         'Budgets (DESIGN §8): 10,000 connections on one 2-core process; p99 ≤ 50 ms at 500 msg/s on one node, ≤ 100 ms across two.',
         '',
-        '| run | when (UTC) | database | connections held / asked | connect time | rate asked → sent | delivered / sent | p50 | p95 | p99 | max | DB commit p99 / max | server RSS | load avg |',
-        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+        '| run | when (UTC) | database | connections held / asked | connect time | rate asked → sent | delivered / sent | p50 | p95 | p99 | max | DB commit p99 / max | server lag p99 / max | generator lag p99 / max | CPU steal | server RSS | load avg |',
+        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
         ...kept,
-        ...results.map((r) => `| ${r.label} | ${stamp} | ${r.database} | ${r.held} / ${r.requested} | ${r.connectSeconds} s | ${r.rate} → ${r.achievedRate} msg/s | ${r.delivered} / ${r.sent} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.max} ms | ${Number.isNaN(r.commitP99) ? '—' : `${r.commitP99} / ${r.commitMax} ms`} | ${r.serverRssMb.map((m) => `${m} MB`).join(' + ')} | ${r.loadAvg} |`),
+        ...results.map((r) => `| ${r.label} | ${stamp} | ${r.database} | ${r.held} / ${r.requested} | ${r.connectSeconds} s | ${r.rate} → ${r.achievedRate} msg/s | ${r.delivered} / ${r.sent} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.max} ms | ${Number.isNaN(r.commitP99) ? '—' : `${r.commitP99} / ${r.commitMax} ms`} | ${r.serverLag.map((l) => `${l.p99} / ${l.max} ms`).join(' + ')} | ${r.generatorLagP99} / ${r.generatorLagMax} ms | ${r.stealPercent} % | ${r.serverRssMb.map((m) => `${m} MB`).join(' + ')} | ${r.loadAvg} |`),
         ...([...new Set([...keptNotes, ...notes.map((n) => `- ${n}`)])].length ? ['', ...new Set([...keptNotes, ...notes.map((n) => `- ${n}`)])] : []),
         '<!-- realtime:end -->'
     ];
