@@ -1,5 +1,4 @@
 import { BaseModel } from '../../../core/db/base-model';
-
 import type { ChatStatus, Sender } from '../../../core/types/api';
 
 export type { ChatStatus, Sender };
