@@ -15,8 +15,8 @@ import * as Fs from 'fs';
 import * as Net from 'net';
 import * as Os from 'os';
 import * as Path from 'path';
-import { monitorEventLoopDelay } from 'perf_hooks';
 import { RESULTS_FILE, writeSection } from './results';
+import { watchLoopDelay } from './loop-delay';
 import Knex from 'knex';
 import { loadConfig } from '../config';
 import { createServer, migratorFor } from '../core/server';
@@ -305,15 +305,16 @@ async function startCommitProbe(url: string, schema: string): Promise<{ stop(): 
 
 /** Resident memory of a server: the process and its children (`serve` restarts itself with a V8 flag, see bin/loyalty-chat). */
 function rssOf(pid: number | undefined): number {
-    try {
-        const status = Fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-        const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-        const children = Fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-        return Math.round(kb / 1024) + children.reduce((sum, child) => sum + (rssOf(child) || 0), 0);
-    }
-    catch {
-        return NaN;
-    }
+    const mb = processTree(pid).map((p) => {
+        try {
+            return Math.round(Number(/VmRSS:\s+(\d+)/.exec(Fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+        }
+        catch {
+            return NaN;
+        }
+    });
+    // The server itself gone: no figure; a child gone meanwhile counts 0.
+    return mb.length && !Number.isNaN(mb[0]) ? mb.reduce((sum, m) => sum + (m || 0), 0) : NaN;
 }
 
 async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
@@ -400,8 +401,7 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
         const probe = prep.pgUrl ? await startCommitProbe(prep.pgUrl, prep.env.DATABASE_SCHEMA) : null;
         const nodes = twoNodes ? [nodeA, nodeB] : [nodeA];
         await Promise.all(nodes.map(serverLoopDelay)); // starts each server's count here
-        const lag = monitorEventLoopDelay({ resolution: 10 });
-        lag.enable();
+        const lag = watchLoopDelay();
         const ticksBefore = cpuTicks();
         sendStart = performance.now();
         const sent = await sendFor(options.duration, (n) => `b${n}`, true);
@@ -410,7 +410,8 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
         while (sentAt.size && Date.now() < drainUntil) {
             await sleep(50);
         }
-        lag.disable();
+        lag.stop();
+        const generatorLag = lag.read();
         const ticksAfter = cpuTicks();
         const serverLag = await Promise.all(nodes.map(serverLoopDelay));
         const commits = probe ? await probe.stop() : null;
@@ -424,8 +425,7 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
             commitP99: commits ? round(commits.p99) : NaN, commitMax: commits ? round(commits.max) : NaN,
             serverRssMb: twoNodes ? [rssOf(nodeA.child.pid), rssOf(nodeB.child.pid)] : [rssOf(nodeA.child.pid)],
             loadAvg: Os.loadavg()[0].toFixed(1),
-            // The histogram counts from the 10 ms timer's due time, so a delay under 10 ms reads as 0.
-            generatorLagP99: round(Math.max(0, lag.percentile(99) / 1e6 - 10)), generatorLagMax: round(Math.max(0, lag.max / 1e6 - 10)),
+            generatorLagP99: round(generatorLag.p99), generatorLagMax: round(generatorLag.max),
             serverLag: serverLag.map((l) => ({ p99: round(l.p99), max: round(l.max) })),
             stealPercent: round(((ticksAfter.steal - ticksBefore.steal) / (ticksAfter.total - ticksBefore.total)) * 100)
         };

@@ -6,18 +6,13 @@
  */
 import * as Fs from 'fs';
 import * as Path from 'path';
-import { monitorEventLoopDelay } from 'perf_hooks';
+import { watchLoopDelay } from './loop-delay';
 
-const RESOLUTION_MS = 10;
 const dir = process.env.BENCH_PROBE_DIR;
 if (dir) {
-    const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-    histogram.enable();
+    const delay = watchLoopDelay();
     process.on('SIGUSR2', () => {
-        // The histogram counts from the timer's due time plus its interval: an idle loop reads ~10 ms.
-        const ms = (ns: number) => Math.max(0, ns / 1e6 - RESOLUTION_MS);
-        const figures = { p99: ms(histogram.percentile(99)), max: ms(histogram.max), count: histogram.count };
-        Fs.writeFileSync(Path.join(dir, `${process.pid}.json`), JSON.stringify(figures));
-        histogram.reset();
+        Fs.writeFileSync(Path.join(dir, `${process.pid}.json`), JSON.stringify(delay.read()));
+        delay.reset();
     });
 }
