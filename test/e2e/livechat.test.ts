@@ -199,6 +199,49 @@ describe('live chat end to end in a browser', function () {
         }
     });
 
+    it('opens the chat the agent just accepted, even with another chat open, and sends the reply to that customer', async () => {
+        const t = await startTestServer({ listen: true });
+        try {
+            const tenant = await createTenant(t.server, 'e2etwochats', 'localhost');
+            const page = await openConsole(browser, t.url, tenant);
+            await page.evaluate(() => {
+                const el = document.querySelector('[data-testid="availability"]') as HTMLElement;
+                ((el.tagName === 'INPUT' ? el : el.querySelector('input')) as HTMLInputElement).click();
+            });
+            await page.waitForFunction(() => document.body.innerText.includes('Available') && !document.body.innerText.includes('Unavailable'));
+            const acceptRow = async (text: string) => {
+                await page.waitForFunction((t) => document.querySelector('[data-testid="waiting-list"]')?.textContent?.includes(t), { timeout: 10000 }, text);
+                await page.click('[data-testid="new-chat-banner"]');      // the full-screen banner covers the list: dismiss it
+                await page.waitForSelector('[data-testid="new-chat-banner"]', { hidden: true, timeout: 2000 });
+                const [button] = await page.$$(`xpath/.//*[@data-testid="waiting-list"]/*[contains(., "${text}")]//button[contains(., "Accept Chat")]`);
+                await button.click();
+                await page.waitForFunction((t) => document.querySelector('[data-testid="conversation"]')?.textContent?.includes(t), { timeout: 10000 }, text);
+            };
+
+            const first = customer(t.url, tenant, 'two_chats_first');
+            await first.chat.start({ phoneNumber: '+15555550101', customerMessage: 'first customer here' });
+            await acceptRow('first customer here');
+
+            const second = customer(t.url, tenant, 'two_chats_second');
+            await second.chat.start({ phoneNumber: '+15555550102', customerMessage: 'second customer here' });
+            await acceptRow('second customer here');
+            expect(await page.$eval('[data-testid="conversation"]', (el) => el.textContent), 'the pane shows the accepted chat')
+                .to.contain('second customer here').and.not.contain('first customer here');
+
+            await page.type('[data-testid="agent-input"]', 'Hello second customer');
+            await page.keyboard.press('Enter');
+            await until(() => second.incoming.some((m) => m.message === 'Hello second customer'), 10000, 'the reply reached the second customer');
+            await sleep(300);
+            expect(first.incoming.map((m) => m.message), 'nothing meant for the second customer reached the first').to.not.include('Hello second customer');
+            await first.chat.end();
+            await second.chat.end();
+            await page.close();
+        }
+        finally {
+            await t.close();
+        }
+    });
+
     it('sends a visitor without a valid admin token from /admin-chat to /admin-login', async () => {
         const t = await startTestServer({ listen: true });
         try {

@@ -164,7 +164,11 @@ export default function AdminChat() {
 
     const accept = async (sessionId: string) => {
         try {
-            await socketRef.current!.request('POST', `/api/chat/session/${encodeURIComponent(sessionId)}/accept`, {});
+            const session = await socketRef.current!.request<ChatSession>('POST', `/api/chat/session/${encodeURIComponent(sessionId)}/accept`, {});
+            // Into the active list first, then selected: selected while the list does not hold it yet, the effect
+            // above would drop the selection and open another chat, and the agent's reply would go to that customer.
+            queryClient.setQueryData<ChatSession[]>(chatKeys.active, (old) =>
+                old?.some((c) => c.sessionId === sessionId) ? old : [...(old ?? []), session]);
             setSelected(sessionId);
             setBanner(null);
         }
