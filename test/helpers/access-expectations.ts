@@ -1,0 +1,78 @@
+/**
+ * Who may call each route: the security review's table, written by hand (route id → caller kinds), and
+ * compared with what every route declares and what hapi enforces (test/integration/access-matrix.test.ts).
+ * A new route fails that test until it is listed here.
+ *
+ * - 'public': no credentials needed (and not reachable over a socket);
+ * - 'customer': a customer token of the chat session named by the route's {sessionId} (any other session: refused).
+ */
+export type Kind = 'super_admin' | 'admin' | 'org_user' | 'widget' | 'customer';
+
+export const EXPECTED: Record<string, 'public' | Kind[]> = {
+    // ---- public pages, files and logins ----
+    'health.status.get': 'public',
+    'web.app.get': 'public',
+    'web.assets.get': 'public',
+    'widget.script.get': 'public',
+    'widget.chunk.get': 'public',
+    'widget.storefront.get': 'public',
+    'widget.storefront.demo': 'public',
+    'auth.cors.preflight': 'public',
+    'auth.admin.login': 'public',
+    'auth.super-admin.login': 'public',
+    'auth.org.login': 'public',
+    'tenants.demo-credentials.get': 'public',
+
+    // ---- token checks ----
+    'auth.admin.verify': ['admin'],
+    'auth.super-admin.verify': ['super_admin'],
+    'auth.org.verify': ['org_user'],
+
+    // ---- super admin: every tenant ----
+    'tenants.organizations.list': ['super_admin'],
+    'tenants.organizations.create': ['super_admin'],
+    'tenants.organizations.update': ['super_admin'],
+    'tenants.organizations.deactivate': ['super_admin'],
+    'tenants.bot-instances.list': ['super_admin'],
+    'tenants.bot-instances.create': ['super_admin'],
+    'tenants.bot-instances.update': ['super_admin'],
+    'tenants.bot-instances.deactivate': ['super_admin'],
+    'tenants.users.list': ['super_admin'],
+    'tenants.users.create': ['super_admin'],
+    'tenants.users.update': ['super_admin'],
+    'tenants.users.deactivate': ['super_admin'],
+
+    // ---- organization users: their own organization ----
+    'tenants.org-bot-instances.list': ['org_user'],
+    'tenants.org-analytics.get': ['org_user'],
+
+    // ---- the widget (public key of a bot instance) ----
+    'analytics.event.track': ['widget'],
+    'loyalty.code.send': ['widget'],
+    'loyalty.points.view': ['widget'],
+    'livechat.availability.check': ['widget'],
+    'livechat.session.create': ['widget'],
+    'questions.question.list': ['admin', 'widget'],
+
+    // ---- staff of one organization ----
+    'questions.question.create': ['admin'],
+    'questions.question.update': ['admin'],
+    'questions.question.delete': ['admin'],
+    'questions.order.save': ['admin'],
+    'livechat.waiting.list': ['admin'],
+    'livechat.session.list': ['admin'],
+    'livechat.session.accept': ['admin'],
+    'livechat.session.star': ['admin'],
+    'livechat.session.archive': ['admin'],
+    'livechat.agent.status': ['admin'],
+    'livechat.agent.availability': ['admin'],
+    'livechat.email-settings.get': ['admin'],
+    'livechat.email-settings.update': ['admin'],
+    'livechat.email.test': ['admin'],
+
+    // ---- one live chat: its agents and its own customer ----
+    'livechat.session.get': ['admin', 'customer'],
+    'livechat.message.list': ['admin', 'customer'],
+    'livechat.message.send': ['admin', 'customer'],
+    'livechat.session.end': ['admin', 'customer']
+};
