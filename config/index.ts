@@ -42,6 +42,14 @@ export interface Config {
         waitTimeoutSeconds: number;
         maxMessageLength: number;
     };
+    sockets: {
+        /** Open WebSocket connections per client address. */
+        maxPerIp: number;
+        /** Authenticated sockets per token holder (one chat's customer, one staff user), per node. */
+        maxPerToken: number;
+        /** Incoming frames per second per socket. */
+        maxFramesPerSecond: number;
+    };
     seedDemoOnEmpty: boolean;
 }
 
@@ -85,6 +93,9 @@ export const envSchema = Joi.object({
     OPENAI_MODEL: Joi.string().default('gpt-4o-mini'),
     CHAT_WAIT_TIMEOUT_SECONDS: Joi.number().integer().min(10).max(86400).default(600),
     CHAT_MAX_MESSAGE_LENGTH: Joi.number().integer().min(1).max(10000).default(2000),
+    WS_MAX_CONNECTIONS_PER_IP: Joi.number().integer().min(1).max(1000000).default(100),
+    WS_MAX_CONNECTIONS_PER_TOKEN: Joi.number().integer().min(1).max(10000).default(10),
+    WS_MAX_FRAMES_PER_SECOND: Joi.number().integer().min(1).max(10000).default(50),
     SEED_DEMO_ON_EMPTY: bool.default(true)
 }).unknown(true);
 
@@ -232,6 +243,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env, overrid
             openai: { baseUrl: String(v.OPENAI_BASE_URL).replace(/\/+$/, ''), apiKey: v.OPENAI_API_KEY || null, model: v.OPENAI_MODEL }
         },
         chat: { waitTimeoutSeconds: v.CHAT_WAIT_TIMEOUT_SECONDS, maxMessageLength: v.CHAT_MAX_MESSAGE_LENGTH },
+        sockets: { maxPerIp: v.WS_MAX_CONNECTIONS_PER_IP, maxPerToken: v.WS_MAX_CONNECTIONS_PER_TOKEN, maxFramesPerSecond: v.WS_MAX_FRAMES_PER_SECOND },
         seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY
     };
 }

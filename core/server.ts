@@ -6,7 +6,9 @@ import type { Config } from '../config';
 import { createDb, dbClientName, Migrator } from './db';
 import { BullQueue, JobQueue, MemoryQueue } from './jobs';
 import { MemoryPubSub, PubSub, RedisPubSub } from './realtime/pubsub';
+import { Realtime } from './realtime/socket-server';
 import { registerErrorHandling, validationFailAction } from './http/errors';
+import { rejectControlCharacters } from './http/text';
 import { allMigrations, featurePlugins } from './plugins';
 import type { AppContext, Services } from './types';
 import { ROOT, PUBLIC_DIR, packageVersion } from './paths';
@@ -55,6 +57,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
         redis,
         jobs,
         pubsub,
+        realtime: new Realtime(server, pubsub, log),
         log,
         services: {} as Services,
         version: packageVersion()
@@ -62,6 +65,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
     Object.assign(server.app, app);
 
     registerErrorHandling(server);
+    rejectControlCharacters(server);
     await server.register([
         {
             plugin: require('hapi-pino'),

@@ -6,7 +6,7 @@ export type { Role };
 export const ISSUER = 'loyalty-chat';
 export const ALGORITHM = 'HS256';
 
-/** Token lifetimes per role, in seconds. Staff tokens live at most 24 h. */
+/** Token lifetimes per role, in seconds: staff tokens live at most 12 h (DESIGN §8: every token carries exp). */
 export const TOKEN_TTL: Record<Role, number> = {
     super_admin: 8 * 3600,
     admin: 12 * 3600,
@@ -22,6 +22,8 @@ export interface TokenClaims {
     role: Role;
     org: number | null;
     tv: number;
+    /** Expiry, seconds since the epoch. */
+    exp: number;
 }
 
 export function signUserToken(secret: string, user: { id: number; role: Role; organizationId: number | null; tokenVersion: number }): string {
@@ -35,7 +37,20 @@ export function signUserToken(secret: string, user: { id: number; role: Role; or
     });
 }
 
-/** Verifies signature (HS256 only), expiry, issuer and audience. Throws on any failure. */
+/**
+ * A token must say when it ends, and not later than `maxSeconds` after it was issued: a token without `exp`
+ * (which jsonwebtoken accepts) or with a lifetime longer than ours was not made by this server.
+ */
+export function checkLifetime(decoded: jwt.JwtPayload, maxSeconds: number): void {
+    if (typeof decoded.exp !== 'number' || typeof decoded.iat !== 'number') {
+        throw new Error('Token has no expiry');
+    }
+    if (decoded.exp - decoded.iat > maxSeconds) {
+        throw new Error('Token lives too long');
+    }
+}
+
+/** Verifies signature (HS256 only), expiry (required, at most the role's lifetime), issuer and audience. Throws on any failure. */
 export function verifyUserToken(secret: string, token: string, roles: Role[]): TokenClaims {
     const decoded = jwt.verify(token, secret, {
         algorithms: [ALGORITHM],
@@ -45,5 +60,6 @@ export function verifyUserToken(secret: string, token: string, roles: Role[]): T
     if (typeof decoded.sub !== 'string' || !roles.includes(decoded.role)) {
         throw new Error('Token role does not match');
     }
-    return { sub: decoded.sub, role: decoded.role, org: decoded.org ?? null, tv: Number(decoded.tv) };
+    checkLifetime(decoded, TOKEN_TTL[decoded.role as Role]);
+    return { sub: decoded.sub, role: decoded.role, org: decoded.org ?? null, tv: Number(decoded.tv), exp: decoded.exp as number };
 }

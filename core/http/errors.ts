@@ -18,8 +18,12 @@ export const validationFailAction: Lifecycle.Method = (request: Request, h: Resp
     throw boom;
 };
 
-/** Database errors that are the client's fault, by driver code. */
-function mapDatabaseError(err: any): Boom.Boom | null {
+/** Database errors that are the client's fault, by driver code (objection wraps the driver's error in nativeError). */
+function mapDatabaseError(wrapped: any): Boom.Boom | null {
+    if (wrapped?.name === 'NotFoundError' && wrapped?.type === 'NotFound') {
+        return Boom.notFound(wrapped.message && wrapped.message !== 'NotFoundError' ? wrapped.message : 'Not found');
+    }
+    const err = wrapped?.nativeError ?? wrapped;
     const code: string | undefined = err?.code;
     const message: string = err?.message ?? '';
     if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {

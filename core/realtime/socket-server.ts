@@ -1,42 +1,43 @@
 import Boom from '@hapi/boom';
-import type { Server } from '@hapi/hapi';
+import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import type { Logger } from 'pino';
 import type { PubSub } from './pubsub';
+import type { Caller } from '../types/auth';
+import {
+    assertNesInternals, closeSocket, hardenSockets, limitConnections, listenerOf, RealtimeSocket, refuseFurther,
+    socketCount, spreadHeartbeat, upgradeOf
+} from './nes-adapter';
 
-/** What core/realtime knows of a nes socket (the parts it uses). */
-export interface RealtimeSocket {
-    id: string;
-    app: Record<string, any>;
-    auth: { isAuthenticated: boolean; credentials: any; artifacts?: unknown };
-    info: { remoteAddress: string };
-    disconnect(): Promise<void>;
-    send(message: unknown): Promise<void>;
-}
-
-/** The Origin and Host headers of the socket's upgrade request (null when the client sent none). */
-export function upgradeOf(socket: RealtimeSocket): { origin: string | null; host: string | null } {
-    return (socket as any)._ws?.lcUpgrade ?? { origin: null, host: null };
-}
+export type { RealtimeSocket };
+export { upgradeOf };
 
 export interface RealtimeOptions {
     /** The WebSocket path (DESIGN §6: '/ws'). Other paths are not upgraded. */
     path: string;
-    /** hapi auth strategies a socket may authenticate with (in its hello's headers). */
-    strategies: string[];
+    /** hapi auth of the socket's hello (its headers): strategies plus access, like any route. */
+    auth: { strategies: string[]; access: Array<{ scope: string[] }> };
     /** A socket that has not authenticated after this many ms is closed. */
     authTimeoutMs: number;
     /** Largest incoming frame in bytes (nes leaves ws at 100 MiB). Bigger frames close the socket (1009). */
     maxPayload: number;
     /** Incoming frames per second per connection before the socket is closed (1008). */
     maxFramesPerSecond: number;
-    /** Called after authentication; throw a Boom to refuse the socket (it is then closed). */
-    onConnection?(socket: RealtimeSocket): Promise<void> | void;
-    onDisconnection?(socket: RealtimeSocket): void;
+    /** Open sockets per client address (1008 'Too many connections from your address' past it). */
+    maxPerIp: number;
+    /** Authenticated sockets per identity (one customer token, one staff user) on this node. */
+    maxPerIdentity: number;
+    /** Credentials are re-verified (the strategy's `verify`) on a frame at most this often. */
+    reverifyMs?: number;
+    /** Called after authentication; throw a Boom to refuse the socket (the refusal is sent, then it is closed). */
+    onConnection?(socket: RealtimeSocket, caller: Caller): Promise<void> | void;
+    onDisconnection?(socket: RealtimeSocket, caller: Caller | null): void;
     /** Custom messages (nes client.message). */
-    onMessage?(socket: RealtimeSocket, message: unknown): Promise<unknown> | unknown;
+    onMessage?(socket: RealtimeSocket, caller: Caller, message: unknown): Promise<unknown> | unknown;
     heartbeat?: { interval: number; timeout: number };
 }
 
 const CHANNEL = 'realtime:publish';
+const REVOKE_CHANNEL = 'realtime:revoke';
 const DEFAULT_HEARTBEAT = { interval: 15000, timeout: 10000 };
 /** One slot of the sockets is pinged every this many ms (each socket is in one slot). */
 const HEARTBEAT_TICK_MS = 50;
@@ -44,19 +45,44 @@ const HEARTBEAT_TICK_MS = 50;
 /** One push: to a nes subscription path, or (with route) to a path of a `subscription()` route. */
 export interface Push { path: string; message: unknown; route?: string }
 
-/** Whether a socket with these credentials may receive this message. */
-export type SubscriptionFilter = (message: any, credentials: any) => boolean;
+/** Whether a socket with this caller may receive this message. */
+export type SubscriptionFilter = (message: any, caller: Caller | null) => boolean;
+
+/** Whose sockets to close: one user's, or everyone's of one organization (staff and customers). */
+export interface Revocation { userId?: number; organizationId?: number }
+
+/** Who a socket belongs to, for the per-identity cap and the reauth check. */
+export function identityOf(caller: Caller | null | undefined): string | null {
+    if (!caller) {
+        return null;
+    }
+    switch (caller.kind) {
+        case 'staff':
+            return `staff:${caller.userId}:${caller.role}`;
+        case 'customer':
+            return `customer:${caller.organizationId}:${caller.sessionId}`;
+        case 'widget':
+            return `widget:${caller.botInstanceId}`;
+    }
+}
+
+export function callerOfSocket(socket: RealtimeSocket): Caller | null {
+    return socket.auth.credentials?.caller ?? null;
+}
 
 /**
- * nes on the same host (DESIGN §6) with the limits nes leaves open: a frame limit, a path, an auth
- * timeout, a frame-rate guard, the upgrade request's Origin kept for the connection check, and a bridge
- * over `server.app.pubsub` so a publish on any node reaches the subscribers on every node.
+ * nes on the same host (DESIGN §6), hardened where nes leaves doors open (nes-adapter.ts), with a bridge over
+ * `server.app.pubsub` so a publish on any node reaches the subscribers on every node, revocation of a user's
+ * or an organization's sockets on every node, and the one command path: socket messages are injected as
+ * requests to routes, with the socket's credentials, so validation, limits and access live once, on the route.
  */
 export class Realtime {
-    private listener: any = null;
+    private listener: ReturnType<typeof listenerOf> | null = null;
     /** Sockets per exact path of the subscriptions made with `subscription()`. */
     private readonly index = new Map<string, Set<RealtimeSocket>>();
     private readonly filters = new Map<string, SubscriptionFilter>();
+    private readonly perIdentity = new Map<string, number>();
+
     private readonly bridgeListener = (msg: Push | { batch: Push[] }) => {
         for (const push of 'batch' in msg ? msg.batch : [msg]) {
             try {
@@ -64,141 +90,123 @@ export class Realtime {
                     this.deliver(push.route, push.path, push.message);
                 }
                 else {
-                    (this.server as any).publish(push.path, push.message);
+                    this.server.publish(push.path, push.message);
                 }
             }
             catch (err) {
-                this.server.app.log.warn({ err, path: push.path }, 'realtime publish failed');
+                this.log.warn({ err, path: push.path }, 'realtime publish failed');
             }
         }
     };
 
-    constructor(private readonly server: Server, private readonly pubsub: PubSub) {}
+    private readonly revokeListener = (revocation: Revocation) => {
+        void this.closeLocal(revocation).catch((err) => this.log.warn({ err }, 'revocation failed'));
+    };
+
+    constructor(private readonly server: Server, private readonly pubsub: PubSub, private readonly log: Logger) {}
+
+    get registered(): boolean {
+        return this.listener !== null;
+    }
 
     async register(options: RealtimeOptions): Promise<void> {
+        assertNesInternals();
         const server = this.server;
+        hardenSockets({
+            identity: (credentials) => identityOf((credentials as { caller?: Caller } | null)?.caller),
+            onError: (err, socket) => this.log.warn({ err: (err as Error)?.message, socket: socket.id }, 'socket closed after a frame nes could not handle')
+        });
         await server.register({
             plugin: require('@hapi/nes'),
             options: {
                 auth: {
                     type: 'direct',
-                    route: { strategies: options.strategies },
+                    route: options.auth,
                     timeout: options.authTimeoutMs,
-                    index: false
+                    index: false,
+                    minAuthVerifyInterval: options.reverifyMs ?? (options.heartbeat ?? DEFAULT_HEARTBEAT).interval
                 },
                 heartbeat: options.heartbeat ?? DEFAULT_HEARTBEAT,
                 headers: null,
                 onConnection: async (socket: RealtimeSocket) => {
-                    if (!options.onConnection) {
-                        return;
+                    const caller = callerOfSocket(socket);
+                    if (!caller) {
+                        throw Boom.unauthorized('Connection requires authentication');
+                    }
+                    const who = identityOf(caller)!;
+                    const count = (this.perIdentity.get(who) ?? 0) + 1;
+                    if (count > options.maxPerIdentity) {
+                        refuseFurther(socket, [1008, 'Too many connections for these credentials']);
+                        throw Boom.forbidden('Too many connections for these credentials');
+                    }
+                    await options.onConnection?.(socket, caller);
+                    this.perIdentity.set(who, count);
+                    socket.app.identity = who;
+                },
+                onDisconnection: (socket: RealtimeSocket) => {
+                    const who = socket.app.identity as string | undefined;
+                    if (who) {
+                        const left = (this.perIdentity.get(who) ?? 1) - 1;
+                        if (left > 0) {
+                            this.perIdentity.set(who, left);
+                        }
+                        else {
+                            this.perIdentity.delete(who);
+                        }
                     }
                     try {
-                        await options.onConnection(socket);
+                        options.onDisconnection?.(socket, who ? callerOfSocket(socket) : null);
                     }
                     catch (err) {
-                        // Refused: forget the credentials so nothing else is reachable, answer the hello, then close.
-                        socket.auth.isAuthenticated = false;
-                        socket.auth.credentials = null;
-                        setTimeout(() => void socket.disconnect(), 50);
-                        throw Boom.isBoom(err) ? err : Boom.forbidden((err as Error).message);
+                        this.log.error({ err }, 'socket disconnection handler failed');
                     }
                 },
-                onDisconnection: (socket: RealtimeSocket) => options.onDisconnection?.(socket),
-                onMessage: options.onMessage ? (socket: RealtimeSocket, message: unknown) => options.onMessage!(socket, message) : undefined
+                onMessage: async (socket: RealtimeSocket, message: unknown) => {
+                    const caller = callerOfSocket(socket);
+                    if (!caller || !socket.app.identity) {
+                        throw Boom.unauthorized('Connection requires authentication');
+                    }
+                    if (!options.onMessage) {
+                        throw Boom.notImplemented('No custom messages');
+                    }
+                    return options.onMessage(socket, caller, message);
+                }
             }
         });
-        this.listener = (server.plugins as any).nes._listener;
-        this.staggerHeartbeat(options.heartbeat ?? DEFAULT_HEARTBEAT);
-        const wss = this.listener._wss;
-        wss.options.maxPayload = options.maxPayload;
-        wss.options.path = options.path;
-        // Runs after nes made its Socket for this ws (listeners run in order), before any frame is read.
-        wss.on('connection', (ws: any, req: any) => {
-            ws.lcUpgrade = { origin: req.headers.origin ?? null, host: req.headers.host ?? null };
-            let windowStart = Date.now();
-            let frames = 0;
-            ws.on('message', () => {
-                const t = Date.now();
-                if (t - windowStart >= 1000) {
-                    windowStart = t;
-                    frames = 0;
+        const listener = listenerOf(server);
+        this.listener = listener;
+        const heartbeat = spreadHeartbeat(listener, options.heartbeat ?? DEFAULT_HEARTBEAT, HEARTBEAT_TICK_MS);
+        limitConnections(listener, {
+            path: options.path,
+            maxPayload: options.maxPayload,
+            maxFramesPerSecond: options.maxFramesPerSecond,
+            maxPerIp: options.maxPerIp,
+            clientIp: (req) => {
+                const forwarded = req.headers['x-forwarded-for'];
+                if (server.app.config?.trustProxy && typeof forwarded === 'string' && forwarded.trim()) {
+                    return forwarded.split(',')[0].trim();
                 }
-                frames += 1;
-                if (frames > options.maxFramesPerSecond) {
-                    ws.close(1008, 'Too many messages');
-                }
-            });
+                return req.socket.remoteAddress ?? 'unknown';
+            }
+        });
+
+        // A request frame reaches only routes that admit the socket's caller by their declared access: never
+        // a public route (logins, pages), which sockets have no business calling.
+        server.ext('onPreAuth', (request: Request, h: ResponseToolkit) => {
+            if (request.plugins.nes && !request.route.settings.auth) {
+                throw Boom.forbidden('This route is not reachable over the socket');
+            }
+            return h.continue;
         });
 
         server.ext('onPreStart', async () => {
             await this.pubsub.subscribe(CHANNEL, this.bridgeListener);
+            await this.pubsub.subscribe(REVOKE_CHANNEL, this.revokeListener);
         });
         server.ext('onPreStop', async () => {
+            heartbeat.stop();
             await this.pubsub.unsubscribe(CHANNEL, this.bridgeListener);
-        });
-    }
-
-    /**
-     * nes pings every socket at once each interval, and every pong arrives together: with 10,000 sockets
-     * that is a second or more of a busy event loop in which chat messages queue (DESIGN §8 p99). Same
-     * protocol and rules, spread out: every socket gets a slot, one slot is pinged each tick (so each
-     * socket once per interval), and a socket that has not answered or sent anything `timeout` ms after
-     * its ping is closed. The timer lives in nes' own `_heartbeat` field, so nes clears it on stop.
-     */
-    private staggerHeartbeat(heartbeat: { interval: number; timeout: number }): void {
-        const listener = this.listener;
-        const count = Math.max(1, Math.round(heartbeat.interval / HEARTBEAT_TICK_MS));
-        const tick = heartbeat.interval / count;
-        const slots = Array.from({ length: count }, () => new Set<any>());
-        const checks = new Set<NodeJS.Timeout>();
-        let current = 0;
-        let next = 0;
-        const sockets = listener._sockets;
-        const add = sockets.add.bind(sockets);
-        const remove = sockets.remove.bind(sockets);
-        sockets.add = (socket: any) => {
-            add(socket);
-            socket.lcSlot = next;
-            next = (next + 1) % count;
-            slots[socket.lcSlot].add(socket);
-        };
-        sockets.remove = (socket: any) => {
-            remove(socket);
-            slots[socket.lcSlot]?.delete(socket);
-        };
-        listener._beat = () => {
-            clearInterval(listener._heartbeat);
-            listener._heartbeat = setInterval(() => {
-                const slot = slots[current];
-                current = (current + 1) % count;
-                if (!slot.size) {
-                    return;
-                }
-                const pinged = [...slot];
-                for (const socket of pinged) {
-                    socket._send({ type: 'ping' }).catch(() => {});
-                }
-                const check = setTimeout(() => {
-                    checks.delete(check);
-                    for (const socket of pinged) {
-                        if (!slot.has(socket)) {
-                            continue;
-                        }
-                        if (!socket._active()) {
-                            void socket.disconnect();
-                        }
-                        else {
-                            socket._pinged = false;
-                        }
-                    }
-                }, heartbeat.timeout);
-                checks.add(check);
-            }, tick);
-        };
-        this.server.ext('onPreStop', () => {
-            clearInterval(listener._heartbeat);
-            checks.forEach((t) => clearTimeout(t));
-            checks.clear();
+            await this.pubsub.unsubscribe(REVOKE_CHANNEL, this.revokeListener);
         });
     }
 
@@ -206,24 +214,38 @@ export class Realtime {
      * A nes subscription (e.g. '/chat/sessions/{sessionId}') whose pushes are delivered from an index by
      * exact path. nes' own publish walks every subscriber of the route for each message, which is O(n) in
      * connections; this is O(subscribers of that path). The wire protocol is nes' ('pub' to the path).
+     * `scope` is checked by nes against the caller's scopes, with {params} filled from the path.
      */
     subscription(route: string, options: {
-        onSubscribe(socket: RealtimeSocket, path: string, params: Record<string, string>): Promise<void> | void;
+        scope: string[];
+        onSubscribe?(socket: RealtimeSocket, caller: Caller, params: Record<string, string>): Promise<void> | void;
         filter?: SubscriptionFilter;
+        /** Delivered from the index of `subscription()` (default) or by nes' own publish. */
+        indexed?: boolean;
     }): void {
+        const indexed = options.indexed ?? true;
         if (options.filter) {
             this.filters.set(route, options.filter);
         }
-        (this.server as any).subscription(route, {
-            auth: { mode: 'required' },
-            onSubscribe: async (socket: RealtimeSocket, path: string, params: Record<string, string>) => {
-                await options.onSubscribe(socket, path, params);
-                let set = this.index.get(path);
-                if (!set) {
-                    set = new Set();
-                    this.index.set(path, set);
+        this.server.subscription(route, {
+            auth: { mode: 'required', scope: options.scope },
+            filter: !indexed && options.filter
+                ? (_path, message, { credentials }) => options.filter!(message, credentials?.caller ?? null)
+                : undefined,
+            onSubscribe: async (socket: RealtimeSocket, path: string, params?: unknown) => {
+                const caller = callerOfSocket(socket);
+                if (!caller) {
+                    throw Boom.unauthorized('Connection requires authentication');
                 }
-                set.add(socket);
+                await options.onSubscribe?.(socket, caller, (params ?? {}) as Record<string, string>);
+                if (indexed) {
+                    let set = this.index.get(path);
+                    if (!set) {
+                        set = new Set();
+                        this.index.set(path, set);
+                    }
+                    set.add(socket);
+                }
             },
             onUnsubscribe: (socket: RealtimeSocket, path: string) => {
                 const set = this.index.get(path);
@@ -244,8 +266,8 @@ export class Realtime {
         }
         const filter = this.filters.get(route);
         for (const socket of set) {
-            if (!filter || filter(message, socket.auth.credentials)) {
-                (socket as any).publish(path, message).catch(() => {});
+            if (!filter || filter(message, callerOfSocket(socket))) {
+                socket.publish(path, message).catch(() => undefined);
             }
         }
     }
@@ -260,8 +282,67 @@ export class Realtime {
         await this.pubsub.publish(CHANNEL, { batch: pushes });
     }
 
+    /**
+     * Closes the sockets of a user (deactivated, password changed) or of an organization (deactivated) on
+     * every node, with close code 1008. Their tokens are refused from then on by the auth strategies.
+     */
+    async revoke(revocation: Revocation): Promise<void> {
+        await this.pubsub.publish(REVOKE_CHANNEL, revocation);
+    }
+
+    private async closeLocal(revocation: Revocation): Promise<void> {
+        if (!this.listener) {
+            return;
+        }
+        const doomed: RealtimeSocket[] = [];
+        await this.server.eachSocket((socket) => {
+            const caller = callerOfSocket(socket);
+            if (!caller) {
+                return;
+            }
+            const byUser = revocation.userId !== undefined && caller.kind === 'staff' && caller.userId === revocation.userId;
+            const byOrg = revocation.organizationId !== undefined && caller.organizationId === revocation.organizationId;
+            if (byUser || byOrg) {
+                doomed.push(socket);
+            }
+        });
+        for (const socket of doomed) {
+            refuseFurther(socket);
+            closeSocket(socket, 1008, 'Access revoked');
+        }
+    }
+
+    /**
+     * The one command path: a socket message becomes a request to a route (by id), injected with the socket's
+     * credentials, so the route's access, validation and limits apply exactly as over HTTP. Answers the
+     * route's result; a 4xx/5xx becomes the same Boom error.
+     */
+    async command(socket: RealtimeSocket, routeId: string, input: { params?: Record<string, string>; payload?: object }): Promise<unknown> {
+        const route = this.server.lookup(routeId);
+        if (!route) {
+            throw Boom.notFound(`No route ${routeId}`);
+        }
+        let url = route.path;
+        for (const [name, value] of Object.entries(input.params ?? {})) {
+            url = url.replace(`{${name}}`, encodeURIComponent(value));
+        }
+        const res = await this.server.inject({
+            method: route.method,
+            url,
+            payload: input.payload,
+            auth: { credentials: socket.auth.credentials!, artifacts: socket.auth.artifacts ?? undefined, strategy: (socket.auth as { strategy?: string }).strategy ?? 'nes' },
+            plugins: { nes: { socket } },
+            remoteAddress: socket.info.remoteAddress
+        });
+        if (res.statusCode >= 400) {
+            const body = res.result as { message?: string } | null;
+            throw new Boom.Boom(body?.message ?? `Request failed with ${res.statusCode}`, { statusCode: res.statusCode });
+        }
+        return res.result;
+    }
+
     /** Sockets connected to this node. */
     connectionCount(): number {
-        return this.listener ? this.listener._sockets.length() : 0;
+        return socketCount(this.listener);
     }
 }

@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import type { Db, DbClient } from '../db';
 import type { JobQueue } from '../jobs';
 import type { PubSub } from '../realtime/pubsub';
-import type { Role } from './api';
+import type { Realtime } from '../realtime/socket-server';
 
 /**
  * Services that plugins expose to each other. Each plugin adds its own entry with declaration merging:
@@ -25,24 +25,11 @@ export interface AppContext {
     redis: Redis | null;
     jobs: JobQueue;
     pubsub: PubSub;
+    /** WebSockets (nes) and their fan-out; the livechat plugin registers the endpoint. */
+    realtime: Realtime;
     log: Logger;
     services: Services;
     version: string;
-}
-
-/** Credentials a verified request carries (see plugins/auth). */
-export interface UserCredentials {
-    kind: 'user';
-    userId: number;
-    email: string;
-    role: Role;
-    organizationId: number | null;
-}
-
-export interface WidgetCredentials {
-    kind: 'widget';
-    botInstanceId: number;
-    organizationId: number;
 }
 
 declare module '@hapi/hapi' {

@@ -23,11 +23,13 @@ describe('realtime heartbeat', function () {
     before(async () => {
         server = Hapi.server({ port: 0, host: '127.0.0.1' });
         (server.app as any).log = pino({ level: 'silent' });
-        server.auth.scheme('open', () => ({ authenticate: async (_request, h) => h.authenticated({ credentials: { user: 'x' } }) }));
+        server.auth.scheme('open', () => ({ authenticate: async (_request, h) => h.authenticated({ credentials: { caller: { kind: 'widget', botInstanceId: 1, organizationId: 1 }, scope: ['widget'] } }) }));
+        (server.app as any).config = { trustProxy: false };
         server.auth.strategy('open', 'open');
-        const realtime = new Realtime(server, new MemoryPubSub());
+        const realtime = new Realtime(server, new MemoryPubSub(), pino({ level: 'silent' }));
         await realtime.register({
-            path: '/ws', strategies: ['open'], authTimeoutMs: 5000, maxPayload: 65536, maxFramesPerSecond: 100,
+            path: '/ws', auth: { strategies: ['open'], access: [{ scope: ['widget'] }] }, authTimeoutMs: 5000, maxPayload: 65536, maxFramesPerSecond: 100,
+            maxPerIp: 1000, maxPerIdentity: 1000,
             heartbeat: { interval, timeout }
         });
         await server.start();
