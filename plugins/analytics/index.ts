@@ -1,7 +1,10 @@
 import Joi from 'joi';
 import type { Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
-import { provide, WidgetCredentials } from '../../core/types';
+import { provide } from '../../core/types';
+import { allow } from '../../core/http/access';
+import { fields } from '../../core/http/fields';
+import { widgetOf } from '../../core/http/callers';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { Limit } from '../../core/http/rate-limit';
 import { AnalyticsService, WIDGET_ACTIONS } from './services/analytics-service';
@@ -14,7 +17,7 @@ declare module '../../core/types' {
 
 /** SPEC §3 'Analytics event' as the widget posts it; organization and bot come from the widget key. */
 const trackPayload = Joi.object({
-    sessionId: Joi.string().trim().max(100).pattern(/^[A-Za-z0-9_.:-]+$/).allow(null, ''),
+    sessionId: fields.widgetSessionId.allow(null, ''),
     action: Joi.string().valid(...WIDGET_ACTIONS).required(),
     phoneNumber: Joi.string().trim().max(30).pattern(/^\+?[0-9() .-]{4,30}$/).allow(null, '')
         .messages({ 'string.pattern.base': '"phoneNumber" must be a phone number' }),
@@ -49,11 +52,11 @@ const feature: FeaturePlugin = {
                 path: '/api/analytics/track',
                 options: {
                     id: 'analytics.event.track',
-                    auth: 'widget',
+                    auth: allow('widget'),
                     tags: ['widget'],
                     validate: { payload: trackPayload },
                     handler: async (request, h) => {
-                        const credentials = request.auth.credentials as unknown as WidgetCredentials;
+                        const widget = widgetOf(request);
                         await limit.consume(request.info.remoteAddress);
                         const p = request.payload as Record<string, any>;
                         let domain: string | null = p.domain || null;
@@ -64,8 +67,8 @@ const feature: FeaturePlugin = {
                             catch { /* no domain */ }
                         }
                         await service.track({
-                            organizationId: credentials.organizationId,
-                            botInstanceId: credentials.botInstanceId,
+                            organizationId: widget.organizationId,
+                            botInstanceId: widget.botInstanceId,
                             sessionId: p.sessionId || null,
                             action: p.action,
                             phoneNumber: normalizeEventPhone(p.phoneNumber),

@@ -1,8 +1,10 @@
 import Boom from '@hapi/boom';
 import Joi from 'joi';
-import type { Request, Server } from '@hapi/hapi';
+import type { Request, Server, ServerRoute } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
-import type { UserCredentials } from '../../core/types';
+import type { StaffCaller } from '../../core/types/auth';
+import { allow, PUBLIC } from '../../core/http/access';
+import { staffOf } from '../../core/http/callers';
 import { signUserToken, Role } from '../../core/auth/tokens';
 import { dummyPasswordHash, verifyPassword } from '../../core/auth/passwords';
 import { registerJwtScheme } from './scheme';
@@ -42,7 +44,7 @@ export async function checkLogin(server: Server, email: string, password: string
     return { user, organization, token };
 }
 
-function publicUser(c: UserCredentials) {
+function publicUser(c: StaffCaller) {
     return { id: c.userId, email: c.email, role: c.role, organizationId: c.organizationId };
 }
 
@@ -65,14 +67,14 @@ const feature: FeaturePlugin = {
                 return result;
             }
 
-            const verify = (id: string, path: string, strategy: Role) => ({
+            const verify = (id: string, path: string, strategy: Role): ServerRoute => ({
                 method: 'GET',
                 path,
                 options: {
                     id,
-                    auth: strategy,
+                    auth: allow(strategy),
                     description: `Checks a ${strategy} token`,
-                    handler: (request: Request) => ({ valid: true, user: publicUser(request.auth.credentials as unknown as UserCredentials) })
+                    handler: (request: Request) => ({ valid: true, user: publicUser(staffOf(request)) })
                 }
             });
 
@@ -82,7 +84,7 @@ const feature: FeaturePlugin = {
                     path: '/api/admin/login',
                     options: {
                         id: 'auth.admin.login',
-                        auth: false,
+                        auth: PUBLIC,
                         description: 'Staff (admin) login',
                         validate: { payload: loginPayload },
                         handler: async (request: Request) => {
@@ -97,7 +99,7 @@ const feature: FeaturePlugin = {
                     path: '/api/super-admin/login',
                     options: {
                         id: 'auth.super-admin.login',
-                        auth: false,
+                        auth: PUBLIC,
                         description: 'Super admin login',
                         validate: { payload: loginPayload },
                         handler: async (request: Request) => {
@@ -112,7 +114,7 @@ const feature: FeaturePlugin = {
                     path: '/api/org/login',
                     options: {
                         id: 'auth.org.login',
-                        auth: false,
+                        auth: PUBLIC,
                         description: 'Organization user login',
                         validate: { payload: loginPayload },
                         handler: async (request: Request) => {
@@ -140,7 +142,7 @@ const feature: FeaturePlugin = {
                     }
                 },
                 verify('auth.org.verify', '/api/org/verify', 'org_user')
-            ] as any);
+            ]);
         }
     }
 };

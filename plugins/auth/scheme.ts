@@ -1,7 +1,8 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
-import { Role, verifyUserToken } from '../../core/auth/tokens';
-import type { UserCredentials } from '../../core/types';
+import jwt from 'jsonwebtoken';
+import { audienceFor, Role, verifyUserToken } from '../../core/auth/tokens';
+import { scopesOf, StaffCaller } from '../../core/types/auth';
 
 export function bearerToken(request: Request): string | null {
     const header = request.headers.authorization as string | undefined;
@@ -17,7 +18,7 @@ export function bearerToken(request: Request): string | null {
  * user must still exist, be active, and carry the same token_version (a password change or disable
  * revokes every earlier token).
  */
-export async function authenticateToken(server: Server, token: string, roles: Role[]): Promise<UserCredentials> {
+export async function authenticateToken(server: Server, token: string, roles: Role[]): Promise<{ caller: StaffCaller; session: StaffSession }> {
     let claims;
     try {
         claims = verifyUserToken(server.app.config.jwtSecret, token, roles);
@@ -25,8 +26,29 @@ export async function authenticateToken(server: Server, token: string, roles: Ro
     catch (err) {
         throw Boom.unauthorized(`Invalid token: ${(err as Error).message}`, 'Bearer');
     }
-    const user = await server.app.services.tenants.findUserRecordById(Number(claims.sub));
-    if (!user || !user.is_active || user.token_version !== claims.tv || user.role !== claims.role) {
+    const session: StaffSession = { userId: Number(claims.sub), role: claims.role, tokenVersion: claims.tv, expiresAt: claims.exp * 1000 };
+    return { caller: await checkStaffSession(server, session), session };
+}
+
+/** What a staff token proved, kept as the request's (or socket's) auth artifacts to check it again later. */
+export interface StaffSession {
+    userId: number;
+    role: Role;
+    tokenVersion: number;
+    /** Epoch ms of the token's exp. */
+    expiresAt: number;
+}
+
+/**
+ * The user of a staff token must still exist, be active, have the token's role and token_version (a password
+ * change or disable bumps it, which revokes every earlier token), and belong to an active organization.
+ */
+async function checkStaffSession(server: Server, session: StaffSession): Promise<StaffCaller> {
+    if (Date.now() >= session.expiresAt) {
+        throw Boom.unauthorized('Token expired', 'Bearer');
+    }
+    const user = await server.app.services.tenants.findUserRecordById(session.userId);
+    if (!user || !user.is_active || user.token_version !== session.tokenVersion || user.role !== session.role) {
         throw Boom.unauthorized('Token revoked', 'Bearer');
     }
     if (user.organization_id) {
@@ -35,21 +57,35 @@ export async function authenticateToken(server: Server, token: string, roles: Ro
             throw Boom.unauthorized('Organization disabled', 'Bearer');
         }
     }
-    return { kind: 'user', userId: user.id, email: user.email, role: user.role, organizationId: user.organization_id };
+    return { kind: 'staff', userId: user.id, email: user.email, role: user.role, organizationId: user.organization_id };
 }
 
-/** hapi scheme 'jwt-role': options.roles lists the roles a strategy admits. */
+/**
+ * hapi scheme 'jwt-role': options.roles lists the roles a strategy admits. `verify` checks an earlier
+ * authentication again (nes calls it for open sockets), so a socket of a revoked user or an expired token
+ * is closed at its next frame even if the revocation push was missed.
+ */
 export function registerJwtScheme(server: Server): void {
     server.auth.scheme('jwt-role', (srv, options) => {
         const roles = (options as { roles: Role[] }).roles;
         return {
             authenticate: async (request: Request, h: ResponseToolkit) => {
                 const token = bearerToken(request);
-                if (!token) {
+                // No token, or a token for another kind of caller (e.g. a customer's): 'missing', so hapi tries
+                // the route's next strategy.
+                const audience = token ? (jwt.decode(token) as jwt.JwtPayload | null)?.aud : undefined;
+                if (!token || (audience !== undefined && !roles.some((role) => audienceFor(role) === audience))) {
                     throw Boom.unauthorized(null, 'Bearer');
                 }
-                const credentials = await authenticateToken(server, token, roles);
-                return h.authenticated({ credentials: credentials as any });
+                const { caller, session } = await authenticateToken(server, token, roles);
+                return h.authenticated({ credentials: { caller, scope: scopesOf(caller) }, artifacts: { session } });
+            },
+            verify: async (auth) => {
+                const session = (auth.artifacts as { session?: StaffSession } | null)?.session;
+                if (!session) {
+                    throw Boom.unauthorized('Not a staff session', 'Bearer');
+                }
+                await checkStaffSession(server, session);
             }
         };
     });

@@ -1,7 +1,8 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
-import type { WidgetCredentials } from '../../core/types';
+import { scopesOf, WidgetCaller } from '../../core/types/auth';
 import type { Organization } from '../tenants/services/tenant-service';
+import { PUBLIC } from '../../core/http/access';
 
 export const WIDGET_KEY_HEADER = 'x-widget-key';
 
@@ -53,8 +54,8 @@ export function registerWidgetScheme(server: Server): void {
             if (origin && !originAllowed(origin, resolved.organization, server.app.config.publicUrl, request.info.host)) {
                 throw Boom.forbidden(`Origin ${origin} is not a registered domain of this store`);
             }
-            const credentials: WidgetCredentials = { kind: 'widget', botInstanceId: resolved.bot.id, organizationId: resolved.organization.id };
-            return h.authenticated({ credentials: credentials as any, artifacts: { organization: resolved.organization } });
+            const caller: WidgetCaller = { kind: 'widget', botInstanceId: resolved.bot.id, organizationId: resolved.organization.id };
+            return h.authenticated({ credentials: { caller, scope: scopesOf(caller) }, artifacts: { organization: resolved.organization } });
         }
     }));
     server.auth.strategy('widget', 'widget-key');
@@ -68,8 +69,7 @@ export function registerWidgetScheme(server: Server): void {
             return h.continue;
         }
         const response = request.response as any;
-        const credentials = request.auth.credentials as unknown as WidgetCredentials | null;
-        if (!credentials || credentials.kind !== 'widget') {
+        if (request.auth.credentials?.caller?.kind !== 'widget') {
             return h.continue;
         }
         const headers = response.isBoom ? response.output.headers : null;
@@ -81,7 +81,7 @@ export function registerWidgetScheme(server: Server): void {
     server.route({
         method: 'OPTIONS',
         path: '/api/{any*}',
-        options: { id: 'auth.cors.preflight', auth: false },
+        options: { id: 'auth.cors.preflight', auth: PUBLIC },
         handler: (request, h) => h.response()
             .code(204)
             .header('access-control-allow-origin', (request.headers.origin as string | undefined) ?? '*')

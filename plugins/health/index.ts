@@ -1,5 +1,6 @@
 import type { Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
+import { PUBLIC } from '../../core/http/access';
 
 async function checkDatabase(server: Server): Promise<'ok' | 'error'> {
     try {
@@ -34,7 +35,7 @@ const feature: FeaturePlugin = {
             server.route({
                 method: 'GET',
                 path: '/health',
-                options: { id: 'health.status.get', auth: false, description: 'Liveness and dependencies' },
+                options: { id: 'health.status.get', auth: PUBLIC, description: 'Liveness and dependencies' },
                 handler: async (request, h) => {
                     const [db, redis] = await Promise.all([checkDatabase(server), checkRedis(server)]);
                     const ok = db === 'ok' && redis !== 'error';

@@ -2,13 +2,15 @@ import Boom from '@hapi/boom';
 import Joi from 'joi';
 import type { Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
-import { provide, UserCredentials } from '../../core/types';
-import { Realtime, RealtimeSocket, upgradeOf } from '../../core/realtime/socket-server';
+import { provide } from '../../core/types';
+import type { Caller } from '../../core/types/auth';
+import { RealtimeSocket, upgradeOf } from '../../core/realtime/socket-server';
 import { ChatService, SESSION_ROUTE, TRANSCRIPT_JOB, WAIT_TIMEOUT_JOB } from './services/chat-service';
 import { MailService } from './services/mail-service';
-import { registerCustomerScheme, CustomerCredentials } from './customer-auth';
-import { livechatRoutes, SOCKET_SEND_POINTS, SOCKET_SEND_WINDOW_MS } from './routes';
+import { registerCustomerScheme } from './customer-auth';
+import { livechatRoutes } from './routes';
 import { originAllowed } from '../auth/widget-scheme';
+import widgetSessionMigration from './migrations/20261123000000-chat-widget-session';
 
 declare module '../../core/types' {
     interface Services {
@@ -20,24 +22,20 @@ declare module '../../core/types' {
 /** DESIGN §6 hardening. */
 export const MAX_FRAME_BYTES = 64 * 1024;
 export const AUTH_TIMEOUT_MS = 10_000;
-export const MAX_FRAMES_PER_SECOND = 50;
 /** How often each node refreshes last_seen_at of the agents connected to it. */
 const PRESENCE_REFRESH_MS = 20_000;
+/** A staff socket's user is re-checked (active, same password, organization active) on a frame at most this often. */
+const REVERIFY_MS = 15_000;
 
-type SocketCredentials = UserCredentials | CustomerCredentials;
-
-const socketSessionId = Joi.string().max(80).pattern(/^[A-Za-z0-9_.:~-]+$/).required();
-const socketMessageSchema = Joi.object({
-    type: Joi.string().valid('agent_accept_chat', 'agent_availability', 'end_chat', 'chat_message').required()
-        .messages({ 'any.only': 'Unknown message type' }),
-    sessionId: socketSessionId.when('type', { is: 'agent_availability', then: Joi.optional() }),
-    agentId: Joi.any().strip(),
-    available: Joi.boolean().when('type', { is: 'agent_availability', then: Joi.required(), otherwise: Joi.forbidden() }),
-    sender: Joi.string().valid('customer', 'agent'),
-    message: Joi.string().trim().min(1).max(10000).when('type', { is: 'chat_message', then: Joi.required(), otherwise: Joi.forbidden() }),
-    clientMessageId: Joi.string().max(64).pattern(/^[A-Za-z0-9_.:-]+$/),
-    timestamp: Joi.string().isoDate()
-});
+/**
+ * SPEC §7's socket messages. Those that are commands become requests to the route of the same command
+ * (one command path): validation, access and limits live once, on the route.
+ */
+const socketMessage = Joi.object({
+    type: Joi.string().valid('ping', 'agent_connect', 'customer_connect', 'agent_accept_chat', 'agent_availability', 'end_chat', 'chat_message')
+        .required().messages({ 'any.only': 'Unknown message type' }),
+    sessionId: Joi.string().max(200)
+}).unknown(true).required();
 
 /** The agent socket's Origin must be this server's own (the admin app), or PUBLIC_URL's. */
 export function agentOriginAllowed(origin: string | null, host: string | null, publicUrl: string | null): boolean {
@@ -65,13 +63,25 @@ export function agentOriginAllowed(origin: string | null, host: string | null, p
     return false;
 }
 
+/** Only the fields a route takes, and only those the client sent. */
+function pick(message: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const key of keys) {
+        if (message[key] !== undefined) {
+            out[key] = message[key];
+        }
+    }
+    return out;
+}
+
 const feature: FeaturePlugin = {
+    migrations: [widgetSessionMigration],
     plugin: {
         name: 'livechat',
         dependencies: ['tenants', 'auth'],
         async register(server: Server) {
             registerCustomerScheme(server);
-            const realtime = new Realtime(server, server.app.pubsub);
+            const { realtime, config } = server.app;
             const mail = new MailService(server.app);
             const chat = new ChatService(server.app, realtime, mail);
             provide(server, 'livechat', chat);
@@ -82,148 +92,101 @@ const feature: FeaturePlugin = {
 
             await realtime.register({
                 path: '/ws',
-                strategies: ['chat-customer', 'admin'],
+                auth: { strategies: ['customer', 'admin'], access: [{ scope: ['admin'] }, { scope: ['customer'] }] },
                 authTimeoutMs: AUTH_TIMEOUT_MS,
                 maxPayload: MAX_FRAME_BYTES,
-                maxFramesPerSecond: MAX_FRAMES_PER_SECOND,
-                onConnection: async (socket: RealtimeSocket) => {
-                    const c = socket.auth.credentials as SocketCredentials | null;
-                    if (!c) {
-                        throw Boom.unauthorized('Connection requires authentication');
-                    }
-                    if (c.kind === 'user') {
-                        const { origin, host } = upgradeOf(socket);
-                        if (!agentOriginAllowed(origin, host, server.app.config.publicUrl)) {
+                maxFramesPerSecond: config.sockets.maxFramesPerSecond,
+                maxPerIp: config.sockets.maxPerIp,
+                maxPerIdentity: config.sockets.maxPerToken,
+                reverifyMs: REVERIFY_MS,
+                onConnection: async (socket: RealtimeSocket, caller: Caller) => {
+                    const { origin, host } = upgradeOf(socket);
+                    if (caller.kind === 'staff') {
+                        if (!agentOriginAllowed(origin, host, config.publicUrl)) {
                             throw Boom.forbidden(`Origin ${origin} may not open an agent connection`);
                         }
-                        if (c.role !== 'admin' || !c.organizationId) {
+                        if (caller.role !== 'admin' || !caller.organizationId) {
                             throw Boom.forbidden('Live chat needs an admin of an organization');
                         }
-                        socket.app.agent = { userId: c.userId, organizationId: c.organizationId };
-                        localAgents.set(c.userId, (localAgents.get(c.userId) ?? 0) + 1);
-                        await chat.agentConnected(c.userId, c.organizationId);
+                        localAgents.set(caller.userId, (localAgents.get(caller.userId) ?? 0) + 1);
+                        await chat.agentConnected(caller.userId, caller.organizationId);
+                        return;
                     }
-                    if (c.kind === 'customer') {
+                    if (caller.kind === 'customer') {
                         // Like the widget's HTTP calls: a browser page must be one of the store's domains.
-                        const { origin, host } = upgradeOf(socket);
-                        const org = await server.app.services.tenants.getOrganization(c.organizationId);
+                        const org = await server.app.services.tenants.getOrganization(caller.organizationId);
                         if (!org || !org.isActive) {
                             throw Boom.unauthorized('Unknown store');
                         }
-                        if (origin && !originAllowed(origin, org, server.app.config.publicUrl, host ?? undefined)) {
+                        if (origin && !originAllowed(origin, org, config.publicUrl, host ?? undefined)) {
                             throw Boom.forbidden(`Origin ${origin} is not a registered domain of this store`);
                         }
-                        socket.app.customer = { organizationId: c.organizationId };
-                        chat.customerSocket(c.organizationId, 1);
-                    }
-                },
-                onDisconnection: (socket: RealtimeSocket) => {
-                    const customer = socket.app.customer as { organizationId: number } | undefined;
-                    if (customer) {
-                        chat.customerSocket(customer.organizationId, -1);
-                    }
-                    const agent = socket.app.agent as { userId: number } | undefined;
-                    if (!agent) {
+                        chat.customerSocket(caller.organizationId, 1);
                         return;
                     }
-                    const left = (localAgents.get(agent.userId) ?? 1) - 1;
+                    throw Boom.forbidden('Only a chat customer or an agent may connect');
+                },
+                onDisconnection: (_socket: RealtimeSocket, caller: Caller | null) => {
+                    if (caller?.kind === 'customer') {
+                        chat.customerSocket(caller.organizationId, -1);
+                    }
+                    if (caller?.kind !== 'staff') {
+                        return;
+                    }
+                    const left = (localAgents.get(caller.userId) ?? 1) - 1;
                     if (left > 0) {
-                        localAgents.set(agent.userId, left);
+                        localAgents.set(caller.userId, left);
                     }
                     else {
-                        localAgents.delete(agent.userId);
+                        localAgents.delete(caller.userId);
                     }
-                    chat.agentDisconnected(agent.userId).catch((err) => server.app.log.warn({ err }, 'presence update failed'));
+                    chat.agentDisconnected(caller.userId).catch((err) => server.app.log.warn({ err }, 'presence update failed'));
                 },
-                onMessage: async (socket: RealtimeSocket, message: unknown) => {
-                    // SPEC §7 socket messages that are not commands: agent_connect, customer_connect, ping.
-                    const type = (message as { type?: unknown } | null)?.type;
-                    const agent = socket.app.agent as { userId: number } | undefined;
-                    if (type === 'ping') {
-                        if (agent) {
-                            await chat.touchAgents([agent.userId]);
-                        }
-                        return { type: 'pong', timestamp: new Date().toISOString() };
+                onMessage: async (socket: RealtimeSocket, caller: Caller, raw: unknown) => {
+                    const { error, value } = socketMessage.validate(raw);
+                    if (error) {
+                        throw Boom.badRequest(error.message);
                     }
-                    if (type === 'agent_connect' || type === 'customer_connect') {
-                        return { type: 'connected', as: agent ? 'agent' : 'customer', timestamp: new Date().toISOString() };
+                    const message = value as Record<string, unknown> & { type: string; sessionId?: string };
+                    // A customer's commands are about their own chat unless they name one (the route checks it).
+                    const sessionId = message.sessionId ?? (caller.kind === 'customer' ? caller.sessionId : undefined);
+                    const params = sessionId !== undefined ? { sessionId } : undefined;
+                    switch (message.type) {
+                        case 'ping':
+                            if (caller.kind === 'staff') {
+                                await chat.touchAgents([caller.userId]);
+                            }
+                            return { type: 'pong', timestamp: new Date().toISOString() };
+                        case 'agent_connect':
+                        case 'customer_connect':
+                            return { type: 'connected', as: caller.kind === 'staff' ? 'agent' : 'customer', timestamp: new Date().toISOString() };
+                        case 'agent_accept_chat':
+                            return realtime.command(socket, 'livechat.session.accept', { params, payload: {} });
+                        case 'agent_availability':
+                            return realtime.command(socket, 'livechat.agent.availability', { payload: pick(message, ['available']) });
+                        case 'end_chat':
+                            return realtime.command(socket, 'livechat.session.end', { params, payload: pick(message, ['reason']) });
+                        default:        // chat_message
+                            return realtime.command(socket, 'livechat.message.send', {
+                                params, payload: pick(message, ['message', 'clientMessageId', 'sender', 'timestamp'])
+                            });
                     }
-                    return socketCommand(socket, message);
                 }
             });
 
-            /** SPEC §7's socket messages as commands (the routes are the main API; these reach the same service). */
-            async function socketCommand(socket: RealtimeSocket, message: unknown): Promise<unknown> {
-                const c = socket.auth.credentials as SocketCredentials;
-                const { error, value } = socketMessageSchema.validate(message);
-                if (error) {
-                    throw Boom.badRequest(error.message);
-                }
-                const agent = c.kind === 'user' ? { organizationId: c.organizationId!, userId: c.userId } : null;
-                const organizationId = agent ? agent.organizationId : (c as CustomerCredentials).organizationId;
-                const sessionId: string | undefined = value.sessionId;
-                if (!agent && sessionId !== undefined && sessionId !== (c as CustomerCredentials).sessionId) {
-                    throw Boom.notFound('Chat session not found');
-                }
-                switch (value.type) {
-                    case 'agent_accept_chat':
-                        if (!agent) {
-                            throw Boom.forbidden('Only agents can accept chats');
-                        }
-                        return chat.accept(organizationId, agent.userId, value.sessionId);
-                    case 'agent_availability':
-                        if (!agent) {
-                            throw Boom.forbidden('Only agents have an availability');
-                        }
-                        return chat.setAvailability(agent.userId, organizationId, value.available);
-                    case 'end_chat':
-                        return chat.end(organizationId, value.sessionId, agent ? 'agent' : 'customer');
-                    case 'chat_message': {
-                        const t = Date.now();
-                        const stamps: number[] = (socket.app.sendStamps ??= []);
-                        while (stamps.length && t - stamps[0] > SOCKET_SEND_WINDOW_MS) {
-                            stamps.shift();
-                        }
-                        if (stamps.length >= SOCKET_SEND_POINTS) {
-                            throw Boom.tooManyRequests('You are sending messages too fast. Please wait a moment.');
-                        }
-                        stamps.push(t);
-                        const { message: stored } = await chat.sendMessage(organizationId, value.sessionId,
-                            agent ? { sender: 'agent', userId: agent.userId } : { sender: 'customer', userId: null },
-                            { message: value.message, clientMessageId: value.clientMessageId });
-                        return stored;
-                    }
-                    default:
-                        throw Boom.badRequest('Unknown message type');
-                }
-            }
-
-            const srv = server as any;
             realtime.subscription(SESSION_ROUTE, {
-                onSubscribe: async (socket: RealtimeSocket, _path: string, params: Record<string, string>) => {
-                    const c = socket.auth.credentials as SocketCredentials;
-                    if (c.kind === 'customer') {
-                        if (c.sessionId !== params.sessionId) {
-                            throw Boom.forbidden('Not your chat session');
-                        }
-                        return;
+                // The chat's own customer, or an admin: of this chat's organization (checked on subscribe).
+                scope: ['admin', 'session:{params.sessionId}'],
+                onSubscribe: async (_socket: RealtimeSocket, caller: Caller, params: Record<string, string>) => {
+                    if (caller.kind === 'staff') {
+                        await chat.getSession(caller.organizationId ?? 0, params.sessionId);
                     }
-                    // An admin: the session must be one of their organization's (404 otherwise).
-                    await chat.getSession(c.organizationId!, params.sessionId);
                 },
                 // Session ids are unique per organization only: deliver to that organization's sockets.
-                filter: (message: { organizationId?: number }, credentials: SocketCredentials | null) =>
-                    !!credentials && credentials.organizationId === message.organizationId
+                filter: (message: { organizationId?: number }, caller: Caller | null) =>
+                    !!caller && caller.organizationId === message.organizationId
             });
-            srv.subscription('/agents/{organizationId}', {
-                auth: { mode: 'required' },
-                onSubscribe: async (socket: RealtimeSocket, path: string, params: { organizationId: string }) => {
-                    const c = socket.auth.credentials as SocketCredentials;
-                    if (c.kind !== 'user' || c.role !== 'admin' || String(c.organizationId) !== params.organizationId) {
-                        throw Boom.forbidden('Only this organization\'s agents may subscribe');
-                    }
-                }
-            });
+            realtime.subscription('/agents/{organizationId}', { scope: ['agent:{params.organizationId}'], indexed: false });
 
             server.app.jobs.define<{ organizationId: number; sessionId: string }>(TRANSCRIPT_JOB,
                 async ({ organizationId, sessionId }) => chat.sendTranscript(organizationId, sessionId));
@@ -239,8 +202,7 @@ const feature: FeaturePlugin = {
             // CORS for the customer's own HTTP calls (customer token) from the store's page.
             server.ext('onPreResponse', (request, h) => {
                 const origin = request.headers.origin as string | undefined;
-                const c = request.auth?.credentials as unknown as SocketCredentials | null;
-                if (!origin || !c || c.kind !== 'customer' || !request.route.settings.tags?.includes('widget')) {
+                if (!origin || request.auth?.credentials?.caller?.kind !== 'customer' || !request.route.settings.tags?.includes('widget')) {
                     return h.continue;
                 }
                 const response = request.response as any;

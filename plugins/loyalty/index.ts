@@ -1,7 +1,10 @@
 import Joi from 'joi';
 import type { Request, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
-import { provide, WidgetCredentials } from '../../core/types';
+import { provide } from '../../core/types';
+import { allow } from '../../core/http/access';
+import { fields } from '../../core/http/fields';
+import { widgetOf } from '../../core/http/callers';
 import type { Organization } from '../tenants/services/tenant-service';
 import { LoyaltyService, WidgetContext } from './services/loyalty-service';
 import { BuiltinLoyaltyProvider } from './providers/builtin';
@@ -36,17 +39,16 @@ export function hostOfOrigin(request: Request): string | null {
     }
 }
 
-const sessionId = Joi.string().trim().max(100).pattern(/^[A-Za-z0-9_.:-]+$/)
-    .messages({ 'string.pattern.base': '"sessionId" may hold only letters, digits and _ . : -' });
+const sessionId = fields.widgetSessionId;
 const identifier = Joi.string().trim().min(1).max(40).required()
     .messages({ 'any.required': 'Please enter your phone number', 'string.empty': 'Please enter your phone number', 'string.max': 'Please enter a valid phone number' });
 
 function widgetContext(server: Server, request: Request, session?: string): WidgetContext {
-    const credentials = request.auth.credentials as unknown as WidgetCredentials;
+    const widget = widgetOf(request);
     const organization = (request.auth.artifacts as { organization: Organization }).organization;
     return {
-        organizationId: credentials.organizationId,
-        botInstanceId: credentials.botInstanceId,
+        organizationId: widget.organizationId,
+        botInstanceId: widget.botInstanceId,
         storeName: organization.storeName,
         ip: clientIp(request, server.app.config.trustProxy),
         sessionId: session ?? null,
@@ -75,7 +77,7 @@ const feature: FeaturePlugin = {
                     path: '/api/loyalty/verify',
                     options: {
                         id: 'loyalty.code.send',
-                        auth: 'widget',
+                        auth: allow('widget'),
                         tags: ['widget'],
                         validate: {
                             payload: Joi.object({
@@ -95,7 +97,7 @@ const feature: FeaturePlugin = {
                     path: '/api/loyalty/view',
                     options: {
                         id: 'loyalty.points.view',
-                        auth: 'widget',
+                        auth: allow('widget'),
                         tags: ['widget'],
                         validate: {
                             payload: Joi.object({

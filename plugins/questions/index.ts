@@ -1,7 +1,10 @@
 import Joi from 'joi';
+import { fields } from '../../core/http/fields';
 import type { Request, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
-import { provide, UserCredentials, WidgetCredentials } from '../../core/types';
+import { provide } from '../../core/types';
+import { allow } from '../../core/http/access';
+import { adminOf, callerOf } from '../../core/http/callers';
 import { createSchema, orderSchema, QuestionService, updateSchema } from './services/question-service';
 
 declare module '../../core/types' {
@@ -10,10 +13,10 @@ declare module '../../core/types' {
     }
 }
 
-const idParam = Joi.object({ id: Joi.number().integer().positive().max(2147483647).required() });
+const idParam = Joi.object({ id: fields.id.required() });
 
 function orgOf(request: Request): number {
-    return (request.auth.credentials as unknown as UserCredentials).organizationId!;
+    return adminOf(request).organizationId;
 }
 
 const feature: FeaturePlugin = {
@@ -31,14 +34,14 @@ const feature: FeaturePlugin = {
                     options: {
                         id: 'questions.question.list',
                         // Admins read every question; the widget (its public key) reads the active ones.
-                        auth: { strategies: ['admin', 'widget'] },
+                        auth: allow('admin', 'widget'),
                         tags: ['widget'],
                         handler: (request) => {
-                            const credentials = request.auth.credentials as unknown as UserCredentials | WidgetCredentials;
-                            if (credentials.kind === 'widget') {
-                                return service.list(credentials.organizationId, { activeOnly: true });
+                            const caller = callerOf(request);
+                            if (caller.kind === 'widget') {
+                                return service.list(caller.organizationId, { activeOnly: true });
                             }
-                            return service.list(credentials.organizationId!);
+                            return service.list(orgOf(request));
                         }
                     }
                 },
@@ -47,7 +50,7 @@ const feature: FeaturePlugin = {
                     path: '/api/questions',
                     options: {
                         id: 'questions.question.create',
-                        auth: 'admin',
+                        auth: allow('admin'),
                         validate: { payload: createSchema.required() },
                         handler: async (request, h) => h.response(await service.create(orgOf(request), request.payload)).code(201)
                     }
@@ -57,7 +60,7 @@ const feature: FeaturePlugin = {
                     path: '/api/questions/order',
                     options: {
                         id: 'questions.order.save',
-                        auth: 'admin',
+                        auth: allow('admin'),
                         validate: { payload: orderSchema.required() },
                         handler: (request) => service.reorder(orgOf(request), request.payload)
                     }
@@ -67,7 +70,7 @@ const feature: FeaturePlugin = {
                     path: '/api/questions/{id}',
                     options: {
                         id: 'questions.question.update',
-                        auth: 'admin',
+                        auth: allow('admin'),
                         validate: { params: idParam, payload: updateSchema.required() },
                         handler: (request) => service.update(orgOf(request), Number(request.params.id), request.payload)
                     }
@@ -77,7 +80,7 @@ const feature: FeaturePlugin = {
                     path: '/api/questions/{id}',
                     options: {
                         id: 'questions.question.delete',
-                        auth: 'admin',
+                        auth: allow('admin'),
                         validate: { params: idParam },
                         handler: async (request, h) => {
                             await service.remove(orgOf(request), Number(request.params.id));

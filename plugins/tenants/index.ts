@@ -3,6 +3,7 @@ import Boom from '@hapi/boom';
 import type { Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
+import { PUBLIC } from '../../core/http/access';
 import { now } from '../../core/db/base-model';
 import { TenantService } from './services/tenant-service';
 import { superAdminRoutes } from './routes/super-admin';
@@ -92,7 +93,7 @@ const feature: FeaturePlugin = {
     plugin: {
         name: 'tenants',
         register(server: Server) {
-            provide(server, 'tenants', new TenantService(server.app.db, server.app.config.publicUrl));
+            provide(server, 'tenants', new TenantService(server.app.db, server.app.config.publicUrl, (who) => server.app.realtime.revoke(who)));
             const tenants = () => server.app.services.tenants;
 
             // The demo super-admin login for the login screen's demo box: only outside production, and
@@ -102,7 +103,7 @@ const feature: FeaturePlugin = {
                 path: '/api/super-admin/demo-credentials',
                 options: {
                     id: 'tenants.demo-credentials.get',
-                    auth: false,
+                    auth: PUBLIC,
                     description: 'The demo super-admin login (404 in production)',
                     handler: async () => {
                         const demo = DEMO_LOGINS.find((u) => u.role === 'super_admin')!;

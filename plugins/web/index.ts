@@ -3,6 +3,7 @@ import * as Path from 'path';
 import Boom from '@hapi/boom';
 import type { Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
+import { PUBLIC } from '../../core/http/access';
 import { PUBLIC_DIR } from '../../core/paths';
 
 /** Client-side routes of the admin app (SPEC §2). Anything else renders the app's '404 Page Not Found' with status 404. */
@@ -36,7 +37,7 @@ const feature: FeaturePlugin = {
                 path: '/assets/{file*}',
                 options: {
                     id: 'web.assets.get',
-                    auth: false,
+                    auth: PUBLIC,
                     cache: { privacy: 'public', expiresIn: 365 * 24 * 3600 * 1000 },
                     handler: { directory: { path: Path.join(ADMIN_DIR, 'assets'), listing: false, index: false, etagMethod: 'simple' } }
                 }
@@ -46,7 +47,7 @@ const feature: FeaturePlugin = {
                 path: '/{path*}',
                 options: {
                     id: 'web.app.get',
-                    auth: false,
+                    auth: PUBLIC,
                     handler: (request, h) => {
                         const path = '/' + (request.params.path ?? '');
                         if (path.startsWith('/api/') || path === '/api') {

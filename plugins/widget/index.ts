@@ -2,6 +2,7 @@ import * as Fs from 'fs';
 import * as Path from 'path';
 import type { Request, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
+import { PUBLIC } from '../../core/http/access';
 import { PUBLIC_DIR } from '../../core/paths';
 import { storefrontHtml } from './storefront';
 
@@ -57,7 +58,7 @@ const feature: FeaturePlugin = {
                     path: '/widget-{subdomain}.js',
                     options: {
                         id: 'widget.script.get',
-                        auth: false,
+                        auth: PUBLIC,
                         handler: async (request, h) => {
                             const subdomain = String(request.params.subdomain).toLowerCase();
                             const js = (body: string, code: number, cache: string) => h.response(body)
@@ -98,7 +99,7 @@ const feature: FeaturePlugin = {
                     path: '/widget/{file}',
                     options: {
                         id: 'widget.chunk.get',
-                        auth: false,
+                        auth: PUBLIC,
                         cache: { privacy: 'public', expiresIn: 365 * 24 * 3600 * 1000 },
                         handler: (request, h) => {
                             const file = String(request.params.file);
@@ -117,7 +118,7 @@ const feature: FeaturePlugin = {
                     path,
                     options: {
                         id: path === '/' ? 'widget.storefront.get' : 'widget.storefront.demo',
-                        auth: false as const,
+                        auth: PUBLIC,
                         handler: (_request: Request, h: any) => h.response(storefrontHtml())
                             .type('text/html; charset=utf-8')
                             .header('cache-control', 'no-cache')

@@ -187,8 +187,9 @@ describe('live chat over nes and HTTP', function () {
         expect(accepted.payload.agentId).to.equal(a.admin.id);
         await customer.client.message({ type: 'chat_message', sessionId: 'sess_compat', sender: 'customer', message: 'via message', timestamp: new Date().toISOString() });
         await agent.box.waitFor((m) => m.type === 'chat_message' && m.message === 'via message');
+        // Another chat than the token's: refused by the route's declared access (session scope).
         const foreign = await customer.client.message({ type: 'end_chat', sessionId: 'sess_conv_1' }).catch((e: any) => e);
-        expect(foreign.statusCode).to.equal(404);
+        expect(foreign.statusCode).to.equal(403);
         const bad = await customer.client.message({ type: 'chat_message', sessionId: 'sess_compat' }).catch((e: any) => e);
         expect(bad.statusCode).to.equal(400);
         await agent.client.message({ type: 'end_chat', sessionId: 'sess_compat' });
@@ -230,7 +231,7 @@ describe('live chat over nes and HTTP', function () {
         expect(err).to.be.instanceOf(Error);
         expect(err.statusCode).to.equal(403);
         const read = await request(customer.client, 'GET', '/api/chat/session/sess_theirs/messages').catch((e: any) => e);
-        expect(read.statusCode).to.equal(404);
+        expect(read.statusCode).to.equal(403);
         const agentB = await connect(t.url, b.admin.token);
         clients.push(agentB);
         const cross = await agentB.subscribe(`/agents/${a.organization.id}`, () => {}).catch((e: any) => e);

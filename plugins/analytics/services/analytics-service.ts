@@ -1,5 +1,6 @@
 import Boom from '@hapi/boom';
 import Joi from 'joi';
+import { fields } from '../../../core/http/fields';
 import type { AppContext } from '../../../core/types';
 import { now } from '../../../core/db/base-model';
 import { validate } from '../../../core/http/validate';
@@ -27,8 +28,8 @@ export interface AnalyticsEvent {
 }
 
 export const eventSchema = Joi.object({
-    organizationId: Joi.number().integer().positive().required(),
-    botInstanceId: Joi.number().integer().positive().allow(null),
+    organizationId: fields.id.required(),
+    botInstanceId: fields.id.allow(null),
     sessionId: Joi.string().max(100).allow(null, ''),
     action: Joi.string().pattern(/^[a-z][a-z0-9_]{1,49}$/).required(),
     phoneNumber: Joi.string().max(20).allow(null, ''),
@@ -37,7 +38,7 @@ export const eventSchema = Joi.object({
     pointsRetrieved: Joi.number().integer().min(-2147483648).max(2147483647).allow(null),
     questionId: Joi.number().integer().min(0).max(2147483647).allow(null),
     domain: Joi.string().max(253).allow(null, ''),
-    createdAt: Joi.number().integer().min(0)
+    createdAt: Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER)
 });
 
 export interface OrganizationTotals {

@@ -10,6 +10,7 @@ export class ChatSessionModel extends BaseModel {
     organization_id!: number;
     bot_instance_id!: number | null;
     session_id!: string;
+    widget_session_id!: string | null;
     phone_number!: string;
     status!: ChatStatus;
     customer_message!: string | null;

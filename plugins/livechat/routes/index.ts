@@ -1,13 +1,13 @@
 import Boom from '@hapi/boom';
 import Joi from 'joi';
 import type { Request, Server, ServerRoute } from '@hapi/hapi';
-import type { UserCredentials, WidgetCredentials } from '../../../core/types';
 import { Limit, tooMany } from '../../../core/http/rate-limit';
-import { signCustomerToken, CustomerCredentials } from '../customer-auth';
+import { allow } from '../../../core/http/access';
+import { fields, MAX_ID } from '../../../core/http/fields';
+import { adminOf, callerOf, widgetOf } from '../../../core/http/callers';
+import { signCustomerToken } from '../customer-auth';
 
-const sessionIdSchema = Joi.string().trim().min(1).max(80).pattern(/^[A-Za-z0-9_.:~-]+$/)
-    .messages({ 'string.pattern.base': '{{#label}} may only hold letters, digits and _ . : ~ -' });
-const params = Joi.object({ sessionId: sessionIdSchema.required() });
+const params = Joi.object({ sessionId: fields.chatSessionId.required() });
 
 /** Per-connection send limit over nes (SPEC: hardening): this many messages… */
 export const SOCKET_SEND_POINTS = 20;
@@ -19,28 +19,22 @@ type Actor =
     | { kind: 'agent'; organizationId: number; userId: number }
     | { kind: 'customer'; organizationId: number; sessionId: string };
 
-/** Who is calling: an admin of an organization, or the customer of one chat (whose path must be theirs). */
+/**
+ * Who is calling: an admin of an organization, or the customer of one chat. The route's access already bound
+ * a customer to the chat of its path (`session:{sessionId}` scope); the check here keeps that true for any
+ * caller of this function.
+ */
 function actorOf(request: Request): Actor {
-    const c = request.auth.credentials as unknown as UserCredentials | CustomerCredentials;
-    if (c.kind === 'customer') {
+    const caller = callerOf(request);
+    if (caller.kind === 'customer') {
         const sessionId = (request.params as { sessionId?: string }).sessionId;
-        if (sessionId !== undefined && sessionId !== c.sessionId) {
+        if (sessionId !== undefined && sessionId !== caller.sessionId) {
             throw Boom.notFound('Chat session not found');
         }
-        return { kind: 'customer', organizationId: c.organizationId, sessionId: c.sessionId };
+        return { kind: 'customer', organizationId: caller.organizationId, sessionId: caller.sessionId };
     }
-    if (c.kind === 'user' && c.role === 'admin' && c.organizationId) {
-        return { kind: 'agent', organizationId: c.organizationId, userId: c.userId };
-    }
-    throw Boom.forbidden('Live chat needs an admin of an organization');
-}
-
-function adminOf(request: Request): { organizationId: number; userId: number } {
-    const actor = actorOf(request);
-    if (actor.kind !== 'agent') {
-        throw Boom.forbidden('Only agents can do this');
-    }
-    return actor;
+    const admin = adminOf(request);
+    return { kind: 'agent', organizationId: admin.organizationId, userId: admin.userId };
 }
 
 function hostOf(value: string | undefined): string | null {
@@ -78,7 +72,6 @@ export function livechatRoutes(server: Server): ServerRoute[] {
         await sendLimit.consume(key, TOO_FAST);
     }
 
-    const agentOrCustomer = { strategies: ['chat-customer', 'admin'] };
     const maxLength = server.app.config.chat.maxMessageLength;
 
     return [
@@ -87,11 +80,11 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/check-availability',
             options: {
                 id: 'livechat.availability.check',
-                auth: 'widget',
+                auth: allow('widget'),
                 tags: ['widget'],
-                validate: { payload: Joi.object({ sessionId: sessionIdSchema.allow('') }).allow(null).unknown(false) },
+                validate: { payload: Joi.object({ sessionId: fields.widgetSessionId.allow('') }).allow(null).unknown(false) },
                 handler: async (request, h) => {
-                    const c = request.auth.credentials as unknown as WidgetCredentials;
+                    const c = widgetOf(request);
                     const available = await chat().agentsAvailable(c.organizationId);
                     // SPEC §7: a success status means an agent is available.
                     if (!available) {
@@ -106,18 +99,18 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/create-session',
             options: {
                 id: 'livechat.session.create',
-                auth: 'widget',
+                auth: allow('widget'),
                 tags: ['widget'],
                 validate: {
                     payload: Joi.object({
-                        sessionId: sessionIdSchema.required(),
+                        sessionId: fields.widgetSessionId.required(),
                         phoneNumber: Joi.string().trim().max(20).allow('', null),
                         customerMessage: Joi.string().trim().max(maxLength).allow('', null)
                             .messages({ 'string.max': `"customerMessage" must be at most ${maxLength} characters` })
                     })
                 },
                 handler: async (request, h) => {
-                    const c = request.auth.credentials as unknown as WidgetCredentials;
+                    const c = widgetOf(request);
                     await createLimit.consume(`${request.info.remoteAddress}`, 'Too many chat requests. Please try again later.');
                     const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null };
                     const { session, created } = await chat().createSession({
@@ -146,7 +139,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/waiting',
             options: {
                 id: 'livechat.waiting.list',
-                auth: 'admin',
+                auth: allow('admin'),
                 handler: async (request) => chat().listWaiting(adminOf(request).organizationId)
             }
         },
@@ -155,7 +148,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/sessions',
             options: {
                 id: 'livechat.session.list',
-                auth: 'admin',
+                auth: allow('admin'),
                 validate: {
                     query: Joi.object({
                         status: Joi.string().valid('active', 'recent').default('active'),
@@ -173,7 +166,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/session/{sessionId}',
             options: {
                 id: 'livechat.session.get',
-                auth: agentOrCustomer,
+                auth: allow('admin', 'customer'),
                 validate: { params },
                 handler: async (request) => {
                     const actor = actorOf(request);
@@ -186,8 +179,8 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/session/{sessionId}/messages',
             options: {
                 id: 'livechat.message.list',
-                auth: agentOrCustomer,
-                validate: { params, query: Joi.object({ after: Joi.number().integer().min(0).default(0) }) },
+                auth: allow('admin', 'customer'),
+                validate: { params, query: Joi.object({ after: Joi.number().integer().min(0).max(MAX_ID).default(0) }) },
                 handler: async (request) => {
                     const actor = actorOf(request);
                     const { session, messages } = await chat().messagesAfter(actor.organizationId,
@@ -201,7 +194,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/session/{sessionId}/messages',
             options: {
                 id: 'livechat.message.send',
-                auth: agentOrCustomer,
+                auth: allow('admin', 'customer'),
                 tags: ['widget'],
                 validate: {
                     params,
@@ -235,7 +228,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/session/{sessionId}/accept',
             options: {
                 id: 'livechat.session.accept',
-                auth: 'admin',
+                auth: allow('admin'),
                 validate: { params, payload: Joi.object({ agentId: Joi.any().strip() }).allow(null) },
                 handler: async (request) => {
                     // The agent is the one logged in (SPEC §6 fixed it to 1; DESIGN: real identity).
@@ -249,7 +242,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/session/{sessionId}/end',
             options: {
                 id: 'livechat.session.end',
-                auth: agentOrCustomer,
+                auth: allow('admin', 'customer'),
                 tags: ['widget'],
                 validate: { params, payload: Joi.object({ reason: Joi.string().valid('agent_ended', 'customer_disconnected', 'customer_left') }).allow(null) },
                 handler: async (request) => {
@@ -265,7 +258,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/session/{sessionId}/star',
             options: {
                 id: 'livechat.session.star',
-                auth: 'admin',
+                auth: allow('admin'),
                 validate: { params, payload: Joi.object({ isStarred: Joi.boolean().required() }) },
                 handler: async (request) => chat().setFlag(adminOf(request).organizationId,
                     (request.params as { sessionId: string }).sessionId, 'is_starred', (request.payload as { isStarred: boolean }).isStarred)
@@ -276,7 +269,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/session/{sessionId}/archive',
             options: {
                 id: 'livechat.session.archive',
-                auth: 'admin',
+                auth: allow('admin'),
                 validate: { params, payload: Joi.object({ isArchived: Joi.boolean().required() }) },
                 handler: async (request) => chat().setFlag(adminOf(request).organizationId,
                     (request.params as { sessionId: string }).sessionId, 'is_archived', (request.payload as { isArchived: boolean }).isArchived)
@@ -287,7 +280,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/agent/status',
             options: {
                 id: 'livechat.agent.status',
-                auth: 'admin',
+                auth: allow('admin'),
                 handler: async (request) => {
                     const agent = adminOf(request);
                     return { agentId: agent.userId, ...(await chat().agentStatus(agent.userId)) };
@@ -299,7 +292,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/agent/availability',
             options: {
                 id: 'livechat.agent.availability',
-                auth: 'admin',
+                auth: allow('admin'),
                 validate: { payload: Joi.object({ available: Joi.boolean().required() }) },
                 handler: async (request) => {
                     const agent = adminOf(request);
@@ -313,7 +306,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/email-settings',
             options: {
                 id: 'livechat.email-settings.get',
-                auth: 'admin',
+                auth: allow('admin'),
                 handler: async (request) => chat().getEmailSettings(adminOf(request).organizationId)
             }
         },
@@ -322,7 +315,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/email-settings',
             options: {
                 id: 'livechat.email-settings.update',
-                auth: 'admin',
+                auth: allow('admin'),
                 validate: {
                     payload: Joi.object({
                         emailNotificationsEnabled: Joi.boolean().required(),
@@ -343,7 +336,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/test-email',
             options: {
                 id: 'livechat.email.test',
-                auth: 'admin',
+                auth: allow('admin'),
                 handler: async (request) => {
                     try {
                         return await chat().sendTestEmail(adminOf(request).organizationId);

@@ -147,9 +147,9 @@ export class ChatService {
         domain: string | null;
         via?: 'widget' | 'ai';
     }): Promise<{ session: ChatSession; created: boolean }> {
+        // This widget session's chats, by equality (never a LIKE pattern a client's `_` or `%` could widen).
         const existing = await ChatSessionModel.query(this.db)
-            .where('organization_id', input.organizationId)
-            .where((q) => q.where('session_id', input.sessionId).orWhere('session_id', 'like', `${input.sessionId}~%`))
+            .where({ organization_id: input.organizationId, widget_session_id: input.sessionId })
             .orderBy('id', 'desc');
         const open = existing.find((s) => OPEN_STATUSES.includes(s.status));
         if (open) {
@@ -163,6 +163,7 @@ export class ChatService {
                 organization_id: input.organizationId,
                 bot_instance_id: input.botInstanceId,
                 session_id: sessionId,
+                widget_session_id: input.sessionId,
                 phone_number: input.phoneNumber?.trim() || 'Unknown',
                 status: 'waiting',
                 customer_message: first,

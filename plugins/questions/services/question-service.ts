@@ -1,5 +1,6 @@
 import Boom from '@hapi/boom';
 import Joi from 'joi';
+import { fields } from '../../../core/http/fields';
 import type { Db } from '../../../core/db';
 import { iso, now } from '../../../core/db/base-model';
 import { validate } from '../../../core/http/validate';
@@ -30,7 +31,7 @@ export const updateSchema = Joi.object({
 }).min(1);
 
 export const orderSchema = Joi.object({
-    ids: Joi.array().items(Joi.number().integer().positive()).unique().min(1).max(1000).required()
+    ids: Joi.array().items(fields.id).unique().min(1).max(1000).required()
 });
 
 function toQuestion(row: PremadeQuestionModel): Question {

@@ -1,12 +1,8 @@
 import Joi from 'joi';
+import { fields } from '../../../core/http/fields';
 import type { Request } from '@hapi/hapi';
-import type { UserCredentials } from '../../../core/types';
 
-export const idParams = Joi.object({ id: Joi.number().integer().positive().max(2147483647).required() });
-
-export function credentialsOf(request: Request): UserCredentials {
-    return request.auth.credentials as unknown as UserCredentials;
-}
+export const idParams = Joi.object({ id: fields.id.required() });
 
 /** The base URL embed snippets use when PUBLIC_URL is not set: the host the caller reached. */
 export function requestBaseUrl(request: Request): string {

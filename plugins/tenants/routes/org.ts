@@ -1,8 +1,11 @@
 import Boom from '@hapi/boom';
 import Joi from 'joi';
+import { fields } from '../../../core/http/fields';
 import type { Request, Server, ServerRoute } from '@hapi/hapi';
 import type { TenantService } from '../services/tenant-service';
-import { credentialsOf, requestBaseUrl } from './common';
+import { requestBaseUrl } from './common';
+import { allow } from '../../../core/http/access';
+import { staffOf } from '../../../core/http/callers';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -20,13 +23,13 @@ interface OrganizationTotalsSource {
 }
 
 const organizationQuery = Joi.object({
-    organizationId: Joi.number().integer().positive().max(2147483647)
+    organizationId: fields.id
         .description('must be the caller\'s own organization; defaults to it')
 });
 
 /** The organization the request may see: its own. Any other id answers 404, as if it did not exist. */
 function ownOrganizationId(request: Request): number {
-    const own = credentialsOf(request).organizationId;
+    const own = staffOf(request).organizationId;
     const asked = (request.query as { organizationId?: number }).organizationId;
     if (own === null || (asked !== undefined && asked !== own)) {
         throw Boom.notFound('Organization not found');
@@ -52,7 +55,7 @@ export function orgRoutes(server: Server, tenants: () => TenantService): ServerR
             path: '/api/org/bot-instances',
             options: {
                 id: 'tenants.org-bot-instances.list',
-                auth: 'org_user',
+                auth: allow('org_user'),
                 description: 'The bot instances of the caller\'s organization, with public key and embed snippet',
                 validate: { query: organizationQuery },
                 handler: (request) => tenants().listBotInstances({ organizationId: ownOrganizationId(request) }, requestBaseUrl(request))
@@ -63,7 +66,7 @@ export function orgRoutes(server: Server, tenants: () => TenantService): ServerR
             path: '/api/org/analytics',
             options: {
                 id: 'tenants.org-analytics.get',
-                auth: 'org_user',
+                auth: allow('org_user'),
                 description: 'Totals of the caller\'s organization over the last `days` days (30) or startDate..endDate',
                 validate: {
                     query: organizationQuery.keys({

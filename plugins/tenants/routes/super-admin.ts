@@ -2,7 +2,9 @@ import Boom from '@hapi/boom';
 import type { Request, ServerRoute } from '@hapi/hapi';
 import * as Schemas from '../schemas';
 import type { TenantService } from '../services/tenant-service';
-import { credentialsOf, idParams, requestBaseUrl } from './common';
+import { idParams, requestBaseUrl } from './common';
+import { allow } from '../../../core/http/access';
+import { staffOf } from '../../../core/http/callers';
 
 /**
  * The super-admin API (SPEC §7 'Super admin and organization'): every organization, bot instance and
@@ -10,7 +12,7 @@ import { credentialsOf, idParams, requestBaseUrl } from './common';
  * Deactivating never deletes: rows stay for analytics and can be re-activated with an update.
  */
 export function superAdminRoutes(tenants: () => TenantService): ServerRoute[] {
-    const auth = 'super_admin';
+    const auth = allow('super_admin');
     const deactivate = { description: 'Deactivates (soft); reactivate with PATCH isActive: true' };
     return [
         // ---- organizations ----
@@ -140,7 +142,7 @@ export function superAdminRoutes(tenants: () => TenantService): ServerRoute[] {
 
 /** A super admin cannot lock themselves out (there may be no other). */
 function refuseSelfDisable(request: Request, disabling: boolean): void {
-    if (disabling && credentialsOf(request).userId === Number(request.params.id)) {
+    if (disabling && staffOf(request).userId === Number(request.params.id)) {
         throw Boom.badRequest('You cannot deactivate your own account');
     }
 }

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { fields } from '../../../core/http/fields';
 
 export const subdomain = Joi.string().lowercase().trim().pattern(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/)
     .messages({ 'string.pattern.base': '{{#label}} must be lowercase letters, digits and dashes (1-63 characters)' });
@@ -25,7 +26,7 @@ export const organizationUpdate = Joi.object({
 }).min(1);
 
 export const botCreate = Joi.object({
-    organizationId: Joi.number().integer().positive().required(),
+    organizationId: fields.id.required(),
     name: Joi.string().trim().min(1).max(200).required(),
     description: Joi.string().trim().max(2000).allow('', null).default(null)
 });
@@ -46,7 +47,7 @@ export const userCreate = Joi.object({
     password: password.required(),
     role: role.required(),
     name: Joi.string().trim().max(200).allow('', null),
-    organizationId: Joi.number().integer().positive().allow(null).default(null)
+    organizationId: fields.id.allow(null).default(null)
 });
 
 export const userUpdate = Joi.object({

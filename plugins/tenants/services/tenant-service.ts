@@ -46,7 +46,12 @@ export function embedSnippet(baseUrl: string, subdomain: string): string {
  * and organization APIs, auth and the widget (bot key → organization).
  */
 export class TenantService {
-    constructor(private readonly db: Db, private readonly publicUrl: string | null) {}
+    /**
+     * @param revoke closes the open sockets of a user or an organization on every node (core/realtime), after
+     * a deactivation or a password change has made their tokens invalid.
+     */
+    constructor(private readonly db: Db, private readonly publicUrl: string | null,
+        private readonly revoke: (who: { userId?: number; organizationId?: number }) => Promise<void> = async () => undefined) {}
 
     baseUrl(fallback?: string): string {
         return this.publicUrl ?? fallback ?? 'http://localhost:3000';
@@ -119,6 +124,9 @@ export class TenantService {
         if (v.isActive !== undefined) patch.is_active = v.isActive;
         if (v.storeName !== undefined) patch.settings = { ...(row.settings ?? {}), storeName: v.storeName };
         const updated = await OrganizationModel.query(this.db).patchAndFetchById(id, patch);
+        if (v.isActive === false) {
+            await this.revoke({ organizationId: id });
+        }
         return toOrganization(updated);
     }
 
@@ -280,7 +288,11 @@ export class TenantService {
         if (revoke) {
             patch.token_version = row.token_version + 1;
         }
-        return toUser(await UserModel.query(this.db).patchAndFetchById(id, patch));
+        const updated = await UserModel.query(this.db).patchAndFetchById(id, patch);
+        if (revoke) {
+            await this.revoke({ userId: id });
+        }
+        return toUser(updated);
     }
 
     async isEmpty(): Promise<boolean> {
