@@ -121,18 +121,63 @@ function secretFile(dataDir: string): string {
     return Path.join(dataDir, 'jwt-secret');
 }
 
+function ownedByUs(stat: Fs.Stats): boolean {
+    return typeof process.getuid === 'function' && stat.uid === process.getuid();
+}
+
+/**
+ * Makes `dir` a private folder: created 0700 when missing, and tightened to 0700 when it exists with a
+ * wider mode and belongs to this process's user. A sticky folder (such as /tmp) is shared on purpose and
+ * is left alone; the files put in it are 0600 anyway.
+ */
+export function ensurePrivateDir(dir: string): void {
+    let stat: Fs.Stats | null = null;
+    try {
+        stat = Fs.statSync(dir);
+    }
+    catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+            throw err;
+        }
+    }
+    if (!stat) {
+        Fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        Fs.chmodSync(dir, 0o700);
+        return;
+    }
+    if (stat.isDirectory() && (stat.mode & 0o077) !== 0 && (stat.mode & 0o1000) === 0 && ownedByUs(stat)) {
+        Fs.chmodSync(dir, 0o700);
+    }
+}
+
+/** Tightens an existing file of this process's user to 0600 (owner read/write only); a missing file is fine. */
+export function ensurePrivateFile(file: string): void {
+    let stat: Fs.Stats;
+    try {
+        stat = Fs.statSync(file);
+    }
+    catch {
+        return;
+    }
+    if (stat.isFile() && (stat.mode & 0o177) !== 0 && ownedByUs(stat)) {
+        Fs.chmodSync(file, 0o600);
+    }
+}
+
 function loadOrCreateSecret(dataDir: string): string {
     const file = secretFile(dataDir);
+    ensurePrivateDir(dataDir);
     try {
         const existing = Fs.readFileSync(file, 'utf8').trim();
         if (existing.length >= 32) {
+            ensurePrivateFile(file);
             return existing;
         }
     }
     catch { /* created below */ }
-    Fs.mkdirSync(dataDir, { recursive: true });
     const secret = Crypto.randomBytes(48).toString('base64url');
     Fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
+    Fs.chmodSync(file, 0o600);
     return secret;
 }
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import * as Os from 'os';
 import * as Fs from 'fs';
 import * as Path from 'path';
+import * as Crypto from 'crypto';
 import { loadConfig, ConfigError } from '../../config';
 
 describe('configuration', () => {
@@ -36,6 +37,26 @@ describe('configuration', () => {
     it('refuses to start in production without JWT_SECRET', () => {
         expect(() => loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production' })).to.throw(ConfigError, /JWT_SECRET/);
         expect(() => loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', JWT_SECRET: 'short' })).to.throw(ConfigError, /JWT_SECRET/);
+    });
+
+    it('keeps the generated JWT secret in a 0600 file inside a 0700 data folder', () => {
+        const fresh = Path.join(dataDir, 'fresh', 'data');
+        loadConfig({ DATA_DIR: fresh });
+        expect(Fs.statSync(fresh).mode & 0o777).to.equal(0o700);
+        expect(Fs.statSync(Path.join(fresh, 'jwt-secret')).mode & 0o777).to.equal(0o600);
+    });
+
+    it('tightens an existing data folder and secret file of ours that others could read', () => {
+        const open = Path.join(dataDir, 'open');
+        Fs.mkdirSync(open, { mode: 0o755 });
+        Fs.chmodSync(open, 0o755);
+        const file = Path.join(open, 'jwt-secret');
+        Fs.writeFileSync(file, Crypto.randomBytes(48).toString('base64') + '\n', { mode: 0o644 });
+        Fs.chmodSync(file, 0o644);
+        const before = Fs.readFileSync(file, 'utf8').trim();
+        expect(loadConfig({ DATA_DIR: open }).jwtSecret).to.equal(before);
+        expect(Fs.statSync(open).mode & 0o777).to.equal(0o700);
+        expect(Fs.statSync(file).mode & 0o777).to.equal(0o600);
     });
 
     it('reads settings from CONFIG_FILE, with the environment winning', () => {
