@@ -45,6 +45,8 @@ export interface Config {
     seedDemoOnEmpty: boolean;
 }
 
+const JWT_SECRET_HINT = '; make one with `openssl rand -base64 48`';
+
 const bool = Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off', '');
 
 /** The joi schema of the raw variables: names are the environment variable names. */
@@ -64,7 +66,7 @@ export const envSchema = Joi.object({
     REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }).allow('').default(''),
     REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9:_-]+$/).default('lc'),
     JWT_SECRET: Joi.string().min(32).allow('').default('')
-        .messages({ 'string.min': '{{#label}} must be at least 32 characters' }),
+        .messages({ 'string.min': `{{#label}} must be at least 32 characters${JWT_SECRET_HINT}` }),
     NODE_ID: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).allow('').default(''),
     TRUST_PROXY: bool.default(false),
     SMS_PROVIDER: Joi.string().valid('outbox', 'twilio').default('outbox'),
@@ -181,6 +183,69 @@ function loadOrCreateSecret(dataDir: string): string {
     return secret;
 }
 
+/** Shannon entropy of the symbols, in bits per symbol. */
+function bitsPerSymbol(symbols: ArrayLike<number>): number {
+    const counts = new Map<number, number>();
+    for (let i = 0; i < symbols.length; i++) {
+        counts.set(symbols[i], (counts.get(symbols[i]) ?? 0) + 1);
+    }
+    let bits = 0;
+    for (const count of counts.values()) {
+        const p = count / symbols.length;
+        bits -= p * Math.log2(p);
+    }
+    return bits;
+}
+
+/**
+ * How many characters of `text` are new: a greedy LZ77-style parse in which a run of 4 or more characters
+ * that already occurred earlier (overlapping allowed) counts as nothing. A pattern repeated, with or without
+ * something around it, counts once.
+ */
+function novelCharacters(text: string): number {
+    const MIN_MATCH = 4;
+    let novel = 0;
+    let i = 0;
+    while (i < text.length) {
+        let longest = 0;
+        for (let start = 0; start < i; start++) {
+            let length = 0;
+            while (i + length < text.length && text[start + length] === text[i + length]) {
+                length++;
+            }
+            longest = Math.max(longest, length);
+        }
+        if (longest >= MIN_MATCH) {
+            i += longest;
+        }
+        else {
+            novel++;
+            i++;
+        }
+    }
+    return novel;
+}
+
+/**
+ * A rough lower estimate of the entropy of a secret, in bits: the Shannon entropy per character (of the
+ * characters, and of the steps between neighbouring character codes, whichever is lower, so that
+ * `abcdef…` and `0123…` sequences count as little as `aaaa…`) times the number of characters that are not
+ * a repeat of an earlier run. Random keys (hex of 32 bytes, base64 of 48) estimate at 200+ bits.
+ */
+export function estimateSecretEntropy(secret: string): number {
+    // The first 512 characters are plenty to reach the minimum, and keep the parse quick.
+    const text = Array.from(secret).slice(0, 512).join('');
+    if (text.length < 2) {
+        return 0;
+    }
+    const codes = Array.from(text, (c) => c.codePointAt(0)!);
+    const steps = codes.slice(1).map((code, i) => code - codes[i]);
+    return Math.min(bitsPerSymbol(codes), bitsPerSymbol(steps)) * novelCharacters(text);
+}
+
+/** The least estimated entropy a JWT_SECRET must have. */
+export const MIN_SECRET_BITS = 128;
+
 /**
  * Validates the environment (plus CONFIG_FILE) and returns the typed config. Throws ConfigError naming
  * the variable and what is allowed.
@@ -217,9 +282,16 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env, overrid
 
     let jwtSecret = v.JWT_SECRET as string;
     let jwtSecretGenerated = false;
-    if (!jwtSecret) {
+    if (jwtSecret) {
+        const bits = estimateSecretEntropy(jwtSecret);
+        if (bits < MIN_SECRET_BITS) {
+            throw new ConfigError(`Invalid configuration: "JWT_SECRET" is too predictable (about ${Math.floor(bits)} bits of entropy, ` +
+                `at least ${MIN_SECRET_BITS} needed: no repeated patterns or sequences)${JWT_SECRET_HINT}`);
+        }
+    }
+    else {
         if (production) {
-            throw new ConfigError('Invalid configuration: "JWT_SECRET" is required when NODE_ENV=production (at least 32 characters)');
+            throw new ConfigError(`Invalid configuration: "JWT_SECRET" is required when NODE_ENV=production (at least 32 random characters)${JWT_SECRET_HINT}`);
         }
         jwtSecret = loadOrCreateSecret(dataDir);
         jwtSecretGenerated = true;

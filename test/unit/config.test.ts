@@ -3,7 +3,7 @@ import * as Os from 'os';
 import * as Fs from 'fs';
 import * as Path from 'path';
 import * as Crypto from 'crypto';
-import { loadConfig, ConfigError } from '../../config';
+import { loadConfig, ConfigError, estimateSecretEntropy } from '../../config';
 
 describe('configuration', () => {
     const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-config-'));
@@ -57,6 +57,37 @@ describe('configuration', () => {
         expect(loadConfig({ DATA_DIR: open }).jwtSecret).to.equal(before);
         expect(Fs.statSync(open).mode & 0o777).to.equal(0o700);
         expect(Fs.statSync(file).mode & 0o777).to.equal(0o600);
+    });
+
+    for (const [what, secret] of [
+        ['32 times the same character', 'a'.repeat(32)],
+        ['a four-character pattern repeated', 'abcd'.repeat(8)],
+        ['a digit sequence', '0123456789'.repeat(4)],
+        ['an alphabet sequence', 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'],
+        ['a descending sequence', 'zyxwvutsrqponmlkjihgfedcba9876543210'],
+        ['a random-looking 16-character chunk repeated', 'k3J9xQ2mP8vL1nR7'.repeat(2)],
+        ['a repeated chunk behind a prefix', 'secret-' + 'k3J9xQ2mP8vL1nR7'.repeat(3)]
+    ]) {
+        it(`refuses a JWT_SECRET that is ${what}, naming the variable and how to make one`, () => {
+            for (const env of ['development', 'production']) {
+                expect(() => loadConfig({ DATA_DIR: dataDir, NODE_ENV: env, JWT_SECRET: secret }), `${env}: ${secret}`)
+                    .to.throw(ConfigError, /"JWT_SECRET" is too predictable.*openssl rand -base64 48/);
+            }
+        });
+    }
+
+    it('accepts random JWT secrets: hex of 32 bytes and base64 of 48 bytes', () => {
+        for (let i = 0; i < 300; i++) {
+            for (const secret of [Crypto.randomBytes(32).toString('hex'), Crypto.randomBytes(48).toString('base64'), Crypto.randomBytes(48).toString('base64url')]) {
+                expect(estimateSecretEntropy(secret), secret).to.be.at.least(128);
+                expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', JWT_SECRET: secret }).jwtSecret).to.equal(secret);
+            }
+        }
+    });
+
+    it('says how to make a JWT_SECRET when production has none or a short one', () => {
+        expect(() => loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production' })).to.throw(ConfigError, /"JWT_SECRET" is required.*openssl rand -base64 48/);
+        expect(() => loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'short' })).to.throw(ConfigError, /"JWT_SECRET" must be at least 32 characters.*openssl rand -base64 48/);
     });
 
     it('reads settings from CONFIG_FILE, with the environment winning', () => {
