@@ -42,6 +42,7 @@ export interface Config {
         waitTimeoutSeconds: number;
         maxMessageLength: number;
     };
+    /** `serve` seeds the demo tenant into an empty embedded database (default: true outside production). */
     seedDemoOnEmpty: boolean;
 }
 
@@ -87,7 +88,8 @@ export const envSchema = Joi.object({
     OPENAI_MODEL: Joi.string().default('gpt-4o-mini'),
     CHAT_WAIT_TIMEOUT_SECONDS: Joi.number().integer().min(10).max(86400).default(600),
     CHAT_MAX_MESSAGE_LENGTH: Joi.number().integer().min(1).max(10000).default(2000),
-    SEED_DEMO_ON_EMPTY: bool.default(true)
+    // Default: true outside production, false in production (see loadConfig).
+    SEED_DEMO_ON_EMPTY: bool
 }).unknown(true);
 
 export class ConfigError extends Error {
@@ -247,6 +249,17 @@ export function estimateSecretEntropy(secret: string): number {
 export const MIN_SECRET_BITS = 128;
 
 /**
+ * The address of a server bound to `host`:`port` as seen from its own machine: http://localhost:PORT when it
+ * listens on every interface, else http://HOST:PORT. Used where there is no PUBLIC_URL and no request.
+ */
+export function localBaseUrl(host: string, port: number | string): string {
+    if (host === '0.0.0.0' || host === '::' || host === '') {
+        return `http://localhost:${port}`;
+    }
+    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
  * Validates the environment (plus CONFIG_FILE) and returns the typed config. Throws ConfigError naming
  * the variable and what is allowed.
  */
@@ -349,6 +362,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env, overrid
             openai: { baseUrl: String(v.OPENAI_BASE_URL).replace(/\/+$/, ''), apiKey: v.OPENAI_API_KEY || null, model: v.OPENAI_MODEL }
         },
         chat: { waitTimeoutSeconds: v.CHAT_WAIT_TIMEOUT_SECONDS, maxMessageLength: v.CHAT_MAX_MESSAGE_LENGTH },
-        seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY
+        seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY ?? !production
     };
 }

@@ -4,6 +4,7 @@ import type { Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
 import { now } from '../../core/db/base-model';
+import { localBaseUrl } from '../../config';
 import { TenantService } from './services/tenant-service';
 import { superAdminRoutes } from './routes/super-admin';
 import { orgRoutes } from './routes/org';
@@ -92,7 +93,9 @@ const feature: FeaturePlugin = {
     plugin: {
         name: 'tenants',
         register(server: Server) {
-            provide(server, 'tenants', new TenantService(server.app.db, server.app.config.publicUrl));
+            // Without PUBLIC_URL, snippets point at this server: its real port once it listens (PORT may be 0).
+            const { config } = server.app;
+            provide(server, 'tenants', new TenantService(server.app.db, config.publicUrl, () => localBaseUrl(config.host, server.info.port || config.port)));
             const tenants = () => server.app.services.tenants;
 
             // The demo super-admin login for the login screen's demo box: only outside production, and

@@ -3,7 +3,7 @@ import * as Os from 'os';
 import * as Fs from 'fs';
 import * as Path from 'path';
 import * as Crypto from 'crypto';
-import { loadConfig, ConfigError, estimateSecretEntropy } from '../../config';
+import { loadConfig, ConfigError, estimateSecretEntropy, localBaseUrl } from '../../config';
 
 describe('configuration', () => {
     const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-config-'));
@@ -88,6 +88,23 @@ describe('configuration', () => {
     it('says how to make a JWT_SECRET when production has none or a short one', () => {
         expect(() => loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production' })).to.throw(ConfigError, /"JWT_SECRET" is required.*openssl rand -base64 48/);
         expect(() => loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'short' })).to.throw(ConfigError, /"JWT_SECRET" must be at least 32 characters.*openssl rand -base64 48/);
+    });
+
+    it('seeds the demo tenant on an empty database by default outside production only', () => {
+        const secret = Crypto.randomBytes(32).toString('hex');
+        expect(loadConfig({ DATA_DIR: dataDir }).seedDemoOnEmpty).to.equal(true);
+        expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' }).seedDemoOnEmpty).to.equal(true);
+        expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', JWT_SECRET: secret }).seedDemoOnEmpty).to.equal(false);
+        expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', JWT_SECRET: secret, SEED_DEMO_ON_EMPTY: 'true' }).seedDemoOnEmpty).to.equal(true);
+        expect(loadConfig({ DATA_DIR: dataDir, SEED_DEMO_ON_EMPTY: 'false' }).seedDemoOnEmpty).to.equal(false);
+        expect(() => loadConfig({ DATA_DIR: dataDir, SEED_DEMO_ON_EMPTY: 'maybe' })).to.throw(ConfigError, /SEED_DEMO_ON_EMPTY/);
+    });
+
+    it('names the local address by the real port, localhost for a wildcard bind', () => {
+        expect(localBaseUrl('0.0.0.0', 4321)).to.equal('http://localhost:4321');
+        expect(localBaseUrl('::', 4321)).to.equal('http://localhost:4321');
+        expect(localBaseUrl('127.0.0.1', 4321)).to.equal('http://127.0.0.1:4321');
+        expect(localBaseUrl('::1', 4321)).to.equal('http://[::1]:4321');
     });
 
     it('reads settings from CONFIG_FILE, with the environment winning', () => {

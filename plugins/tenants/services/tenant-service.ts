@@ -46,10 +46,14 @@ export function embedSnippet(baseUrl: string, subdomain: string): string {
  * and organization APIs, auth and the widget (bot key → organization).
  */
 export class TenantService {
-    constructor(private readonly db: Db, private readonly publicUrl: string | null) {}
+    /**
+     * `localUrl` gives the server's own address (http://localhost:PORT) for embed snippets made with neither
+     * PUBLIC_URL nor a request to take the origin from (the CLI, the demo seed at the first start).
+     */
+    constructor(private readonly db: Db, private readonly publicUrl: string | null, private readonly localUrl: () => string) {}
 
     baseUrl(fallback?: string): string {
-        return this.publicUrl ?? fallback ?? 'http://localhost:3000';
+        return this.publicUrl ?? fallback ?? this.localUrl();
     }
 
     // ---- organizations ----
