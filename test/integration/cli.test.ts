@@ -113,12 +113,36 @@ describe('the loyalty-chat CLI', function () {
         });
     }
 
+    // A test that fails before stopping its server must not leave it running (nor its re-spawned child).
+    const started: ChildProcess.ChildProcess[] = [];
+    afterEach(async () => {
+        for (const child of started.splice(0)) {
+            if (child.exitCode !== null || child.signalCode !== null) {
+                continue;
+            }
+            let children: number[] = [];
+            try {
+                children = Fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+            }
+            catch { /* gone already */ }
+            const closed = new Promise((resolve) => child.once('close', resolve));
+            child.kill('SIGINT');
+            const timer = new Promise((resolve) => setTimeout(resolve, 5000));
+            if (await Promise.race([closed.then(() => true), timer.then(() => false)]) === false) {
+                for (const pid of [child.pid!, ...children]) {
+                    try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+                }
+            }
+        }
+    });
+
     /** Starts `loyalty-chat serve` on 127.0.0.1 (a free port unless given) and waits for its "is running on" line. */
     async function serve(extraEnv: Record<string, string>, port = 0) {
         const child = ChildProcess.spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
             env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...extraEnv },
             stdio: ['ignore', 'pipe', 'pipe']
         });
+        started.push(child);
         const output = { stdout: '', stderr: '' };
         child.stdout.on('data', (d) => (output.stdout += d));
         child.stderr.on('data', (d) => (output.stderr += d));
