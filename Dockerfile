@@ -3,18 +3,19 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build && npm prune --omit=dev
+# npm pack builds (prepack) and keeps exactly what the npm package holds (package.json "files"):
+# the runtime image gets that, plus the production dependencies.
+RUN npm pack --silent && mkdir /pkg && tar -xzf loyalty-chat-*.tgz -C /pkg --strip-components=1 \
+    && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/data
 WORKDIR /app
-COPY --from=build --chown=node:node /app/package.json ./
+COPY --from=build --chown=node:node /pkg ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
-COPY --from=build --chown=node:node /app/dist ./dist
-COPY --from=build --chown=node:node /app/bin ./bin
-RUN mkdir -p /app/data && chown node:node /app/data && ln -s /app/bin/loyalty-chat /usr/local/bin/loyalty-chat
+RUN mkdir -p -m 0700 /app/data && chown node:node /app/data && ln -s /app/bin/loyalty-chat /usr/local/bin/loyalty-chat
 USER node
 VOLUME /app/data
 EXPOSE 3000

@@ -50,8 +50,11 @@ export interface Config {
         /** Incoming frames per second per socket. */
         maxFramesPerSecond: number;
     };
+    /** `serve` seeds the demo tenant into an empty embedded database (default: true outside production). */
     seedDemoOnEmpty: boolean;
 }
+
+const JWT_SECRET_HINT = '; make one with `openssl rand -base64 48`';
 
 const bool = Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off', '');
 
@@ -72,7 +75,7 @@ export const envSchema = Joi.object({
     REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }).allow('').default(''),
     REDIS_PREFIX: Joi.string().pattern(/^[A-Za-z0-9:_-]+$/).default('lc'),
     JWT_SECRET: Joi.string().min(32).allow('').default('')
-        .messages({ 'string.min': '{{#label}} must be at least 32 characters' }),
+        .messages({ 'string.min': `{{#label}} must be at least 32 characters${JWT_SECRET_HINT}` }),
     NODE_ID: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).allow('').default(''),
     TRUST_PROXY: bool.default(false),
     SMS_PROVIDER: Joi.string().valid('outbox', 'twilio').default('outbox'),
@@ -96,7 +99,8 @@ export const envSchema = Joi.object({
     WS_MAX_CONNECTIONS_PER_IP: Joi.number().integer().min(1).max(1000000).default(100),
     WS_MAX_CONNECTIONS_PER_TOKEN: Joi.number().integer().min(1).max(10000).default(10),
     WS_MAX_FRAMES_PER_SECOND: Joi.number().integer().min(1).max(10000).default(50),
-    SEED_DEMO_ON_EMPTY: bool.default(true)
+    // Default: true outside production, false in production (see loadConfig).
+    SEED_DEMO_ON_EMPTY: bool
 }).unknown(true);
 
 export class ConfigError extends Error {
@@ -132,19 +136,138 @@ function secretFile(dataDir: string): string {
     return Path.join(dataDir, 'jwt-secret');
 }
 
+function ownedByUs(stat: Fs.Stats): boolean {
+    return typeof process.getuid === 'function' && stat.uid === process.getuid();
+}
+
+/**
+ * Makes `dir` a private folder: created 0700 when missing, and tightened to 0700 when it exists with a
+ * wider mode and belongs to this process's user. A sticky folder (such as /tmp) is shared on purpose and
+ * is left alone; the files put in it are 0600 anyway.
+ */
+export function ensurePrivateDir(dir: string): void {
+    let stat: Fs.Stats | null = null;
+    try {
+        stat = Fs.statSync(dir);
+    }
+    catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+            throw err;
+        }
+    }
+    if (!stat) {
+        Fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        Fs.chmodSync(dir, 0o700);
+        return;
+    }
+    if (stat.isDirectory() && (stat.mode & 0o077) !== 0 && (stat.mode & 0o1000) === 0 && ownedByUs(stat)) {
+        Fs.chmodSync(dir, 0o700);
+    }
+}
+
+/** Tightens an existing file of this process's user to 0600 (owner read/write only); a missing file is fine. */
+export function ensurePrivateFile(file: string): void {
+    let stat: Fs.Stats;
+    try {
+        stat = Fs.statSync(file);
+    }
+    catch {
+        return;
+    }
+    if (stat.isFile() && (stat.mode & 0o177) !== 0 && ownedByUs(stat)) {
+        Fs.chmodSync(file, 0o600);
+    }
+}
+
 function loadOrCreateSecret(dataDir: string): string {
     const file = secretFile(dataDir);
+    ensurePrivateDir(dataDir);
     try {
         const existing = Fs.readFileSync(file, 'utf8').trim();
         if (existing.length >= 32) {
+            ensurePrivateFile(file);
             return existing;
         }
     }
     catch { /* created below */ }
-    Fs.mkdirSync(dataDir, { recursive: true });
     const secret = Crypto.randomBytes(48).toString('base64url');
     Fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
+    Fs.chmodSync(file, 0o600);
     return secret;
+}
+
+/** Shannon entropy of the symbols, in bits per symbol. */
+function bitsPerSymbol(symbols: ArrayLike<number>): number {
+    const counts = new Map<number, number>();
+    for (let i = 0; i < symbols.length; i++) {
+        counts.set(symbols[i], (counts.get(symbols[i]) ?? 0) + 1);
+    }
+    let bits = 0;
+    for (const count of counts.values()) {
+        const p = count / symbols.length;
+        bits -= p * Math.log2(p);
+    }
+    return bits;
+}
+
+/**
+ * How many characters of `text` are new: a greedy LZ77-style parse in which a run of 4 or more characters
+ * that already occurred earlier (overlapping allowed) counts as nothing. A pattern repeated, with or without
+ * something around it, counts once.
+ */
+function novelCharacters(text: string): number {
+    const MIN_MATCH = 4;
+    let novel = 0;
+    let i = 0;
+    while (i < text.length) {
+        let longest = 0;
+        for (let start = 0; start < i; start++) {
+            let length = 0;
+            while (i + length < text.length && text[start + length] === text[i + length]) {
+                length++;
+            }
+            longest = Math.max(longest, length);
+        }
+        if (longest >= MIN_MATCH) {
+            i += longest;
+        }
+        else {
+            novel++;
+            i++;
+        }
+    }
+    return novel;
+}
+
+/**
+ * A rough lower estimate of the entropy of a secret, in bits: the Shannon entropy per character (of the
+ * characters, and of the steps between neighbouring character codes, whichever is lower, so that
+ * `abcdef…` and `0123…` sequences count as little as `aaaa…`) times the number of characters that are not
+ * a repeat of an earlier run. Random keys (hex of 32 bytes, base64 of 48) estimate at 200+ bits.
+ */
+export function estimateSecretEntropy(secret: string): number {
+    // The first 512 characters are plenty to reach the minimum, and keep the parse quick.
+    const text = Array.from(secret).slice(0, 512).join('');
+    if (text.length < 2) {
+        return 0;
+    }
+    const codes = Array.from(text, (c) => c.codePointAt(0)!);
+    const steps = codes.slice(1).map((code, i) => code - codes[i]);
+    return Math.min(bitsPerSymbol(codes), bitsPerSymbol(steps)) * novelCharacters(text);
+}
+
+/** The least estimated entropy a JWT_SECRET must have. */
+export const MIN_SECRET_BITS = 128;
+
+/**
+ * The address of a server bound to `host`:`port` as seen from its own machine: http://localhost:PORT when it
+ * listens on every interface, else http://HOST:PORT. Used where there is no PUBLIC_URL and no request.
+ */
+export function localBaseUrl(host: string, port: number | string): string {
+    if (host === '0.0.0.0' || host === '::' || host === '') {
+        return `http://localhost:${port}`;
+    }
+    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /**
@@ -183,9 +306,16 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env, overrid
 
     let jwtSecret = v.JWT_SECRET as string;
     let jwtSecretGenerated = false;
-    if (!jwtSecret) {
+    if (jwtSecret) {
+        const bits = estimateSecretEntropy(jwtSecret);
+        if (bits < MIN_SECRET_BITS) {
+            throw new ConfigError(`Invalid configuration: "JWT_SECRET" is too predictable (about ${Math.floor(bits)} bits of entropy, ` +
+                `at least ${MIN_SECRET_BITS} needed: no repeated patterns or sequences)${JWT_SECRET_HINT}`);
+        }
+    }
+    else {
         if (production) {
-            throw new ConfigError('Invalid configuration: "JWT_SECRET" is required when NODE_ENV=production (at least 32 characters)');
+            throw new ConfigError(`Invalid configuration: "JWT_SECRET" is required when NODE_ENV=production (at least 32 random characters)${JWT_SECRET_HINT}`);
         }
         jwtSecret = loadOrCreateSecret(dataDir);
         jwtSecretGenerated = true;
@@ -244,6 +374,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env, overrid
         },
         chat: { waitTimeoutSeconds: v.CHAT_WAIT_TIMEOUT_SECONDS, maxMessageLength: v.CHAT_MAX_MESSAGE_LENGTH },
         sockets: { maxPerIp: v.WS_MAX_CONNECTIONS_PER_IP, maxPerToken: v.WS_MAX_CONNECTIONS_PER_TOKEN, maxFramesPerSecond: v.WS_MAX_FRAMES_PER_SECOND },
-        seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY
+        seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY ?? !production
     };
 }

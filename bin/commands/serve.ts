@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { localBaseUrl } from '../../config';
 import { configOrExit } from './context';
 import { createServer, migratorFor } from '../../core/server';
 import { seedDemo } from './seed';
@@ -21,18 +22,21 @@ export function registerServe(program: Command): void {
                 if (applied.length) {
                     log.info({ migrations: applied }, 'database migrated');
                 }
+                // Listen first, then seed: the demo bot's embed snippet (without PUBLIC_URL) carries the real port.
+                await server.start();
                 if (config.database.client === 'sqlite' && config.seedDemoOnEmpty && await server.app.services.tenants.isEmpty()) {
                     const lines = await seedDemo(server);
-                    process.stdout.write(`\nThe database was empty: created the demo tenant.\n${lines.map((l) => '  ' + l).join('\n')}\n`);
+                    // stdout only, never the logger: in production the lines hold the generated passwords.
+                    const once = config.env === 'production' ? '\n  These generated passwords are shown only this once: sign in and change them.' : '';
+                    process.stdout.write(`\nThe database was empty: created the demo tenant.\n${lines.map((l) => '  ' + l).join('\n')}${once}\n`);
                 }
-                await server.start();
             }
             catch (err) {
                 log.error({ err }, 'failed to start');
                 await server.stop().catch(() => undefined);
                 process.exit(1);
             }
-            const url = config.publicUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.info.port}`;
+            const url = config.publicUrl ?? localBaseUrl(config.host, server.info.port);
             process.stdout.write(`\nloyalty-chat ${server.app.version} is running on ${url}\n` +
                 `  demo storefront: ${url}/\n  admin login:     ${url}/admin-login\n  health:          ${url}/health\n` +
                 `  database: ${server.app.dbClient}, jobs: ${server.app.jobs.backend}, realtime: ${server.app.pubsub.backend}\n\n`);

@@ -2,6 +2,7 @@ import * as Fs from 'fs';
 import * as Path from 'path';
 import Knex, { Knex as KnexTypes } from 'knex';
 import { Model } from 'objection';
+import { ensurePrivateDir, ensurePrivateFile } from '../../config';
 import type { Config } from '../../config';
 import { MigrationEntry, ListMigrationSource } from './migration-source';
 
@@ -24,8 +25,9 @@ function setPgTypes(): void {
 /** Opens the database named by the config: SQLite through better-sqlite3, or PostgreSQL through pg. */
 export function createDb(database: Config['database']): Db {
     if (database.client === 'sqlite') {
-        if (database.filename !== ':memory:') {
-            Fs.mkdirSync(Path.dirname(database.filename), { recursive: true });
+        const file = database.filename === ':memory:' ? null : database.filename;
+        if (file) {
+            createPrivateSqliteFile(file);
         }
         return Knex({
             client: 'better-sqlite3',
@@ -38,6 +40,11 @@ export function createDb(database: Config['database']): Db {
                     conn.pragma('journal_mode = WAL');
                     conn.pragma('foreign_keys = ON');
                     conn.pragma('busy_timeout = 5000');
+                    if (file) {
+                        // SQLite gives -wal and -shm the database file's mode; these catch older, wider ones.
+                        ensurePrivateFile(`${file}-wal`);
+                        ensurePrivateFile(`${file}-shm`);
+                    }
                     done(null, conn);
                 }
             }
@@ -50,6 +57,19 @@ export function createDb(database: Config['database']): Db {
         searchPath: database.schema ? [database.schema] : undefined,
         pool: { min: 0, max: 10 }
     });
+}
+
+/**
+ * The SQLite file lives in a 0700 folder and is 0600 itself (DESIGN §8: it holds password
+ * hashes and customer data). It is created empty with that mode before SQLite opens it, because SQLite
+ * creates a database file 0644 and gives its -wal and -shm files the database file's mode.
+ */
+function createPrivateSqliteFile(file: string): void {
+    ensurePrivateDir(Path.dirname(file));
+    Fs.closeSync(Fs.openSync(file, Fs.constants.O_CREAT | Fs.constants.O_RDWR, 0o600));
+    for (const path of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+        ensurePrivateFile(path);
+    }
 }
 
 export function dbClientName(db: Db): DbClient {

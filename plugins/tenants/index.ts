@@ -5,6 +5,7 @@ import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
 import { PUBLIC } from '../../core/http/access';
 import { now } from '../../core/db/base-model';
+import { localBaseUrl } from '../../config';
 import { TenantService } from './services/tenant-service';
 import { superAdminRoutes } from './routes/super-admin';
 import { orgRoutes } from './routes/org';
@@ -93,7 +94,10 @@ const feature: FeaturePlugin = {
     plugin: {
         name: 'tenants',
         register(server: Server) {
-            provide(server, 'tenants', new TenantService(server.app.db, server.app.config.publicUrl, (who) => server.app.realtime.revoke(who)));
+            // Without PUBLIC_URL, snippets point at this server: its real port once it listens (PORT may be 0).
+            const { config } = server.app;
+            provide(server, 'tenants', new TenantService(server.app.db, config.publicUrl,
+                () => localBaseUrl(config.host, server.info.port || config.port), (who) => server.app.realtime.revoke(who)));
             const tenants = () => server.app.services.tenants;
 
             // The demo super-admin login for the login screen's demo box: only outside production, and

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { BIN, runCli } from '../helpers/cli';
 import * as ChildProcess from 'child_process';
+import * as Crypto from 'crypto';
 import * as Fs from 'fs';
+import * as Net from 'net';
 import * as Os from 'os';
 import * as Path from 'path';
 
@@ -102,37 +104,133 @@ describe('the loyalty-chat CLI', function () {
         expect(bad.stderr).to.contain('must be one of latest, rollback, status');
     });
 
-    it('serves on an empty database, seeds the demo tenant, answers /health and stops on SIGINT', async () => {
-        // serve restarts itself with a larger V8 young generation (bin/loyalty-chat); only the first process
-        // gets the signal here, as with `docker stop`, so it must pass it on.
-        const fresh = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-serve-'));
-        const child = ChildProcess.spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1'], {
-            env: { PATH: process.env.PATH ?? '', DATA_DIR: fresh, LOG_LEVEL: 'warn' },
+    function freePort(): Promise<number> {
+        return new Promise((resolve) => {
+            const probe = Net.createServer().listen(0, '127.0.0.1', () => {
+                const { port } = probe.address() as Net.AddressInfo;
+                probe.close(() => resolve(port));
+            });
+        });
+    }
+
+    // A test that fails before stopping its server must not leave it running (nor its re-spawned child).
+    const started: ChildProcess.ChildProcess[] = [];
+    afterEach(async () => {
+        for (const child of started.splice(0)) {
+            if (child.exitCode !== null || child.signalCode !== null) {
+                continue;
+            }
+            let children: number[] = [];
+            try {
+                children = Fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+            }
+            catch { /* gone already */ }
+            const closed = new Promise((resolve) => child.once('close', resolve));
+            child.kill('SIGINT');
+            const timer = new Promise((resolve) => setTimeout(resolve, 5000));
+            if (await Promise.race([closed.then(() => true), timer.then(() => false)]) === false) {
+                for (const pid of [child.pid!, ...children]) {
+                    try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+                }
+            }
+        }
+    });
+
+    /** Starts `loyalty-chat serve` on 127.0.0.1 (a free port unless given) and waits for its "is running on" line. */
+    async function serve(extraEnv: Record<string, string>, port = 0) {
+        const child = ChildProcess.spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+            env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...extraEnv },
             stdio: ['ignore', 'pipe', 'pipe']
         });
-        let out = '';
-        child.stdout.on('data', (d) => (out += d));
+        started.push(child);
+        const output = { stdout: '', stderr: '' };
+        child.stdout.on('data', (d) => (output.stdout += d));
+        child.stderr.on('data', (d) => (output.stderr += d));
         const url = await new Promise<string>((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30000);
+            const timer = setTimeout(() => reject(new Error(`serve did not start: ${output.stdout}${output.stderr}`)), 30000);
+            child.on('close', (code) => reject(new Error(`serve exited with ${code}: ${output.stdout}${output.stderr}`)));
             child.stdout.on('data', () => {
-                const match = /is running on (http:\/\/\S+)/.exec(out);
+                const match = /is running on (https?:\/\/\S+)/.exec(output.stdout);
                 if (match) {
                     clearTimeout(timer);
                     resolve(match[1]);
                 }
             });
         });
-        expect(out).to.contain('created the demo tenant');
+        const stop = () => new Promise<number | null>((resolve) => {
+            child.on('close', resolve);
+            child.kill('SIGINT');
+        });
+        return { child, url, output, stop };
+    }
+
+    it('serves on an empty database, seeds the demo tenant, answers /health and stops on SIGINT', async () => {
+        // serve restarts itself with a larger V8 young generation (bin/loyalty-chat); only the first process
+        // gets the signal here, as with `docker stop`, so it must pass it on.
+        const fresh = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-serve-'));
+        const { child, url, output, stop } = await serve({ DATA_DIR: fresh });
+        expect(output.stdout).to.contain('created the demo tenant');
         const health = await fetch(`${url}/health`).then((r) => r.json());
         expect(health).to.include({ status: 'ok', database: 'sqlite', redis: 'disabled' });
         const [server] = Fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
         expect(Fs.readFileSync(`/proc/${server}/cmdline`, 'utf8').split('\0')).to.include.members(['--max-semi-space-size=64', 'serve']);
-        const code = await new Promise<number | null>((resolve) => {
-            child.on('close', resolve);
-            child.kill('SIGINT');
-        });
-        expect(code).to.equal(0);
+        expect(await stop()).to.equal(0);
         expect(Fs.existsSync(`/proc/${server}`), 'the server process stopped too').to.equal(false);
+        Fs.rmSync(fresh, { recursive: true, force: true });
+    });
+
+    it('prints the demo embed snippet with the port the server listens on, not a default one', async () => {
+        const fresh = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-serve-'));
+        const { url, output, stop } = await serve({ DATA_DIR: fresh });
+        const port = Number(new URL(url).port);
+        expect(port).to.be.greaterThan(0).and.not.equal(3000);
+        expect(output.stdout).to.contain(`Created bot instance "Demo Store widget": <script src="http://127.0.0.1:${port}/widget-demo.js" async></script>`);
+        const widget = await fetch(`${url}/widget-demo.js`);
+        expect(widget.status).to.equal(200);
+        expect(await stop()).to.equal(0);
+        Fs.rmSync(fresh, { recursive: true, force: true });
+    });
+
+    it('does not seed the demo tenant in production on an empty database unless asked', async () => {
+        const fresh = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-serve-'));
+        const prodEnv = { DATA_DIR: fresh, NODE_ENV: 'production', JWT_SECRET: Crypto.randomBytes(32).toString('hex') };
+        const { url, output, stop } = await serve(prodEnv);
+        expect(output.stdout).to.not.contain('created the demo tenant');
+        expect((await fetch(`${url}/widget-demo.js`)).status).to.equal(404);
+        expect(await stop()).to.equal(0);
+        const orgs = await run(['org', 'list', '--json'], prodEnv);
+        expect(orgs.code, orgs.stderr).to.equal(0);
+        expect(JSON.parse(orgs.stdout)).to.deep.equal([]);
+        const users = await run(['user', 'list', '--json'], prodEnv);
+        expect(JSON.parse(users.stdout)).to.deep.equal([]);
+        Fs.rmSync(fresh, { recursive: true, force: true });
+    });
+
+    it('seeds the demo tenant in production when SEED_DEMO_ON_EMPTY=true, printing generated passwords once to stdout and not to the log', async () => {
+        const fresh = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-serve-'));
+        const prodEnv = { DATA_DIR: fresh, NODE_ENV: 'production', JWT_SECRET: Crypto.randomBytes(32).toString('hex'), PUBLIC_URL: 'https://chat.example.test' };
+        // LOG_LEVEL=info: the log (JSON lines on stdout) is as chatty as it gets in production.
+        const port = await freePort();
+        const { url, output, stop } = await serve({ ...prodEnv, SEED_DEMO_ON_EMPTY: 'true', LOG_LEVEL: 'info' }, port);
+        expect(url).to.equal('https://chat.example.test');
+        expect(output.stdout).to.contain('created the demo tenant');
+        expect(output.stdout).to.contain('<script src="https://chat.example.test/widget-demo.js" async></script>');
+        expect(output.stdout).to.contain('shown only this once');
+        const passwords = [...output.stdout.matchAll(/Created login: +\S+ +(\S+@demo\.local) +password: (\S+)/g)].map((m) => ({ email: m[1], password: m[2] }));
+        expect(passwords.map((p) => p.email)).to.have.members(['admin@demo.local', 'org@demo.local', 'super@demo.local']);
+        for (const { password } of passwords) {
+            expect(password).to.not.match(/demo/);
+            const mentions = output.stdout.split('\n').filter((line) => line.includes(password));
+            expect(mentions, password).to.have.length(1);
+            expect(mentions[0]).to.not.match(/^\s*\{/);
+        }
+        expect(output.stdout.split('\n').filter((line) => line.startsWith('{')).length, 'there are log lines').to.be.greaterThan(0);
+        const admin = passwords.find((p) => p.email === 'admin@demo.local')!;
+        const login = await fetch(`http://127.0.0.1:${port}/api/admin/login`, {
+            method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin)
+        });
+        expect(login.status, 'the printed admin password signs in').to.equal(200);
+        expect(await stop()).to.equal(0);
         Fs.rmSync(fresh, { recursive: true, force: true });
     });
 });

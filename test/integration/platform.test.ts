@@ -5,7 +5,8 @@ import { migratorFor } from '../../core/server';
 describe('the platform', () => {
     let t: TestServer;
     before(async () => {
-        t = await startTestServer();
+        // Listening, so that embed snippets made without PUBLIC_URL can carry the server's real port.
+        t = await startTestServer({ listen: true });
     });
     after(async () => {
         await t.close();
@@ -62,11 +63,12 @@ describe('the platform', () => {
         expect((await tenants.listOrganizations()).filter((o) => o.subdomain === 'taken')).to.have.length(1);
     });
 
-    it('gives every bot instance a public key and an embed snippet', async () => {
+    it('gives every bot instance a public key and an embed snippet on the port the server listens on', async () => {
         const tenant = await createTenant(t.server, 'snippets');
         const bots = await t.server.app.services.tenants.listBotInstances({ organizationId: tenant.organization.id });
         expect(bots[0].publicKey).to.match(/^pk_/);
-        expect(bots[0].embedSnippet).to.equal('<script src="http://localhost:3000/widget-snippets.js" async></script>');
+        expect(t.server.info.port).to.be.a('number').and.not.equal(0);
+        expect(bots[0].embedSnippet).to.equal(`<script src="http://127.0.0.1:${t.server.info.port}/widget-snippets.js" async></script>`);
     });
 
     it('migrates latest, rolls back and migrates latest again', async () => {

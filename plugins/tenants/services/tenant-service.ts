@@ -47,14 +47,16 @@ export function embedSnippet(baseUrl: string, subdomain: string): string {
  */
 export class TenantService {
     /**
-     * @param revoke closes the open sockets of a user or an organization on every node (core/realtime), after
-     * a deactivation or a password change has made their tokens invalid.
+     * `localUrl` gives the server's own address (http://localhost:PORT) for embed snippets made with neither
+     * PUBLIC_URL nor a request to take the origin from (the CLI, the demo seed at the first start); `revoke`
+     * closes the open sockets of a user or an organization on every node (core/realtime), after a deactivation
+     * or a password change has made their tokens invalid.
      */
-    constructor(private readonly db: Db, private readonly publicUrl: string | null,
+    constructor(private readonly db: Db, private readonly publicUrl: string | null, private readonly localUrl: () => string,
         private readonly revoke: (who: { userId?: number; organizationId?: number }) => Promise<void> = async () => undefined) {}
 
     baseUrl(fallback?: string): string {
-        return this.publicUrl ?? fallback ?? 'http://localhost:3000';
+        return this.publicUrl ?? fallback ?? this.localUrl();
     }
 
     // ---- organizations ----
