@@ -45,6 +45,11 @@ export function serverLogger(config: Config, logger?: Logger): Logger {
     return base.child({}, { redact: { paths: LOG_REDACT_PATHS, censor: '[Redacted]' } });
 }
 
+/** HSTS only when PUBLIC_URL says the server is reached over https (a browser ignores it over http anyway). */
+function hstsOf(config: Config): { maxAge: number; includeSubDomains: boolean } | false {
+    return config.publicUrl?.startsWith('https://') ? { maxAge: 31536000, includeSubDomains: true } : false;
+}
+
 /**
  * Builds the hapi server with every feature plugin of core/plugins.ts registered. It does not migrate and
  * does not listen: call `server.start()` (or `server.initialize()`), and `server.stop()` to close the
@@ -69,7 +74,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
             validate: { failAction: validationFailAction, options: { abortEarly: false } },
             response: { emptyStatusCode: 204 },
             payload: { maxBytes: 1024 * 1024 },
-            security: { noSniff: true, referrer: 'strict-origin-when-cross-origin' }
+            security: { hsts: hstsOf(config), noSniff: true, referrer: 'strict-origin-when-cross-origin' }
         }
     });
 

@@ -5,6 +5,7 @@ import { launchBrowser, screenshot } from '../helpers/browser';
 import { startMerchantSite } from '../helpers/fake-merchant';
 import { connectAgent, request, setAvailable, wsUrl } from '../helpers/livechat-client';
 import { DEFAULT_QUESTIONS } from '../../plugins/tenants/demo-data';
+import { seedDemoOrganization } from '../../plugins/tenants';
 
 /** Runs in the page: the widget's shadow root. */
 const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
@@ -62,7 +63,7 @@ function cspOf(response: HTTPResponse | null): string {
     return response!.headers()['content-security-policy'] ?? '';
 }
 
-describe('the widget under a strict Content-Security-Policy', function () {
+describe('our pages and the widget under a strict Content-Security-Policy', function () {
     this.timeout(120000);
     let t: TestServer;
     let browser: Browser;
@@ -74,11 +75,72 @@ describe('the widget under a strict Content-Security-Policy', function () {
         for (const q of DEFAULT_QUESTIONS) {
             await t.server.app.services.questions.create(shop.organization.id, q);
         }
+        await seedDemoOrganization(t.server);
         browser = await launchBrowser();
     });
     after(async () => {
         await browser?.close();
         await t?.close();
+    });
+
+    it('runs the admin app under its policy with no violation: sign in, dashboard, live chat, questions, analytics and the other logins', async () => {
+        const page = await browser.newPage();
+        await page.setViewport({ width: 1280, height: 800 });
+        const violations = await watchViolations(page);
+        const errors: string[] = [];
+        page.on('pageerror', (err) => errors.push(String(err)));
+
+        const login = await page.goto(`${t.url}/admin-login`, { waitUntil: 'networkidle0' });
+        expect(cspOf(login)).to.contain("script-src 'self'").and.contain("style-src 'self'").and.not.contain('unsafe-inline');
+        await page.waitForSelector('#login-email');
+        await page.type('#login-email', shop.admin.email);
+        await page.type('#login-password', shop.admin.password);
+        await page.click('button[type=submit]');
+        await page.waitForFunction(() => location.pathname === '/admin-dashboard', { timeout: 10000 });
+        await page.waitForNetworkIdle({ idleTime: 300 });
+        // Blueprint's stylesheet applies (a same-origin file): the button has its rounded, non-default look.
+        const radius = await page.$eval('.bp5-button', (b) => getComputedStyle(b).borderRadius);
+        expect(radius).to.not.equal('0px');
+        await screenshot(page, 'csp-admin-dashboard');
+
+        for (const path of ['/admin-chat', '/admin-questions', '/analytics', '/ai-management', '/test', '/super-admin-login', '/org-login', '/no-such-page']) {
+            const response = await page.goto(`${t.url}${path}`, { waitUntil: 'networkidle2' });
+            expect(cspOf(response), path).to.contain("default-src 'self'");
+            await new Promise((r) => setTimeout(r, 300));
+            if (path === '/admin-questions') {
+                // Its layout rules are a stylesheet now (they were an inline <style> element).
+                await page.waitForSelector('.lc-toolbar');
+                expect(await page.$eval('.lc-toolbar', (el) => getComputedStyle(el).justifyContent)).to.equal('flex-end');
+                await screenshot(page, 'csp-admin-questions');
+            }
+        }
+        await page.goto(`${t.url}/admin-chat`, { waitUntil: 'networkidle2' });
+        await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Connected', { timeout: 15000 });
+        await screenshot(page, 'csp-admin-chat');
+        expect(violations).to.deep.equal([]);
+        expect(errors).to.deep.equal([]);
+        await page.close();
+    });
+
+    it('runs the demo storefront and its widget under our policy with no violation', async () => {
+        const page = await browser.newPage();
+        await page.setViewport({ width: 1200, height: 800 });
+        const violations = await watchViolations(page);
+        const response = await page.goto(`${t.url}/`, { waitUntil: 'load' });
+        expect(cspOf(response)).to.contain("script-src 'self'").and.contain("style-src 'self'");
+        // The page's styles come from /storefront.css.
+        expect(await page.$eval('header', (h) => getComputedStyle(h).display)).to.equal('flex');
+        await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
+        await page.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
+        await waitForWidgetText(page, 'Hi! Welcome to Demo Store support.');
+        await clickChip(page, 'How do I earn points?');
+        await waitForWidgetText(page, 'You earn 1 point for every $1 spent');
+        const styles = await widgetStyles(page);
+        expect(styles.launcher).to.deep.equal(['fixed', 'rgb(37, 99, 235)', '50%']);
+        expect(styles.panel).to.deep.equal(['fixed', 'rgb(255, 255, 255)', '14px']);
+        await screenshot(page, 'csp-demo-storefront');
+        expect(violations).to.deep.equal([]);
+        await page.close();
     });
 
     it('opens the widget on a merchant page with its own strict policy, answers a question and connects a live agent, with no violation', async () => {
