@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
+import { createSession } from '../helpers/livechat-client';
 
 /** The directives of a Content-Security-Policy header, by name. */
 function directives(header: unknown): Map<string, string[]> {
@@ -29,7 +30,7 @@ function expectStrictPolicy(header: unknown, host: string): Map<string, string[]
     return csp;
 }
 
-describe('security headers', function () {
+describe('security headers and CORS', function () {
     this.timeout(20000);
 
     describe('over plain http (no PUBLIC_URL)', () => {
@@ -83,6 +84,82 @@ describe('security headers', function () {
                 expect(res.headers, url).to.not.have.property('strict-transport-security');
                 expect(res.headers['x-content-type-options'], url).to.equal('nosniff');
             }
+        });
+
+        describe('CORS of the customer-token calls', () => {
+            let session: { sessionId: string; token: string };
+            const messages = async () => (await t.server.app.db('chat_messages')
+                .join('chat_sessions', 'chat_sessions.id', 'chat_messages.chat_session_id')
+                .where('chat_sessions.session_id', session.sessionId)
+                .select('chat_messages.message')).map((m: { message: string }) => m.message);
+            const send = (origin: string, message: string) => t.server.inject({
+                method: 'POST',
+                url: `/api/chat/session/${session.sessionId}/messages`,
+                headers: { authorization: `Bearer ${session.token}`, origin },
+                payload: { message }
+            });
+
+            before(async () => {
+                session = await createSession(t.server, alpha, 'cors_sess_1', 'Hello there');
+            });
+
+            it('answers a customer-token call from a registered domain of the store with its origin', async () => {
+                const res = await send('https://shop.alpha.test', 'From the store page');
+                expect(res.statusCode, res.payload).to.equal(201);
+                expect(res.headers['access-control-allow-origin']).to.equal('https://shop.alpha.test');
+                expect(String(res.headers.vary)).to.match(/origin/i);
+                expect(res.headers).to.not.have.property('access-control-allow-credentials');
+                expect(await messages()).to.include('From the store page');
+            });
+
+            it('refuses a customer-token call from another origin with 403, no Access-Control-Allow-Origin, and stores nothing', async () => {
+                for (const origin of ['https://evil.test', 'https://alpha.test.evil.test', 'null']) {
+                    const res = await send(origin, `From ${origin}`);
+                    expect(res.statusCode, origin).to.equal(403);
+                    expect(JSON.parse(res.payload).message).to.contain('is not a registered domain of this store');
+                    expect(res.headers, origin).to.not.have.property('access-control-allow-origin');
+                    expect(String(res.headers.vary)).to.match(/origin/i);
+                }
+                const end = await t.server.inject({
+                    method: 'POST', url: `/api/chat/session/${session.sessionId}/end`,
+                    headers: { authorization: `Bearer ${session.token}`, origin: 'https://evil.test' }, payload: { reason: 'customer_left' }
+                });
+                expect(end.statusCode).to.equal(403);
+                expect(end.headers).to.not.have.property('access-control-allow-origin');
+                expect(await messages()).to.not.include('From https://evil.test');
+                const row = await t.server.app.db('chat_sessions').where({ session_id: session.sessionId }).first();
+                expect(row.status, 'the other origin did not end the chat').to.equal('waiting');
+            });
+
+            it('still serves a customer-token call without Origin (not a browser)', async () => {
+                const res = await t.server.inject({
+                    method: 'POST', url: `/api/chat/session/${session.sessionId}/messages`,
+                    headers: { authorization: `Bearer ${session.token}` }, payload: { message: 'No origin' }
+                });
+                expect(res.statusCode).to.equal(201);
+                expect(res.headers).to.not.have.property('access-control-allow-origin');
+            });
+
+            it('treats widget-key calls the same way: the registered origin gets it, another origin a 403 without it', async () => {
+                const ok = await t.server.inject({ url: '/api/questions', headers: { 'x-widget-key': alpha.bot.publicKey, origin: 'https://alpha.test' } });
+                expect(ok.statusCode).to.equal(200);
+                expect(ok.headers['access-control-allow-origin']).to.equal('https://alpha.test');
+                const refused = await t.server.inject({ url: '/api/questions', headers: { 'x-widget-key': alpha.bot.publicKey, origin: 'https://evil.test' } });
+                expect(refused.statusCode).to.equal(403);
+                expect(refused.headers).to.not.have.property('access-control-allow-origin');
+            });
+
+            it('answers the preflight from any origin without allowing credentials', async () => {
+                for (const origin of ['https://alpha.test', 'https://evil.test']) {
+                    const res = await t.server.inject({
+                        method: 'OPTIONS', url: `/api/chat/session/${session.sessionId}/messages`,
+                        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' }
+                    });
+                    expect(res.statusCode).to.equal(204);
+                    expect(res.headers['access-control-allow-origin']).to.equal(origin);
+                    expect(res.headers).to.not.have.property('access-control-allow-credentials');
+                }
+            });
         });
     });
 
