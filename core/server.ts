@@ -16,10 +16,40 @@ import { ROOT, PUBLIC_DIR, packageVersion } from './paths';
 export { ROOT, PUBLIC_DIR, packageVersion };
 
 export interface CreateServerOptions {
-    /** A pino logger to use instead of one made from config.logLevel. */
+    /** A pino logger to write to instead of one made from config.logLevel (LOG_REDACT_PATHS apply to it too). */
     logger?: Logger;
     /** Log each request (default true unless LOG_LEVEL is silent). */
     logRequests?: boolean;
+}
+
+/**
+ * What the logs never hold (DESIGN §8): credentials in request and response headers (hapi-pino logs `req` with
+ * every header and `res` with the response's), tokens, passwords and codes in a logged query, payload or error.
+ * The widget key (`x-widget-key`, `?key=`) is public and stays readable.
+ */
+export const LOG_REDACT_PATHS = [
+    'req.headers.authorization', 'req.headers["proxy-authorization"]', 'req.headers.cookie',
+    'res.headers["set-cookie"]', 'headers.authorization', 'headers.cookie',
+    ...['token', 'access_token', 'password', 'code'].map((k) => `req.query.${k}`),
+    'payload.code',
+    ...['password', 'newPassword', 'currentPassword', 'token', 'authorization'].flatMap((k) => [`payload.${k}`, `*.${k}`]),
+    // A joi ValidationError keeps the value it checked (a login payload, say).
+    'err._original', 'err.data._original'
+];
+
+/**
+ * The server's logger: the given one (or one made from config.logLevel), as a child with LOG_REDACT_PATHS.
+ * Redaction goes on the pino logger itself: hapi-pino's own `redact` option is ignored when it is handed an
+ * instance, so every request line used to carry the caller's Bearer token.
+ */
+export function serverLogger(config: Config, logger?: Logger): Logger {
+    const base = logger ?? pino({ level: config.logLevel, base: { node: config.nodeId } });
+    return base.child({}, { redact: { paths: LOG_REDACT_PATHS, censor: '[Redacted]' } });
+}
+
+/** HSTS only when PUBLIC_URL says the server is reached over https (a browser ignores it over http anyway). */
+function hstsOf(config: Config): { maxAge: number; includeSubDomains: boolean } | false {
+    return config.publicUrl?.startsWith('https://') ? { maxAge: 31536000, includeSubDomains: true } : false;
 }
 
 /**
@@ -28,7 +58,7 @@ export interface CreateServerOptions {
  * database, Redis, the job queue and pub/sub.
  */
 export async function createServer(config: Config, options: CreateServerOptions = {}): Promise<Server> {
-    const log = options.logger ?? pino({ level: config.logLevel, base: { node: config.nodeId } });
+    const log = serverLogger(config, options.logger);
     const db = createDb(config.database);
     const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
     redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
@@ -46,7 +76,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
             validate: { failAction: validationFailAction, options: { abortEarly: false } },
             response: { emptyStatusCode: 204 },
             payload: { maxBytes: 1024 * 1024 },
-            security: { noSniff: true, referrer: 'strict-origin-when-cross-origin' }
+            security: { hsts: hstsOf(config), noSniff: true, referrer: 'strict-origin-when-cross-origin' }
         }
     });
 
@@ -72,8 +102,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
             options: {
                 instance: log,
                 logRequestComplete: options.logRequests ?? config.logLevel !== 'silent',
-                ignorePaths: ['/health'],
-                redact: ['req.headers.authorization', 'req.headers.cookie']
+                ignorePaths: ['/health']
             }
         },
         Inert

@@ -35,6 +35,42 @@ export function originAllowed(origin: string, organization: Organization, public
 }
 
 /**
+ * The one CORS decision of the widget's calls, with its key or with a customer token (DESIGN §5): a request
+ * without Origin is not from a browser page and passes; a page's Origin must be one of the organization's
+ * registered domains (or this server's own origin, or PUBLIC_URL's).
+ */
+export function widgetOriginAllowed(server: Server, request: Request, organization: Organization): boolean {
+    const origin = request.headers.origin as string | undefined;
+    return !origin || originAllowed(origin, organization, server.app.config.publicUrl, request.info.host);
+}
+
+/**
+ * CORS headers of a widget call's answer: Access-Control-Allow-Origin echoes the page's Origin only when
+ * `widgetOriginAllowed` accepts it for the organization (never `*`, never with credentials: the calls carry
+ * their key or token in a header, not in cookies). Vary: Origin either way, so a cache keeps them apart.
+ */
+export function setWidgetCorsHeaders(server: Server, request: Request, organization: Organization | null): void {
+    const origin = request.headers.origin as string | undefined;
+    const response = request.response as any;
+    if (!origin || !response) {
+        return;
+    }
+    const allowed = !!organization && widgetOriginAllowed(server, request, organization);
+    if (response.isBoom) {
+        const headers = response.output.headers as Record<string, string>;
+        headers.vary = headers.vary ? `${headers.vary}, origin` : 'origin';
+        if (allowed) {
+            headers['access-control-allow-origin'] = origin;
+        }
+        return;
+    }
+    response.vary('origin');
+    if (allowed) {
+        response.header('access-control-allow-origin', origin);
+    }
+}
+
+/**
  * The 'widget' strategy: the bot instance's public key in the X-Widget-Key header (or ?key= for the
  * WebSocket and GETs). The organization comes from the key, never from the request body. A request from a
  * browser page whose Origin is not a registered domain of that organization is refused with 403.
@@ -50,9 +86,8 @@ export function registerWidgetScheme(server: Server): void {
             if (!resolved) {
                 throw Boom.unauthorized('Unknown or inactive widget key', 'WidgetKey');
             }
-            const origin = request.headers.origin as string | undefined;
-            if (origin && !originAllowed(origin, resolved.organization, server.app.config.publicUrl, request.info.host)) {
-                throw Boom.forbidden(`Origin ${origin} is not a registered domain of this store`);
+            if (!widgetOriginAllowed(server, request, resolved.organization)) {
+                throw Boom.forbidden(`Origin ${request.headers.origin} is not a registered domain of this store`);
             }
             const caller: WidgetCaller = { kind: 'widget', botInstanceId: resolved.bot.id, organizationId: resolved.organization.id };
             return h.authenticated({ credentials: { caller, scope: scopesOf(caller) }, artifacts: { organization: resolved.organization } });
@@ -61,21 +96,16 @@ export function registerWidgetScheme(server: Server): void {
     server.auth.strategy('widget', 'widget-key');
 
     // CORS for widget routes (tagged 'widget'): the preflight names no key, so it is answered for any origin
-    // (it grants nothing); the real request is checked against the organization's domains above, and only
-    // then gets Access-Control-Allow-Origin.
+    // (it grants nothing, and never credentials); the real request is checked against the organization's
+    // domains above, and only then gets Access-Control-Allow-Origin. Customer-token calls: plugins/livechat.
     server.ext('onPreResponse', (request, h) => {
-        const origin = request.headers.origin as string | undefined;
-        if (!origin || !request.route.settings.tags?.includes('widget')) {
+        if (!request.headers.origin || !request.route.settings.tags?.includes('widget')) {
             return h.continue;
         }
-        const response = request.response as any;
         if (request.auth.credentials?.caller?.kind !== 'widget') {
             return h.continue;
         }
-        const headers = response.isBoom ? response.output.headers : null;
-        const set = (name: string, value: string) => (headers ? (headers[name] = value) : response.header(name, value));
-        set('access-control-allow-origin', origin);
-        set('vary', 'origin');
+        setWidgetCorsHeaders(server, request, (request.auth.artifacts as { organization?: Organization } | undefined)?.organization ?? null);
         return h.continue;
     });
     server.route({

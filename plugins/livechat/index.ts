@@ -1,15 +1,15 @@
 import Boom from '@hapi/boom';
 import Joi from 'joi';
-import type { Server } from '@hapi/hapi';
+import type { Request, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
-import type { Caller } from '../../core/types/auth';
+import type { Caller, CustomerCaller } from '../../core/types/auth';
 import { RealtimeSocket, upgradeOf } from '../../core/realtime/socket-server';
 import { ChatService, SESSION_ROUTE, TRANSCRIPT_JOB, WAIT_TIMEOUT_JOB } from './services/chat-service';
 import { MailService } from './services/mail-service';
 import { registerCustomerScheme } from './customer-auth';
 import { livechatRoutes } from './routes';
-import { originAllowed } from '../auth/widget-scheme';
+import { originAllowed, setWidgetCorsHeaders, widgetOriginAllowed } from '../auth/widget-scheme';
 import widgetSessionMigration from './migrations/20261123000000-chat-widget-session';
 
 declare module '../../core/types' {
@@ -199,19 +199,35 @@ const feature: FeaturePlugin = {
 
             server.route(livechatRoutes(server));
 
-            // CORS for the customer's own HTTP calls (customer token) from the store's page.
-            server.ext('onPreResponse', (request, h) => {
-                const origin = request.headers.origin as string | undefined;
-                if (!origin || request.auth?.credentials?.caller?.kind !== 'customer' || !request.route.settings.tags?.includes('widget')) {
-                    return h.continue;
+            // CORS for the customer's own HTTP calls (customer token) from the store's page: the same decision as
+            // the widget-key calls (plugins/auth/widget-scheme.ts). A page on another origin is refused before the
+            // handler runs, and its answer carries no Access-Control-Allow-Origin.
+            const customerOf = (request: Request): CustomerCaller | null => {
+                const caller = request.auth?.credentials?.caller;
+                return caller?.kind === 'customer' && request.headers.origin && request.route.settings.tags?.includes('widget') ? caller : null;
+            };
+            const organizationOf = async (request: Request, c: CustomerCaller) => {
+                const app = request.app as { customerOrganization?: Parameters<typeof widgetOriginAllowed>[2] | null };
+                if (app.customerOrganization === undefined) {
+                    const org = await server.app.services.tenants.getOrganization(c.organizationId);
+                    app.customerOrganization = org && org.isActive ? org : null;
                 }
-                const response = request.response as any;
-                if (response.isBoom) {
-                    response.output.headers['access-control-allow-origin'] = origin;
-                    response.output.headers.vary = 'origin';
+                return app.customerOrganization;
+            };
+            server.ext('onPostAuth', async (request, h) => {
+                const c = customerOf(request);
+                if (c) {
+                    const org = await organizationOf(request, c);
+                    if (!org || !widgetOriginAllowed(server, request, org)) {
+                        throw Boom.forbidden(`Origin ${request.headers.origin} is not a registered domain of this store`);
+                    }
                 }
-                else {
-                    response.header('access-control-allow-origin', origin).header('vary', 'origin');
+                return h.continue;
+            });
+            server.ext('onPreResponse', async (request, h) => {
+                const c = customerOf(request);
+                if (c) {
+                    setWidgetCorsHeaders(server, request, await organizationOf(request, c));
                 }
                 return h.continue;
             });

@@ -67,7 +67,7 @@ const feature: FeaturePlugin = {
                 : new BuiltinLoyaltyProvider(db);
             const sms = config.sms.provider === 'twilio'
                 ? new TwilioSmsSender(db, config.sms.twilio, log)
-                : new OutboxSmsSender(db, log);
+                : new OutboxSmsSender(db, log, { logBody: config.env === 'development' });
             const service = new LoyaltyService(server.app, provider, sms);
             provide(server, 'loyalty', service);
 

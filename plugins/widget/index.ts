@@ -1,10 +1,11 @@
 import * as Fs from 'fs';
 import * as Path from 'path';
-import type { Request, Server } from '@hapi/hapi';
+import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { PUBLIC } from '../../core/http/access';
 import { PUBLIC_DIR } from '../../core/paths';
-import { storefrontHtml } from './storefront';
+import { contentSecurityPolicy } from '../web';
+import { STOREFRONT_CSS, storefrontHtml } from './storefront';
 
 export const WIDGET_DIR = Path.join(PUBLIC_DIR, 'widget');
 
@@ -119,11 +120,23 @@ const feature: FeaturePlugin = {
                     options: {
                         id: path === '/' ? 'widget.storefront.get' : 'widget.storefront.demo',
                         auth: PUBLIC,
-                        handler: (_request: Request, h: any) => h.response(storefrontHtml())
+                        handler: (request: Request, h: ResponseToolkit) => h.response(storefrontHtml())
                             .type('text/html; charset=utf-8')
                             .header('cache-control', 'no-cache')
+                            .header('content-security-policy', contentSecurityPolicy(server, request))
                     }
-                }))
+                })),
+                {
+                    method: 'GET',
+                    path: '/storefront.css',
+                    options: {
+                        id: 'widget.storefront.css',
+                        auth: PUBLIC,
+                        handler: (_request, h) => h.response(STOREFRONT_CSS)
+                            .type('text/css; charset=utf-8')
+                            .header('cache-control', 'public, max-age=300')
+                    }
+                }
             ]);
         }
     }

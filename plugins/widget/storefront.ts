@@ -1,3 +1,22 @@
+/** The demo storefront's styles, served at /storefront.css: the page has no inline style (its CSP allows none). */
+export const STOREFRONT_CSS = `*{box-sizing:border-box}
+body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2937;background:#f9fafb}
+header{display:flex;flex-wrap:wrap;align-items:center;gap:16px;padding:16px 24px;background:#fff;border-bottom:1px solid #e5e7eb}
+header .brand{font-weight:700;font-size:20px;margin-right:auto}
+header nav{display:flex;flex-wrap:wrap;gap:16px}
+header a{color:#2563eb;text-decoration:none;font-size:14px}
+header a:hover{text-decoration:underline}
+.cart{border:1px solid #d1d5db;background:#fff;border-radius:6px;padding:6px 12px;font:inherit;cursor:default}
+main{max-width:860px;margin:0 auto;padding:48px 24px}
+h1{font-size:36px;margin:0 0 16px}
+.lead{font-size:18px;line-height:1.6;color:#4b5563}
+.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:16px;margin-top:32px}
+.card{background:#fff;border:1px solid #e5e7eb;border-radius:10px;padding:20px}
+.card h2{font-size:17px;margin:0 0 8px}
+code{background:#eef2ff;border-radius:4px;padding:1px 5px;font-size:13px}
+footer{text-align:center;color:#9ca3af;font-size:13px;padding:32px}
+`;
+
 /** The demo storefront of SPEC §2: a plain server-rendered page hosting the demo widget. */
 export function storefrontHtml(): string {
     return `<!doctype html>
@@ -6,24 +25,7 @@ export function storefrontHtml(): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Demo Store</title>
-<style>
-  *{box-sizing:border-box}
-  body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2937;background:#f9fafb}
-  header{display:flex;flex-wrap:wrap;align-items:center;gap:16px;padding:16px 24px;background:#fff;border-bottom:1px solid #e5e7eb}
-  header .brand{font-weight:700;font-size:20px;margin-right:auto}
-  header nav{display:flex;flex-wrap:wrap;gap:16px}
-  header a{color:#2563eb;text-decoration:none;font-size:14px}
-  header a:hover{text-decoration:underline}
-  .cart{border:1px solid #d1d5db;background:#fff;border-radius:6px;padding:6px 12px;font:inherit;cursor:default}
-  main{max-width:860px;margin:0 auto;padding:48px 24px}
-  h1{font-size:36px;margin:0 0 16px}
-  .lead{font-size:18px;line-height:1.6;color:#4b5563}
-  .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:16px;margin-top:32px}
-  .card{background:#fff;border:1px solid #e5e7eb;border-radius:10px;padding:20px}
-  .card h2{font-size:17px;margin:0 0 8px}
-  code{background:#eef2ff;border-radius:4px;padding:1px 5px;font-size:13px}
-  footer{text-align:center;color:#9ca3af;font-size:13px;padding:32px}
-</style>
+<link rel="stylesheet" href="/storefront.css">
 </head>
 <body>
 <header>

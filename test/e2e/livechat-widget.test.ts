@@ -9,15 +9,14 @@ import { DEMO_USERS } from '../../plugins/tenants/demo-data';
 /** Runs in the customer's page: the widget's shadow root. */
 const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
 
+// Expressions, not functions that eval: puppeteer polls them from requestAnimationFrame, where the demo
+// storefront's Content-Security-Policy (no 'unsafe-eval') refuses eval and new Function.
 async function waitForWidgetText(page: Page, text: string, timeout = 15000): Promise<void> {
-    await page.waitForFunction((r: string, t: string) => {
-        const shadow = new Function(`return ${r}`)() as ShadowRoot;
-        return !!shadow?.querySelector('.lc-msgs')?.textContent?.includes(t);
-    }, { timeout }, ROOT, text);
+    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
 }
 
 async function customerTypes(page: Page, text: string): Promise<void> {
-    await page.waitForFunction((r: string) => !(new Function(`return ${r}`)() as ShadowRoot).querySelector<HTMLInputElement>('.lc-input')!.disabled, {}, ROOT);
+    await page.waitForFunction(`!${ROOT}.querySelector('.lc-input').disabled`);
     const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
     await (input as any).type(text);
     await (input as any).press('Enter');

@@ -14,26 +14,20 @@ async function messagesText(page: Page, root = ROOT): Promise<string> {
     return page.evaluate(`${root}.querySelector('.lc-msgs').textContent`) as Promise<string>;
 }
 
+// The predicates are expressions, not functions that eval: puppeteer polls them from requestAnimationFrame, where
+// a page's Content-Security-Policy (the demo storefront's has no 'unsafe-eval') refuses eval and new Function.
 async function waitForMessage(page: Page, text: string, timeout = 10000, root = ROOT): Promise<void> {
-    await page.waitForFunction((r: string, t: string) => {
-        const shadow = new Function(`return ${r}`)() as ShadowRoot;
-        return !!shadow?.querySelector('.lc-msgs')?.textContent?.includes(t);
-    }, { timeout }, root, text);
+    await page.waitForFunction(`!!${root}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
 }
 
 async function clickChip(page: Page, label: string, root = ROOT): Promise<void> {
-    await page.waitForFunction((root: string, l: string) => {
-        const shadow = new Function(`return ${root}`)() as ShadowRoot;
-        return Array.from(shadow.querySelectorAll('.lc-chip')).some((b) => b.textContent === l && !(b as HTMLButtonElement).disabled);
-    }, { timeout: 5000 }, root, label);
-    await page.evaluate((r: string, l: string) => {
-        const shadow = new Function(`return ${r}`)() as ShadowRoot;
-        (Array.from(shadow.querySelectorAll('.lc-chip')).find((b) => b.textContent === l) as HTMLButtonElement).click();
-    }, root, label);
+    const chip = `Array.from(${root}.querySelectorAll('.lc-chip')).find((b) => b.textContent === ${JSON.stringify(label)} && !b.disabled)`;
+    await page.waitForFunction(`!!${chip}`, { timeout: 5000 });
+    await page.evaluate(`${chip}.click()`);
 }
 
 async function typeAndSend(page: Page, text: string, root = ROOT): Promise<void> {
-    await page.waitForFunction((r: string) => !(new Function(`return ${r}`)() as ShadowRoot).querySelector<HTMLInputElement>('.lc-input')!.disabled, {}, root);
+    await page.waitForFunction(`!${root}.querySelector('.lc-input').disabled`);
     const input = await page.evaluateHandle(`${root}.querySelector('.lc-input')`);
     await (input as any).type(text);
     await (input as any).press('Enter');

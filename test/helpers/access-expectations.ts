@@ -17,6 +17,7 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'widget.chunk.get': 'public',
     'widget.storefront.get': 'public',
     'widget.storefront.demo': 'public',
+    'widget.storefront.css': 'public',
     'auth.cors.preflight': 'public',
     'auth.admin.login': 'public',
     'auth.super-admin.login': 'public',

@@ -1,18 +1,41 @@
 import * as Http from 'http';
 import type { AddressInfo } from 'net';
 
-/** A stand-in merchant site on its own port: one page that embeds the widget with the given script URL. */
-export async function startMerchantSite(scriptUrl: string): Promise<{ port: number; close(): Promise<void> }> {
+/** The merchant's own CSS, served as a file (a page under a strict CSP has no inline style of its own either). */
+const MERCHANT_CSS = 'body{font-family:Georgia,serif;margin:40px;background:#fffbeb} button{all:unset} div{color:purple!important;font-size:30px!important}';
+
+export interface MerchantSiteOptions {
+    /** A Content-Security-Policy header for the page, as a merchant with a strict policy sends it. */
+    csp?: string;
+}
+
+/**
+ * A stand-in merchant site on its own port: one page that embeds the widget with the given script URL (and
+ * /merchant.css, the shop's own styles, which try hard to restyle every div and button).
+ */
+export async function startMerchantSite(scriptUrl: string, options: MerchantSiteOptions = {}): Promise<{ port: number; close(): Promise<void> }> {
     const server = Http.createServer((req, res) => {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        if (req.url === '/merchant.css') {
+            res.writeHead(200, { 'content-type': 'text/css; charset=utf-8' });
+            res.end(MERCHANT_CSS);
+            return;
+        }
+        res.writeHead(200, {
+            'content-type': 'text/html; charset=utf-8',
+            ...(options.csp ? { 'content-security-policy': options.csp } : {})
+        });
         res.end(`<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Merchant</title>
-<style>body{font-family:Georgia,serif;margin:40px;background:#fffbeb} button{all:unset} div{color:purple!important;font-size:30px!important}</style>
+<link rel="stylesheet" href="/merchant.css">
 </head><body><h1>A merchant's shop</h1><p>Merchant CSS tries hard to restyle every div and button.</p>
 <script src="${scriptUrl}" async></script></body></html>`);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return {
         port: (server.address() as AddressInfo).port,
-        close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+        close: () => new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            // The browser may hold a pre-connected socket that never sent a request: do not wait for its timeout.
+            server.closeAllConnections();
+        })
     };
 }

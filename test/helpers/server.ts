@@ -4,6 +4,7 @@ import * as Os from 'os';
 import * as Path from 'path';
 import Knex from 'knex';
 import type { Server } from '@hapi/hapi';
+import type { Logger } from 'pino';
 import { loadConfig, Config } from '../../config';
 import { createServer, migratorFor } from '../../core/server';
 import { deleteKeysWithPrefix } from '../../core/db/redis-keys';
@@ -29,9 +30,9 @@ function randomId(): string {
 /**
  * Starts a loyalty-chat server on a fresh database for one test file: a new SQLite file, or a new
  * PostgreSQL schema when DATABASE_URL is set, and a new Redis key prefix when REDIS_URL is set. Pass
- * `shareWith` to start another node on the same database (multi-node tests).
+ * `shareWith` to start another node on the same database (multi-node tests), `logger` to read its log.
  */
-export async function startTestServer(options: { env?: Record<string, string>; listen?: boolean; shareWith?: TestServer } = {}): Promise<TestServer> {
+export async function startTestServer(options: { env?: Record<string, string>; listen?: boolean; shareWith?: TestServer; logger?: Logger } = {}): Promise<TestServer> {
     const id = randomId();
     const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-test-'));
     let dropSchema: (() => Promise<void>) | null = null;
@@ -71,7 +72,7 @@ export async function startTestServer(options: { env?: Record<string, string>; l
         }
     }
     const config = loadConfig({ ...env, DATA_DIR: dataDir, NODE_ID: `node-${id}`, ...options.env });
-    const server = await createServer(config);
+    const server = await createServer(config, { logger: options.logger });
     await migratorFor(server).latest();
     if (options.listen) {
         await server.start();

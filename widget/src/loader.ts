@@ -1,25 +1,16 @@
 /**
  * The script a merchant page loads (async) from /widget-{subdomain}.js: a floating button in a Shadow DOM.
- * The chat panel (app chunk) is fetched when the page is idle or on the first click. Budget: 12 KB gzip.
+ * The chat panel (app chunk) is fetched when the page is idle or on the first click. Budget: 4 KB gzip (DESIGN §9).
  */
 import type { WidgetConfig } from './config';
 import { track } from './config';
 import type { PanelController } from './app';
+import { adoptStyles, LOADER_CSS } from './styles';
 
 declare let __webpack_public_path__: string;
 
 const CHAT_ICON = 'M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z';
 const CLOSE_ICON = 'M6 6l12 12M18 6L6 18';
-
-const LOADER_CSS = `
-:host{all:initial}
-.lc-launcher{position:fixed;right:20px;bottom:20px;width:56px;height:56px;border-radius:50%;border:0;
-  background:#2563eb;color:#fff;cursor:pointer;box-shadow:0 6px 20px rgba(0,0,0,.25);display:flex;align-items:center;
-  justify-content:center;z-index:2147483000;padding:0;transition:transform .15s ease}
-.lc-launcher:hover{transform:scale(1.06)}
-.lc-launcher:focus-visible{outline:3px solid #93c5fd;outline-offset:3px}
-.lc-launcher svg{width:26px;height:26px;fill:none;stroke:#fff;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}
-`;
 
 function icon(path: string): string {
     return `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="${path}"/></svg>`;
@@ -33,15 +24,14 @@ function boot(config: WidgetConfig): void {
     const host = document.createElement('div');
     host.setAttribute('data-loyalty-chat', config.subdomain);
     const root = host.attachShadow({ mode: 'open' });
-    const style = document.createElement('style');
-    style.textContent = LOADER_CSS;
+    adoptStyles(root, LOADER_CSS);
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'lc-launcher';
     button.setAttribute('aria-label', `Open chat with ${config.storeName} support`);
     button.setAttribute('aria-expanded', 'false');
     button.innerHTML = icon(CHAT_ICON);
-    root.append(style, button);
+    root.append(button);
 
     let panel: Promise<PanelController> | null = null;
     const load = (): Promise<PanelController> => {

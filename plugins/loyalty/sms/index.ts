@@ -46,15 +46,24 @@ function record(db: Db, message: SmsMessage, provider: string, status: string, e
     });
 }
 
-/** The default outside production (DESIGN §3): the message is stored and logged, readable with `loyalty-chat outbox`. */
+/**
+ * The default outside production (DESIGN §3): the message is stored, readable with `loyalty-chat outbox`. Its
+ * body holds a one-time code, so the log line carries it only with `logBody` (NODE_ENV=development, where the
+ * README's demo flow reads the code from the log); elsewhere the log says only that a message was stored.
+ */
 export class OutboxSmsSender implements SmsSender {
     readonly name = 'outbox' as const;
 
-    constructor(private readonly db: Db, private readonly log: Logger) {}
+    constructor(private readonly db: Db, private readonly log: Logger, private readonly options: { logBody?: boolean } = {}) {}
 
     async send(message: SmsMessage): Promise<void> {
         await record(this.db, message, 'outbox', 'stored', null, null);
-        this.log.info({ to: message.to, body: message.body }, 'sms stored in outbox');
+        if (this.options.logBody) {
+            this.log.info({ to: message.to, body: message.body }, 'sms stored in outbox (development: body logged)');
+        }
+        else {
+            this.log.info({ to: message.to }, 'sms stored in outbox (read it with: loyalty-chat outbox)');
+        }
     }
 }
 
@@ -106,7 +115,8 @@ export class TwilioSmsSender implements SmsSender {
         }
         await record(this.db, message, 'twilio', error ? 'failed' : 'sent', error, ref);
         if (error) {
-            this.log.warn({ to: message.to, error }, 'sms send failed');
+            // Not the provider's answer: it may quote the message, and so the code.
+            this.log.warn({ to: message.to, error: error.startsWith('HTTP ') ? error.slice(0, error.indexOf(':')) : error }, 'sms send failed');
             throw new SmsError('The text message could not be sent');
         }
     }

@@ -7,21 +7,8 @@ import { ApiError } from '../api/client';
 import {
     DEFAULT_QUESTIONS, Question, QuestionInput, useCreateQuestion, useDeleteQuestion, useQuestions, useSaveOrder, useUpdateQuestion
 } from '../api/questions';
-
-/** This page's own layout rules (scoped by class names). */
-const PAGE_CSS = `
-.lc-mb{margin-bottom:12px}
-.lc-toolbar{display:flex;justify-content:flex-end;margin:8px 0 16px}
-.lc-question{margin-bottom:12px}
-.lc-question-head{display:flex;align-items:center;gap:8px;justify-content:space-between}
-.lc-question-title{margin:0}
-.lc-question-answer{white-space:pre-wrap;margin:8px 0 12px}
-.lc-question-actions{display:flex;flex-wrap:wrap;align-items:center;gap:12px}
-.lc-inline-switch{margin:0}
-.lc-preview{max-width:420px}
-.lc-preview-list{display:flex;flex-direction:column;align-items:flex-start;gap:8px}
-.lc-error-text{color:#c23030}
-`;
+// This page's own layout rules (scoped by class names): a stylesheet, as the pages' CSP allows no inline style.
+import './admin-questions.css';
 
 function errorText(err: unknown): string {
     return err instanceof ApiError ? err.serverMessage : err instanceof Error ? err.message : String(err);
@@ -166,7 +153,6 @@ export default function AdminQuestions() {
 
     return (
         <div className="lc-page">
-            <style>{PAGE_CSS}</style>
             <H2>Pre-made Questions</H2>
             <Tabs id="questions-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
                 <Tab id="manage" title="Manage Questions" panel={manage} />
