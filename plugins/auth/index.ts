@@ -58,12 +58,25 @@ const feature: FeaturePlugin = {
             const throttle = new LoginThrottle(server);
             const passwordChecks = new Semaphore(PASSWORD_CHECKS_AT_ONCE);
 
-            /** Throttled login for the given roles: 429 once exhausted, failures counted, one message for all. */
+            /**
+             * Throttled login for the given roles (throttle.ts): 429 once a limit is exhausted, one message for
+             * every kind of failure. Only a 401 counts as a failure; a success clears its account + address
+             * counter, and any other error (no verdict on the password) gives the reservation back.
+             */
             async function login(request: Request, roles: Role[]) {
                 const { email, password } = request.payload as { email: string; password: string };
-                const succeeded = await throttle.begin(request, email);
-                const result = await passwordChecks.run(() => checkLogin(server, email, password, roles));
-                await succeeded();
+                const attempt = await throttle.begin(request, email);
+                let result;
+                try {
+                    result = await passwordChecks.run(() => checkLogin(server, email, password, roles));
+                }
+                catch (err) {
+                    if (!(Boom.isBoom(err) && err.output.statusCode === 401)) {
+                        await attempt.cancelled();
+                    }
+                    throw err;
+                }
+                await attempt.succeeded();
                 return result;
             }
 

@@ -4,6 +4,7 @@ import * as Path from 'path';
 import type { Browser, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { launchBrowser, screenshot } from '../helpers/browser';
+import { LOGIN_LIMITS } from '../../plugins/auth/throttle';
 
 const BIN = Path.resolve(__dirname, '..', '..', '..', 'bin', 'loyalty-chat');
 const LAPTOP = { width: 1280, height: 800 };
@@ -155,6 +156,60 @@ describe('accounts in the browser: admin, super admin and organization user', fu
         await page.evaluate(() => localStorage.removeItem('adminToken'));
         await page.goto(`${t.url}/analytics`, { waitUntil: 'networkidle0' });
         await page.waitForFunction(() => location.pathname === '/admin-login');
+    });
+
+    it('shows on the admin login page how long to wait after too many failed logins, from Retry-After', async () => {
+        const locked = await createTenant(t.server, 'e2elocked');
+        await page.goto(`${t.url}/admin-login`, { waitUntil: 'networkidle0' });
+        const submit = async (password: string) => {
+            await fillLogin(page, locked.admin.email, password);
+            await page.waitForFunction(() => !(document.querySelector('button[type=submit]') as HTMLButtonElement).disabled);
+            const [answer] = await Promise.all([
+                page.waitForResponse((r) => r.url().endsWith('/api/admin/login') && r.request().method() === 'POST'),
+                page.click('button[type=submit]')
+            ]);
+            return answer;
+        };
+        for (let i = 0; i < LOGIN_LIMITS.accountAndAddress.points; i += 1) {
+            expect((await submit(`wrong-guess-${i}`)).status(), `failure ${i + 1}`).to.equal(401);
+        }
+        const throttled = await submit(locked.admin.password);
+        expect(throttled.status()).to.equal(429);
+        const retryAfter = Number(throttled.headers()['retry-after']);
+        expect(retryAfter).to.be.within(LOGIN_LIMITS.accountAndAddress.duration - 120, LOGIN_LIMITS.accountAndAddress.duration);
+        const minutes = Math.ceil(retryAfter / 60);
+        await waitForText(page, `Too many failed login attempts. Please try again in ${minutes} minutes.`);
+        expect(await page.$eval('[role=alert]', (x) => x.textContent)).to.equal(`Too many failed login attempts. Please try again in ${minutes} minutes.`);
+        expect(new URL(page.url()).pathname).to.equal('/admin-login');
+        expect(await page.evaluate(() => localStorage.getItem('adminToken'))).to.equal(null);
+        await shoot(page, 'auth-admin-login-throttled');
+    });
+
+    it('takes the wait of a 429 from Retry-After on all three login pages, also when only a proxy in front sends it', async () => {
+        // A reverse proxy's own 429: a Retry-After header and a body that says nothing.
+        const cases = [
+            { path: '/admin-access-2024', api: '/api/admin/login', retryAfter: '42', shown: '42 seconds' },
+            { path: '/super-admin-login', api: '/api/super-admin/login', retryAfter: '61', shown: '2 minutes' },
+            { path: '/org-login', api: '/api/org/login', retryAfter: new Date(Date.now() + 5 * 60 * 1000 + 500).toUTCString(), shown: '5 minutes' }
+        ];
+        await page.setRequestInterception(true);
+        let current = cases[0];
+        page.on('request', (request) => {
+            if (request.url().endsWith(current.api)) {
+                void request.respond({ status: 429, headers: { 'Retry-After': current.retryAfter }, contentType: 'text/html', body: '<html><body>429 Too Many Requests</body></html>' });
+            }
+            else {
+                void request.continue();
+            }
+        });
+        for (const c of cases) {
+            current = c;
+            await page.goto(`${t.url}${c.path}`, { waitUntil: 'networkidle0' });
+            await fillLogin(page, a.orgUser.email, 'any-password-at-all');
+            await page.click('button[type=submit]');
+            await waitForText(page, `Too many failed login attempts. Please try again in ${c.shown}.`);
+            expect(new URL(page.url()).pathname, c.path).to.equal(c.path);
+        }
     });
 
     it('shows \'404 Page Not Found\' for an unknown path', async () => {

@@ -48,11 +48,24 @@ export const VERIFY_PATHS = {
     org: '/api/org/verify'
 } as const;
 
+/** "14 minutes", or "45 seconds" under a minute; rounded up, so never shorter than the wait. */
+export function waitText(seconds: number): string {
+    const s = Math.max(1, Math.ceil(seconds));
+    if (s < 60) {
+        return `${s} second${s === 1 ? '' : 's'}`;
+    }
+    const m = Math.ceil(s / 60);
+    return `${m} minute${m === 1 ? '' : 's'}`;
+}
+
 /**
  * SPEC §8: a login failure shows the server's message, else 'Login failed'; a failure to reach the server
- * shows the screen's network message.
+ * shows the screen's network message. A throttled login (429) says how long to wait, from Retry-After.
  */
 export function loginErrorMessage(error: unknown, networkMessage: string): string {
+    if (error instanceof ApiError && error.status === 429 && error.retryAfterSeconds !== null) {
+        return `Too many failed login attempts. Please try again in ${waitText(error.retryAfterSeconds)}.`;
+    }
     if (error instanceof ApiError) {
         return error.serverMessage || 'Login failed';
     }

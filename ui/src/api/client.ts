@@ -8,10 +8,24 @@ export const SUPER_ADMIN_TOKEN_KEY = 'superAdminToken';
 export const ORG_TOKEN_KEY = 'orgToken';
 export const ORG_USER_KEY = 'orgUser';
 
+/** Seconds to wait from a Retry-After header (delta-seconds or an HTTP date), or null without a usable one. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+    const text = value?.trim() ?? '';
+    if (/^\d+$/.test(text)) {
+        return Number(text);
+    }
+    const date = text ? Date.parse(text) : NaN;
+    return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
 export class ApiError extends Error {
-    constructor(public readonly status: number, public readonly body: string) {
+    /** The answer's Retry-After in seconds (429 and 503 answers), or null. */
+    readonly retryAfterSeconds: number | null;
+
+    constructor(public readonly status: number, public readonly body: string, headers?: Headers) {
         super(`${status}: ${body}`);
         this.name = 'ApiError';
+        this.retryAfterSeconds = parseRetryAfter(headers?.get('retry-after') ?? null);
     }
 
     /** The server's own message when the body is a JSON error, else the raw text. */
@@ -53,7 +67,7 @@ export async function apiRequest<T = unknown>(url: string, options: RequestOptio
     });
     if (!response.ok) {
         const text = await response.text().catch(() => '');
-        throw new ApiError(response.status, text || response.statusText);
+        throw new ApiError(response.status, text || response.statusText, response.headers);
     }
     if (response.status === 204) {
         return undefined as T;
