@@ -3,6 +3,7 @@ import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
 import type { PubSub } from './pubsub';
 import type { Caller } from '../types/auth';
+import { clientAddress } from '../http/client-ip';
 import {
     assertNesInternals, closeSocket, hardenSockets, limitConnections, listenerOf, RealtimeSocket, refuseFurther,
     socketCount, spreadHeartbeat, upgradeOf
@@ -181,13 +182,7 @@ export class Realtime {
             maxPayload: options.maxPayload,
             maxFramesPerSecond: options.maxFramesPerSecond,
             maxPerIp: options.maxPerIp,
-            clientIp: (req) => {
-                const forwarded = req.headers['x-forwarded-for'];
-                if (server.app.config?.trustProxy && typeof forwarded === 'string' && forwarded.trim()) {
-                    return forwarded.split(',')[0].trim();
-                }
-                return req.socket.remoteAddress ?? 'unknown';
-            }
+            clientIp: (req) => clientAddress(req.headers['x-forwarded-for'], req.socket.remoteAddress, !!server.app.config?.trustProxy)
         });
 
         // A request frame reaches only routes that admit the socket's caller by their declared access: never

@@ -3,6 +3,7 @@ import type { Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
 import { allow } from '../../core/http/access';
+import { clientIp } from '../../core/http/client-ip';
 import { fields } from '../../core/http/fields';
 import { widgetOf } from '../../core/http/callers';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
@@ -57,7 +58,7 @@ const feature: FeaturePlugin = {
                     validate: { payload: trackPayload },
                     handler: async (request, h) => {
                         const widget = widgetOf(request);
-                        await limit.consume(request.info.remoteAddress);
+                        await limit.consume(clientIp(request));
                         const p = request.payload as Record<string, any>;
                         let domain: string | null = p.domain || null;
                         if (!domain && request.headers.origin) {

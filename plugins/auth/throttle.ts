@@ -2,6 +2,7 @@ import * as Net from 'net';
 import type { Request, Server } from '@hapi/hapi';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { Limit, tooMany } from '../../core/http/rate-limit';
+import { clientIp } from '../../core/http/client-ip';
 
 /**
  * Login throttling after NIST SP 800-63B §5.2.2, built so that an attacker cannot use it to lock the
@@ -96,22 +97,6 @@ export class LoginThrottle {
         this.byAccount = new Limit(server.app, { name: 'login-account', ...LOGIN_LIMITS.account });
     }
 
-    /**
-     * The client address. With TRUST_PROXY on, the last X-Forwarded-For hop: the one our proxy appended.
-     * Earlier hops come from the client itself (a proxy appends to what it received), so trusting the
-     * first would let an attacker pick a fresh address for every guess.
-     */
-    clientIp(request: Request): string {
-        if (this.server.app.config.trustProxy) {
-            const forwarded = request.headers['x-forwarded-for'];
-            const last = typeof forwarded === 'string' ? forwarded.split(',').pop()!.trim() : '';
-            if (Net.isIP(last)) {
-                return last;
-            }
-        }
-        return request.info.remoteAddress;
-    }
-
     private static accountKey(email: string): string {
         return email.trim().toLowerCase();
     }
@@ -124,7 +109,7 @@ export class LoginThrottle {
      * of the attempt; a wrong password needs no call (the reservation stays as the failure).
      */
     async begin(request: Request, email: string): Promise<LoginAttempt> {
-        const address = addressKey(this.clientIp(request));
+        const address = addressKey(clientIp(request));
         const account = LoginThrottle.accountKey(email);
         const pair = `${account} ${address}`;
         const checks: [Limit, string][] = [[this.byPair, pair], [this.byAddress, address], [this.byAccount, account]];

@@ -3,6 +3,7 @@ import type { Request, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
 import { allow } from '../../core/http/access';
+import { clientIp } from '../../core/http/client-ip';
 import { fields } from '../../core/http/fields';
 import { widgetOf } from '../../core/http/callers';
 import type { Organization } from '../tenants/services/tenant-service';
@@ -15,15 +16,6 @@ declare module '../../core/types' {
     interface Services {
         loyalty: LoyaltyService;
     }
-}
-
-/** The client's address (the first X-Forwarded-For hop when TRUST_PROXY is on). */
-export function clientIp(request: Request, trustProxy: boolean): string {
-    const forwarded = request.headers['x-forwarded-for'];
-    if (trustProxy && typeof forwarded === 'string' && forwarded.trim()) {
-        return forwarded.split(',')[0].trim();
-    }
-    return request.info.remoteAddress;
 }
 
 export function hostOfOrigin(request: Request): string | null {
@@ -50,7 +42,7 @@ function widgetContext(server: Server, request: Request, session?: string): Widg
         organizationId: widget.organizationId,
         botInstanceId: widget.botInstanceId,
         storeName: organization.storeName,
-        ip: clientIp(request, server.app.config.trustProxy),
+        ip: clientIp(request),
         sessionId: session ?? null,
         domain: hostOfOrigin(request)
     };

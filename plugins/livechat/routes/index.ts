@@ -3,6 +3,7 @@ import Joi from 'joi';
 import type { Request, Server, ServerRoute } from '@hapi/hapi';
 import { Limit, tooMany } from '../../../core/http/rate-limit';
 import { allow } from '../../../core/http/access';
+import { clientIp } from '../../../core/http/client-ip';
 import { fields, MAX_ID } from '../../../core/http/fields';
 import { adminOf, callerOf, widgetOf } from '../../../core/http/callers';
 import { signCustomerToken } from '../customer-auth';
@@ -111,7 +112,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 },
                 handler: async (request, h) => {
                     const c = widgetOf(request);
-                    await createLimit.consume(`${request.info.remoteAddress}`, 'Too many chat requests. Please try again later.');
+                    await createLimit.consume(clientIp(request), 'Too many chat requests. Please try again later.');
                     const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null };
                     const { session, created } = await chat().createSession({
                         organizationId: c.organizationId,
