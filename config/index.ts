@@ -3,68 +3,20 @@ import * as Path from 'path';
 import * as Crypto from 'crypto';
 import Joi from 'joi';
 
-/**
- * Every setting of loyalty-chat, read from the environment (and optionally a JSON config file named by
- * CONFIG_FILE, whose keys are the same variable names). Environment wins over the file.
- */
-export interface Config {
-    env: 'development' | 'production' | 'test';
-    port: number;
-    host: string;
-    publicUrl: string | null;
-    logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-    dataDir: string;
-    database: { client: 'sqlite'; filename: string } | { client: 'postgres'; url: string; schema: string | null };
-    redisUrl: string | null;
-    redisPrefix: string;
-    jwtSecret: string;
-    jwtSecretGenerated: boolean;
-    nodeId: string;
-    trustProxy: boolean;
-    sms: {
-        provider: 'outbox' | 'twilio';
-        twilio: { accountSid: string | null; authToken: string | null; from: string | null; baseUrl: string };
-    };
-    loyalty: {
-        provider: 'builtin' | 'alpineiq';
-        alpineiq: { apiKey: string | null; uid: string | null; baseUrl: string };
-    };
-    mail: {
-        transport: 'outbox' | 'smtp';
-        smtpUrl: string | null;
-        from: string;
-    };
-    ai: {
-        provider: 'builtin' | 'openai';
-        openai: { baseUrl: string; apiKey: string | null; model: string };
-    };
-    chat: {
-        waitTimeoutSeconds: number;
-        maxMessageLength: number;
-    };
-    sockets: {
-        /** Open WebSocket connections per client address. */
-        maxPerIp: number;
-        /** Authenticated sockets per token holder (one chat's customer, one staff user), per node. */
-        maxPerToken: number;
-        /** Incoming frames per second per socket. */
-        maxFramesPerSecond: number;
-    };
-    /** `serve` seeds the demo tenant into an empty embedded database (default: true outside production). */
-    seedDemoOnEmpty: boolean;
-}
-
 const JWT_SECRET_HINT = '; make one with `openssl rand -base64 48`';
 
 const bool = Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off', '');
 
-/** The joi schema of the raw variables: names are the environment variable names. */
-export const envSchema = Joi.object({
-    NODE_ENV: Joi.string().valid('development', 'production', 'test').default('development'),
+/**
+ * Every setting of loyalty-chat, once: the joi schema of each environment variable (or CONFIG_FILE key),
+ * typed where its values are a closed set. `Settings` and `Config` are derived from it, never written by hand.
+ */
+export const settings = {
+    NODE_ENV: Joi.string<'development' | 'production' | 'test'>().valid('development', 'production', 'test').default('development'),
     PORT: Joi.number().integer().min(0).max(65535).default(3000),
     HOST: Joi.string().hostname().default('0.0.0.0'),
     PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }).allow('').default(''),
-    LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+    LOG_LEVEL: Joi.string<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'>().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
     DATA_DIR: Joi.string().default('./data'),
     DATABASE_URL: Joi.string()
         .pattern(/^(postgres|postgresql):\/\/.+|^sqlite:.+/)
@@ -78,19 +30,19 @@ export const envSchema = Joi.object({
         .messages({ 'string.min': `{{#label}} must be at least 32 characters${JWT_SECRET_HINT}` }),
     NODE_ID: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).allow('').default(''),
     TRUST_PROXY: bool.default(false),
-    SMS_PROVIDER: Joi.string().valid('outbox', 'twilio').default('outbox'),
+    SMS_PROVIDER: Joi.string<'outbox' | 'twilio'>().valid('outbox', 'twilio').default('outbox'),
     TWILIO_ACCOUNT_SID: Joi.string().allow('').default(''),
     TWILIO_AUTH_TOKEN: Joi.string().allow('').default(''),
     TWILIO_FROM: Joi.string().allow('').default(''),
     TWILIO_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.twilio.com'),
-    LOYALTY_PROVIDER: Joi.string().valid('builtin', 'alpineiq').default('builtin'),
+    LOYALTY_PROVIDER: Joi.string<'builtin' | 'alpineiq'>().valid('builtin', 'alpineiq').default('builtin'),
     ALPINEIQ_API_KEY: Joi.string().allow('').default(''),
     ALPINEIQ_UID: Joi.string().allow('').default(''),
     ALPINEIQ_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://lab.alpineiq.com'),
-    MAIL_TRANSPORT: Joi.string().valid('outbox', 'smtp').default('outbox'),
+    MAIL_TRANSPORT: Joi.string<'outbox' | 'smtp'>().valid('outbox', 'smtp').default('outbox'),
     SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }).allow('').default(''),
     MAIL_FROM: Joi.string().default('loyalty-chat <no-reply@localhost>'),
-    AI_PROVIDER: Joi.string().valid('builtin', 'openai').default('builtin'),
+    AI_PROVIDER: Joi.string<'builtin' | 'openai'>().valid('builtin', 'openai').default('builtin'),
     OPENAI_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.openai.com/v1'),
     OPENAI_API_KEY: Joi.string().allow('').default(''),
     OPENAI_MODEL: Joi.string().default('gpt-4o-mini'),
@@ -101,7 +53,13 @@ export const envSchema = Joi.object({
     WS_MAX_FRAMES_PER_SECOND: Joi.number().integer().min(1).max(10000).default(50),
     // Default: true outside production, false in production (see loadConfig).
     SEED_DEMO_ON_EMPTY: bool
-}).unknown(true);
+};
+
+/** The raw variables as the schema types them. */
+export type Settings = { [K in keyof typeof settings]: (typeof settings)[K] extends Joi.AnySchema<infer T> ? T : never };
+
+/** The joi schema of the raw variables: names are the environment variable names. */
+export const envSchema = Joi.object(settings).unknown(true);
 
 export class ConfigError extends Error {
     constructor(message: string) {
@@ -288,11 +246,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env, overrid
     if (error) {
         throw new ConfigError(`Invalid configuration: ${error.details.map((d) => d.message).join('; ')}`);
     }
-    const v = value as Record<string, any>;
+    const v = value as Settings;
     const production = v.NODE_ENV === 'production';
     const dataDir = Path.resolve(v.DATA_DIR);
 
-    let database: Config['database'];
+    let database: DatabaseSettings;
     if (!v.DATABASE_URL) {
         database = { client: 'sqlite', filename: Path.join(dataDir, 'loyalty-chat.sqlite') };
     }
@@ -336,6 +294,15 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env, overrid
         }
     }
 
+    return toConfig(v, { dataDir, database, jwtSecret, jwtSecretGenerated, production });
+}
+
+/** Where the database is: the embedded SQLite file, or a PostgreSQL URL and schema. */
+export type DatabaseSettings = { client: 'sqlite'; filename: string } | { client: 'postgres'; url: string; schema: string | null };
+
+/** The typed configuration the server reads (its type, Config, is this function's result type). */
+function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSettings; jwtSecret: string; jwtSecretGenerated: boolean; production: boolean }) {
+    const { dataDir, database, jwtSecret, jwtSecretGenerated, production } = derived;
     return {
         env: v.NODE_ENV,
         port: v.PORT,
@@ -377,3 +344,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env, overrid
         seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY ?? !production
     };
 }
+
+/** Every setting of loyalty-chat as the server reads it: derived from the schema above through toConfig. */
+export type Config = ReturnType<typeof toConfig>;
