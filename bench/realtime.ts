@@ -23,6 +23,7 @@ import { createServer, migratorFor } from '../core/server';
 import { deleteKeysWithPrefix } from '../core/db/redis-keys';
 import { signUserToken } from '../core/auth/tokens';
 import { signCustomerToken } from '../plugins/livechat/customer-auth';
+import { plugins } from '../plugins';
 
 const Nes = require('@hapi/nes/lib/client');
 Nes.Client.WebSocket = require('ws');
@@ -244,7 +245,7 @@ async function prepare(count: number): Promise<{ env: Record<string, string>; or
         env.REDIS_URL = process.env.REDIS_URL;
     }
     const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
-    const server = await createServer(config, { logRequests: false });
+    const server = await createServer(config, plugins, { logRequests: false });
     await migratorFor(server).latest();
     const tenants = server.app.services.tenants;
     const org = await tenants.createOrganization({ name: 'Bench Store', domain: 'bench.test', subdomain: `bench${id}` });

@@ -9,8 +9,8 @@ import { MemoryPubSub, PubSub, RedisPubSub } from './realtime/pubsub';
 import { Realtime } from './realtime/socket-server';
 import { registerErrorHandling, validationFailAction } from './http/errors';
 import { rejectControlCharacters } from './http/text';
-import { allMigrations, featurePlugins } from './plugins';
 import type { AppContext, Services } from './types';
+import type { FeaturePlugin } from './types/feature';
 import { ROOT, PUBLIC_DIR, packageVersion } from './paths';
 
 export { ROOT, PUBLIC_DIR, packageVersion };
@@ -53,11 +53,12 @@ function hstsOf(config: Config): { maxAge: number; includeSubDomains: boolean } 
 }
 
 /**
- * Builds the hapi server with every feature plugin of core/plugins.ts registered. It does not migrate and
+ * Builds the hapi server with the given feature plugins registered (the list is plugins/index.ts: core never
+ * imports a plugin). It does not migrate and
  * does not listen: call `server.start()` (or `server.initialize()`), and `server.stop()` to close the
  * database, Redis, the job queue and pub/sub.
  */
-export async function createServer(config: Config, options: CreateServerOptions = {}): Promise<Server> {
+export async function createServer(config: Config, features: FeaturePlugin[], options: CreateServerOptions = {}): Promise<Server> {
     const log = serverLogger(config, options.logger);
     const db = createDb(config.database);
     const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
@@ -90,6 +91,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
         realtime: new Realtime(server, pubsub, log),
         log,
         services: {} as Services,
+        features,
         version: packageVersion()
     };
     Object.assign(server.app, app);
@@ -108,7 +110,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
         Inert
     ]);
 
-    for (const feature of featurePlugins) {
+    for (const feature of features) {
         await server.register(feature.plugin);
     }
 
@@ -127,7 +129,7 @@ export async function createServer(config: Config, options: CreateServerOptions 
     return server;
 }
 
-/** The migrator over core's migrations plus every feature plugin's. */
+/** The migrator over every registered feature plugin's migrations (core owns no tables). */
 export function migratorFor(server: Server): Migrator {
-    return new Migrator(server.app.db, allMigrations());
+    return new Migrator(server.app.db, server.app.features.flatMap((feature) => feature.migrations ?? []));
 }

@@ -1,6 +1,7 @@
 import type { Server } from '@hapi/hapi';
 import { ConfigError, loadConfig, Config } from '../../config';
 import { createServer, migratorFor } from '../../core/server';
+import { plugins } from '../../plugins';
 
 /** Loads the config or exits 1 with the message naming the variable. */
 export function configOrExit(overrides: Record<string, unknown> = {}): Config {
@@ -23,7 +24,7 @@ export function configOrExit(overrides: Record<string, unknown> = {}): Config {
 export async function withServer<T>(fn: (server: Server) => Promise<T>): Promise<T> {
     const config = configOrExit();
     const quiet = { ...config, logLevel: process.env.LOG_LEVEL ? config.logLevel : 'warn' as const };
-    const server = await createServer(quiet, { logRequests: false });
+    const server = await createServer(quiet, plugins, { logRequests: false });
     try {
         await migratorFor(server).latest();
         return await fn(server);

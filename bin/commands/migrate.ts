@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { migratorFor, createServer } from '../../core/server';
 import { configOrExit, printResult } from './context';
+import { plugins } from '../../plugins';
 
 export function registerMigrate(program: Command): void {
     program
@@ -16,7 +17,7 @@ export function registerMigrate(program: Command): void {
         .option('--json', 'machine-readable output')
         .action(async (action: string, opts: { json?: boolean }) => {
             const config = configOrExit();
-            const server = await createServer({ ...config, logLevel: 'warn' }, { logRequests: false });
+            const server = await createServer({ ...config, logLevel: 'warn' }, plugins, { logRequests: false });
             const migrator = migratorFor(server);
             try {
                 if (action === 'latest') {

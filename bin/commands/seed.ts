@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import type { Server } from '@hapi/hapi';
-import { featurePlugins } from '../../core/plugins';
 import { seedDemoOrganization } from '../../plugins/tenants';
 import { printResult, withServer } from './context';
 
 /** Creates the demo tenant and lets every feature add its demo data. Idempotent. */
 export async function seedDemo(server: Server): Promise<string[]> {
     const { organizationId, lines } = await seedDemoOrganization(server);
-    for (const feature of featurePlugins) {
+    for (const feature of server.app.features) {
         if (feature.seedDemo) {
             const more = await feature.seedDemo(server, organizationId);
             if (more) {

@@ -3,6 +3,7 @@ import { localBaseUrl } from '../../config';
 import { configOrExit } from './context';
 import { createServer, migratorFor } from '../../core/server';
 import { seedDemo } from './seed';
+import { plugins } from '../../plugins';
 
 export function registerServe(program: Command): void {
     program
@@ -15,7 +16,7 @@ export function registerServe(program: Command): void {
             if (opts.port !== undefined) overrides.PORT = opts.port;
             if (opts.host !== undefined) overrides.HOST = opts.host;
             const config = configOrExit(overrides);
-            const server = await createServer(config);
+            const server = await createServer(config, plugins);
             const log = server.app.log;
             try {
                 const applied = await migratorFor(server).latest();

@@ -87,28 +87,62 @@ export interface MigrationStatus {
     pending: string[];
 }
 
+const MIGRATIONS_TABLE = 'knex_migrations';
+
 export class Migrator {
     private readonly source: ListMigrationSource;
 
-    constructor(private readonly db: Db, migrations: MigrationEntry[]) {
+    constructor(private readonly db: Db, private readonly migrations: MigrationEntry[]) {
         this.source = new ListMigrationSource(migrations);
     }
 
     private get config(): KnexTypes.MigratorConfig {
-        return { migrationSource: this.source, tableName: 'knex_migrations' };
+        return { migrationSource: this.source, tableName: MIGRATIONS_TABLE };
+    }
+
+    /**
+     * A database made before a migration was split (loyalty-chat 0.1.0 recorded '20260101000000-initial', which
+     * created every plugin's tables) records the migrations that replace it as done, in the same batch, and
+     * forgets the old name: its tables are already there, and knex refuses a recorded name it does not know.
+     * Returns the names adopted. Runs in one transaction; a database without the old name is left alone.
+     */
+    async adoptReplaced(): Promise<string[]> {
+        const replaced = [...new Set(this.migrations.map((m) => m.replaces).filter((name): name is string => !!name))];
+        if (!replaced.length || !await this.db.schema.hasTable(MIGRATIONS_TABLE)) {
+            return [];
+        }
+        return this.db.transaction(async (trx) => {
+            const adopted: string[] = [];
+            for (const old of replaced) {
+                const row = await trx(MIGRATIONS_TABLE).where('name', old).first() as { batch: number; migration_time: unknown } | undefined;
+                if (!row) {
+                    continue;
+                }
+                const done = new Set((await trx(MIGRATIONS_TABLE).select('name') as Array<{ name: string }>).map((r) => r.name));
+                for (const migration of this.migrations.filter((m) => m.replaces === old && !done.has(m.name))) {
+                    await trx(MIGRATIONS_TABLE).insert({ name: migration.name, batch: row.batch, migration_time: row.migration_time });
+                    adopted.push(migration.name);
+                }
+                await trx(MIGRATIONS_TABLE).where('name', old).delete();
+            }
+            return adopted;
+        });
     }
 
     async latest(): Promise<string[]> {
+        await this.adoptReplaced();
         const [, names] = await this.db.migrate.latest(this.config);
         return names as string[];
     }
 
     async rollback(all = false): Promise<string[]> {
+        await this.adoptReplaced();
         const [, names] = await this.db.migrate.rollback(this.config, all);
         return names as string[];
     }
 
     async status(): Promise<MigrationStatus> {
+        await this.adoptReplaced();
         const [completed, pending] = await this.db.migrate.list(this.config);
         return {
             completed: (completed as Array<{ name: string }>).map((m) => m.name),

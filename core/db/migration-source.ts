@@ -2,6 +2,11 @@ import type { Knex } from 'knex';
 
 export interface MigrationEntry {
     name: string;
+    /**
+     * An older migration (by name) whose work includes this one's: a database where that one is recorded has
+     * this one's tables already, so it is recorded as done without running (see Migrator.adoptReplaced).
+     */
+    replaces?: string;
     up(knex: Knex): Promise<void>;
     down(knex: Knex): Promise<void>;
 }

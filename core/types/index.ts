@@ -5,6 +5,7 @@ import type { Db, DbClient } from '../db';
 import type { JobQueue } from '../jobs';
 import type { PubSub } from '../realtime/pubsub';
 import type { Realtime } from '../realtime/socket-server';
+import type { FeaturePlugin } from './feature';
 
 /**
  * Services that plugins expose to each other. Each plugin adds its own entry with declaration merging:
@@ -29,6 +30,8 @@ export interface AppContext {
     realtime: Realtime;
     log: Logger;
     services: Services;
+    /** The feature plugins this server was built with (plugins/index.ts), in their order. */
+    features: FeaturePlugin[];
     version: string;
 }
 

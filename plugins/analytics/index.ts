@@ -9,6 +9,7 @@ import { widgetOf } from '../../core/http/callers';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { Limit } from '../../core/http/rate-limit';
 import { AnalyticsService, WIDGET_ACTIONS } from './services/analytics-service';
+import baseline from './migrations/20260101000003-analytics';
 
 declare module '../../core/types' {
     interface Services {
@@ -40,6 +41,7 @@ export function normalizeEventPhone(text: string | null | undefined): string | n
 }
 
 const feature: FeaturePlugin = {
+    migrations: [baseline],
     plugin: {
         name: 'analytics',
         dependencies: ['tenants', 'auth'],

@@ -11,6 +11,7 @@ import { registerJwtScheme } from './scheme';
 import { registerWidgetScheme } from './widget-scheme';
 import { LoginThrottle } from './throttle';
 import { Semaphore } from './semaphore';
+import baseline from './migrations/20260101000001-auth';
 
 /** Password checks running at once per process (each scrypt check takes 128 MiB). */
 const PASSWORD_CHECKS_AT_ONCE = 4;
@@ -49,6 +50,7 @@ function publicUser(c: StaffCaller) {
 }
 
 const feature: FeaturePlugin = {
+    migrations: [baseline],
     plugin: {
         name: 'auth',
         dependencies: ['tenants'],

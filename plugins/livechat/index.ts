@@ -10,6 +10,7 @@ import { MailService } from './services/mail-service';
 import { registerCustomerScheme } from './customer-auth';
 import { livechatRoutes } from './routes';
 import { originAllowed, setWidgetCorsHeaders, widgetOriginAllowed } from '../auth/widget-scheme';
+import baseline from './migrations/20260101000004-livechat';
 import widgetSessionMigration from './migrations/20261123000000-chat-widget-session';
 
 declare module '../../core/types' {
@@ -75,7 +76,7 @@ function pick(message: Record<string, unknown>, keys: string[]): Record<string, 
 }
 
 const feature: FeaturePlugin = {
-    migrations: [widgetSessionMigration],
+    migrations: [baseline, widgetSessionMigration],
     plugin: {
         name: 'livechat',
         dependencies: ['tenants', 'auth'],

@@ -11,6 +11,8 @@ import { LoyaltyService, WidgetContext } from './services/loyalty-service';
 import { BuiltinLoyaltyProvider } from './providers/builtin';
 import { AlpineIqLoyaltyProvider } from './providers/alpineiq';
 import { OutboxSmsSender, TwilioSmsSender } from './sms';
+import { DEMO_CUSTOMERS } from './demo-data';
+import baseline from './migrations/20260101000002-loyalty';
 
 declare module '../../core/types' {
     interface Services {
@@ -49,6 +51,11 @@ function widgetContext(server: Server, request: Request, session?: string): Widg
 }
 
 const feature: FeaturePlugin = {
+    migrations: [baseline],
+    /** The demo store's loyalty members and their orders, for the built-in provider. */
+    async seedDemo(server, organizationId) {
+        return server.app.services.loyalty.seedDemoCustomers(organizationId, DEMO_CUSTOMERS);
+    },
     plugin: {
         name: 'loyalty',
         dependencies: ['tenants', 'auth'],

@@ -6,6 +6,7 @@ import { provide } from '../../core/types';
 import { allow } from '../../core/http/access';
 import { adminOf, callerOf } from '../../core/http/callers';
 import { createSchema, orderSchema, QuestionService, updateSchema } from './services/question-service';
+import baseline from './migrations/20260101000005-questions';
 
 declare module '../../core/types' {
     interface Services {
@@ -20,6 +21,10 @@ function orgOf(request: Request): number {
 }
 
 const feature: FeaturePlugin = {
+    migrations: [baseline],
+    async seedDemo(server, organizationId) {
+        return server.app.services.questions.addDefaults(organizationId);
+    },
     plugin: {
         name: 'questions',
         dependencies: ['tenants', 'auth'],

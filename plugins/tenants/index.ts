@@ -4,13 +4,13 @@ import type { Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
 import { PUBLIC } from '../../core/http/access';
-import { now } from '../../core/db/base-model';
 import { localBaseUrl } from '../../config';
 import { TenantService } from './services/tenant-service';
+import baseline from './migrations/20260101000000-tenants';
 import { superAdminRoutes } from './routes/super-admin';
 import { orgRoutes } from './routes/org';
 import { DEMO_USERS as DEMO_LOGINS } from './demo-data';
-import { DEFAULT_QUESTIONS, DEMO_CUSTOMERS, DEMO_KNOWLEDGE, DEMO_ORG, DEMO_USERS } from './demo-data';
+import { DEMO_ORG, DEMO_USERS } from './demo-data';
 
 declare module '../../core/types' {
     interface Services {
@@ -19,13 +19,11 @@ declare module '../../core/types' {
 }
 
 /**
- * Creates (or finds) the demo organization with its bot instance and logins. Returns the lines to print.
- * Demo loyalty customers, questions and knowledge entries are inserted here too until their own plugins
- * take them over through their seedDemo hooks.
+ * Creates (or finds) the demo organization with its bot instance and logins. Returns the lines to print. The
+ * other features add their demo data through their seedDemo hooks (bin/commands/seed.ts).
  */
 export async function seedDemoOrganization(server: Server): Promise<{ organizationId: number; lines: string[] }> {
     const tenants = server.app.services.tenants;
-    const db = server.app.db;
     const production = server.app.config.env === 'production';
     const lines: string[] = [];
 
@@ -56,41 +54,11 @@ export async function seedDemoOrganization(server: Server): Promise<{ organizati
         lines.push(`Created login: ${demo.role.padEnd(11)} ${demo.email}  password: ${password}`);
     }
 
-    const t = now();
-    const haveCustomers = await db('loyalty_customers').where('organization_id', org.id).first();
-    if (!haveCustomers) {
-        for (const customer of DEMO_CUSTOMERS) {
-            const [inserted] = await db('loyalty_customers').insert({
-                organization_id: org.id, phone: customer.phone, name: customer.name, email: customer.email,
-                loyalty_id: customer.loyaltyId, points: customer.points, created_at: t, updated_at: t
-            }).returning('id');
-            const customerId = typeof inserted === 'object' ? inserted.id : inserted;
-            for (const [index, order] of customer.orders.entries()) {
-                await db('loyalty_orders').insert({
-                    organization_id: org.id, customer_id: customerId, order_ref: `${customer.loyaltyId}-${index + 1}`,
-                    product_name: order.productName, quantity: order.quantity, price_cents: Math.round(order.price * 100),
-                    order_date: t - order.daysAgo * 86400000
-                });
-            }
-        }
-        lines.push(`Created ${DEMO_CUSTOMERS.length} demo loyalty customers: ${DEMO_CUSTOMERS.map((c) => `${c.phone} (${c.points} points)`).join(', ')}`);
-    }
-    if (!await db('premade_questions').where('organization_id', org.id).first()) {
-        await db('premade_questions').insert(DEFAULT_QUESTIONS.map((q, i) => ({
-            organization_id: org!.id, question: q.question, answer: q.answer, is_active: true, sort_order: i + 1, created_at: t, updated_at: t
-        })));
-        lines.push(`Created the ${DEFAULT_QUESTIONS.length} default questions`);
-    }
-    if (!await db('knowledge_entries').where('organization_id', org.id).first()) {
-        await db('knowledge_entries').insert(DEMO_KNOWLEDGE.map((k) => ({
-            organization_id: org!.id, title: k.title, content: k.content, is_active: true, created_at: t, updated_at: t
-        })));
-        lines.push(`Created ${DEMO_KNOWLEDGE.length} knowledge entries`);
-    }
     return { organizationId: org.id, lines };
 }
 
 const feature: FeaturePlugin = {
+    migrations: [baseline],
     plugin: {
         name: 'tenants',
         register(server: Server) {

@@ -4,7 +4,7 @@ import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/se
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { startMerchantSite } from '../helpers/fake-merchant';
 import { connectAgent, request, setAvailable, wsUrl } from '../helpers/livechat-client';
-import { DEFAULT_QUESTIONS } from '../../plugins/tenants/demo-data';
+import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
 import { seedDemoOrganization } from '../../plugins/tenants';
 
 /** Runs in the page: the widget's shadow root. */

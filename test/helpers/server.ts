@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { loadConfig, Config } from '../../config';
 import { createServer, migratorFor } from '../../core/server';
 import { deleteKeysWithPrefix } from '../../core/db/redis-keys';
+import { plugins } from '../../plugins';
 
 export interface TestServer {
     server: Server;
@@ -72,7 +73,7 @@ export async function startTestServer(options: { env?: Record<string, string>; l
         }
     }
     const config = loadConfig({ ...env, DATA_DIR: dataDir, NODE_ID: `node-${id}`, ...options.env });
-    const server = await createServer(config, { logger: options.logger });
+    const server = await createServer(config, plugins, { logger: options.logger });
     await migratorFor(server).latest();
     if (options.listen) {
         await server.start();

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import type { Server } from '@hapi/hapi';
 import { loadConfig } from '../../config';
 import { createServer, migratorFor } from '../../core/server';
+import { plugins } from '../../plugins';
 
 /** The embedded default keeps password hashes, customer data and the signing key: only its owner reads them. */
 describe('data at rest on the embedded default', () => {
@@ -27,7 +28,7 @@ describe('data at rest on the embedded default', () => {
         const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, SEED_DEMO_ON_EMPTY: 'false' });
         expect(config.database).to.deep.equal({ client: 'sqlite', filename: Path.join(dataDir, 'loyalty-chat.sqlite') });
         expect(config.jwtSecretGenerated).to.equal(true);
-        server = await createServer(config);
+        server = await createServer(config, plugins);
         await migratorFor(server).latest();
         await server.start();
         await server.app.services.tenants.createOrganization({ name: 'Modes', domain: 'modes.test', subdomain: 'modes' });

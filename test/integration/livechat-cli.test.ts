@@ -6,6 +6,7 @@ import * as Path from 'path';
 import * as Crypto from 'crypto';
 import { loadConfig } from '../../config';
 import { createServer, migratorFor } from '../../core/server';
+import { plugins } from '../../plugins';
 
 
 const run = runCli;
@@ -18,7 +19,7 @@ describe('the loyalty-chat mail command', function () {
     before(async () => {
         dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-mail-'));
         env = { DATA_DIR: dir, DATABASE_URL: `sqlite:${Path.join(dir, 'mail.sqlite')}`, LOG_LEVEL: 'warn', JWT_SECRET: Crypto.randomBytes(32).toString('hex') };
-        const server = await createServer(loadConfig({ ...env, LOG_LEVEL: 'silent', SEED_DEMO_ON_EMPTY: 'false' }));
+        const server = await createServer(loadConfig({ ...env, LOG_LEVEL: 'silent', SEED_DEMO_ON_EMPTY: 'false' }), plugins);
         await migratorFor(server).latest();
         await server.app.services.mail.send({ organizationId: null, to: 'desk@store.test', subject: 'Chat transcript: +1555 (abc)', text: 'Customer: hi\nAgent: hello\n' });
         await server.app.services.mail.send({ organizationId: null, to: 'other@store.test', subject: 'Test email', text: 'test' });

@@ -3,6 +3,7 @@ import { runCli } from '../helpers/cli';
 import * as Fs from 'fs';
 import * as Os from 'os';
 import * as Path from 'path';
+import { plugins } from '../../plugins';
 
 
 const run = runCli;
@@ -51,7 +52,7 @@ describe('the loyalty CLI commands (customers import, outbox)', function () {
         // Store one message the way the outbox sender does, through a server on the same database.
         const { loadConfig } = await import('../../config');
         const { createServer } = await import('../../core/server');
-        const server = await createServer(loadConfig({ ...env, DATA_DIR: dir, LOG_LEVEL: 'silent' }), { logRequests: false });
+        const server = await createServer(loadConfig({ ...env, DATA_DIR: dir, LOG_LEVEL: 'silent' }), plugins, { logRequests: false });
         await server.app.services.loyalty.sms.send({ organizationId: null, to: '+15555550100', body: 'Your Shop verification code is 123456. It expires in 10 minutes.' });
         await server.app.services.loyalty.sms.send({ organizationId: null, to: '+15555550101', body: 'Other' });
         await server.stop();

@@ -27,9 +27,9 @@ const migration: MigrationEntry = {
         await knex.schema.alterTable('chat_sessions', (t) => {
             t.dropIndex(['organization_id', 'widget_session_id']);
         });
-        await knex.schema.alterTable('chat_sessions', (t) => {
-            t.dropColumn('widget_session_id');
-        });
+        // Plain DROP COLUMN (SQLite 3.35+ and PostgreSQL): knex's SQLite dropColumn copies the table, drops it and
+        // renames the copy, and dropping chat_sessions cascades to every chat message.
+        await knex.raw('alter table chat_sessions drop column widget_session_id');
     }
 };
 

@@ -4,7 +4,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { AppContext } from '../../../core/types';
 import { now } from '../../../core/db/base-model';
 import { Limit, tooMany } from '../../../core/http/rate-limit';
-import { LoyaltyCustomerModel, VerificationCodeModel, WidgetSessionModel } from '../models';
+import { LoyaltyCustomerModel, LoyaltyOrderModel, VerificationCodeModel, WidgetSessionModel } from '../models';
 import type { LoyaltyCustomer, LoyaltyOrder, LoyaltyProvider } from '../providers/types';
 import { ProviderError } from '../providers/types';
 import { listOutbox, OutboxEntry, SmsError, SmsSender } from '../sms';
@@ -356,6 +356,31 @@ export class LoyaltyService {
             }
         });
         return { created, updated };
+    }
+
+    /** Adds the demo members (once: nothing when the store has members already). Returns the lines to print. */
+    async seedDemoCustomers(organizationId: number, customers: ReadonlyArray<{ phone: string; name: string; email: string; loyaltyId: string; points: number;
+        orders: ReadonlyArray<{ productName: string; quantity: number; price: number; daysAgo: number }> }>): Promise<string[]> {
+        if (await LoyaltyCustomerModel.query(this.db).where('organization_id', organizationId).first()) {
+            return [];
+        }
+        const t = now();
+        await this.db.transaction(async (trx) => {
+            for (const c of customers) {
+                const row = await LoyaltyCustomerModel.query(trx).insertAndFetch({
+                    organization_id: organizationId, phone: c.phone, name: c.name, email: c.email, loyalty_id: c.loyaltyId,
+                    points: c.points, created_at: t, updated_at: t
+                });
+                for (const [index, order] of c.orders.entries()) {
+                    await LoyaltyOrderModel.query(trx).insert({
+                        organization_id: organizationId, customer_id: row.id, order_ref: `${c.loyaltyId}-${index + 1}`,
+                        product_name: order.productName, quantity: order.quantity, price_cents: Math.round(order.price * 100),
+                        order_date: t - order.daysAgo * 86400000
+                    });
+                }
+            }
+        });
+        return [`Created ${customers.length} demo loyalty customers: ${customers.map((c) => `${c.phone} (${c.points} points)`).join(', ')}`];
     }
 
     async listOutbox(filter: { phone?: string; organizationId?: number; limit?: number } = {}): Promise<OutboxEntry[]> {

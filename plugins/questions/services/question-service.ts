@@ -5,6 +5,7 @@ import type { Db } from '../../../core/db';
 import { iso, now } from '../../../core/db/base-model';
 import { validate } from '../../../core/http/validate';
 import { PremadeQuestionModel } from '../models';
+import { DEFAULT_QUESTIONS } from '../../../core/shared/default-questions';
 import type { Question } from '../../../core/types/api';
 
 export type { Question };
@@ -100,6 +101,22 @@ export class QuestionService {
     async remove(organizationId: number, id: number): Promise<void> {
         await this.find(organizationId, id);
         await PremadeQuestionModel.query(this.db).delete().where({ id, organization_id: organizationId });
+    }
+
+    /** Gives a store without questions the five defaults of SPEC §9. Returns the lines to print. */
+    async addDefaults(organizationId: number): Promise<string[]> {
+        if (await PremadeQuestionModel.query(this.db).where('organization_id', organizationId).first()) {
+            return [];
+        }
+        const t = now();
+        await this.db.transaction(async (trx) => {
+            for (const [i, q] of DEFAULT_QUESTIONS.entries()) {
+                await PremadeQuestionModel.query(trx).insert({
+                    organization_id: organizationId, question: q.question, answer: q.answer, is_active: true, sort_order: i + 1, created_at: t, updated_at: t
+                });
+            }
+        });
+        return [`Created the ${DEFAULT_QUESTIONS.length} default questions`];
     }
 
     /** Saves a new order: ids must be exactly this organization's questions; sortOrder becomes 1..n. */

@@ -1,0 +1,30 @@
+import type { FeaturePlugin } from '../core/types/feature';
+import health from './health';
+import tenants from './tenants';
+import auth from './auth';
+import loyalty from './loyalty';
+import questions from './questions';
+import analytics from './analytics';
+import ai from './ai';
+import widget from './widget';
+import livechat from './livechat';
+import web from './web';
+
+/**
+ * The composition root: the explicit, ordered list of feature plugins that `createServer(config, plugins)`
+ * registers. A new feature is one folder under plugins/ and one line here. The order is the order of demo
+ * seeding; hapi checks each plugin's `dependencies` itself. `web` serves the admin app's catch-all route,
+ * so it stays last.
+ */
+export const plugins: FeaturePlugin[] = [
+    health,
+    tenants,
+    auth,
+    loyalty,
+    questions,
+    analytics,
+    ai,
+    widget,
+    livechat,
+    web
+];
