@@ -136,6 +136,21 @@ export class Realtime {
         server.ext('onPreStop', async () => {
             await this.pubsub.unsubscribe(CHANNEL, this.bridgeListener);
         });
+        this.pubsub.onResync(() => this.resync());
+    }
+
+    /**
+     * After pub/sub recovers (DESIGN §6), every socket of this node gets `{ type: 'resync' }` on each path it
+     * subscribed (customers on their session, agents on their organization), and fetches what it missed.
+     */
+    private resync(): void {
+        const sockets: Record<string, { _subscriptions: Record<string, unknown>; publish(path: string, message: unknown): Promise<void> }> =
+            this.listener?._sockets._items ?? {};
+        for (const socket of Object.values(sockets)) {
+            for (const path of Object.keys(socket._subscriptions)) {
+                socket.publish(path, { type: 'resync' }).catch(() => {});
+            }
+        }
     }
 
     /**
