@@ -126,12 +126,10 @@ export default function AdminChat() {
             onConnected: () => {
                 void queryClient.invalidateQueries({ queryKey: ['chat'] });
             },
-            // Pushes may have been lost while the server's pub/sub was down: the waiting list, the active chats
-            // and the open conversation's messages are fetched again.
+            // Pushes may have been lost while the server's pub/sub was down: the waiting list, the active chats,
+            // the open conversation's messages (and the agent's status) are fetched again.
             onResync: () => {
-                void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
-                void queryClient.invalidateQueries({ queryKey: chatKeys.active });
-                void queryClient.invalidateQueries({ queryKey: ['chat', 'messages'] });
+                void queryClient.invalidateQueries({ queryKey: ['chat'] });
             }
         });
         socketRef.current = socket;
