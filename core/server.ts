@@ -15,6 +15,21 @@ import { ROOT, PUBLIC_DIR, packageVersion } from './paths';
 
 export { ROOT, PUBLIC_DIR, packageVersion };
 
+/**
+ * The shared client (rate limits, health). Every command is bounded: unanswered after commandTimeout it fails
+ * (a hung Redis), and the rate limits then count in memory (core/http/rate-limit.ts). The offline queue stays
+ * on, so the first commands, sent before the connection is 'ready', wait for it (bounded by the same timeout)
+ * instead of failing at start-up; while the connection is down the limits do not queue at all
+ * (rejectIfRedisNotReady), and what else was queued fails after one reconnect attempt (maxRetriesPerRequest)
+ * rather than twenty. Reconnects are tried at least every second so recovery is quick.
+ */
+export const REDIS_CLIENT_OPTIONS = {
+    commandTimeout: 500,
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: (times: number) => Math.min(times * 100, 1000)
+};
+
 export interface CreateServerOptions {
     /** A pino logger to write to instead of one made from config.logLevel (LOG_REDACT_PATHS apply to it too). */
     logger?: Logger;
@@ -61,7 +76,7 @@ function hstsOf(config: Config): { maxAge: number; includeSubDomains: boolean } 
 export async function createServer(config: Config, features: FeaturePlugin[], options: CreateServerOptions = {}): Promise<Server> {
     const log = serverLogger(config, options.logger);
     const db = createDb(config.database);
-    const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
+    const redis = config.redisUrl ? new Redis(config.redisUrl, REDIS_CLIENT_OPTIONS) : null;
     redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
     const jobs: JobQueue = config.redisUrl
         ? new BullQueue(config.redisUrl, config.redisPrefix, log)

@@ -15,7 +15,9 @@ export interface LimitOptions {
 
 /**
  * A rate limit shared by every node: in memory on the embedded default, on Redis when REDIS_URL is set
- * (DESIGN §3). `consume` throws a 429 with Retry-After when the limit is exhausted.
+ * (DESIGN §3). `consume` throws a 429 with Retry-After when the limit is exhausted. While Redis is down or
+ * hung the limit is kept per node in memory, so a Redis outage never holds a request up past the client's
+ * command timeout.
  */
 export class Limit {
     readonly limiter: RateLimiterAbstract;
@@ -23,7 +25,9 @@ export class Limit {
     constructor(app: Pick<AppContext, 'redis' | 'config'>, private readonly options: LimitOptions) {
         const common = { keyPrefix: `${app.config.redisPrefix}:rl:${options.name}`, points: options.points, duration: options.duration, blockDuration: options.blockDuration };
         this.limiter = app.redis
-            ? new RateLimiterRedis({ ...common, storeClient: app.redis, insuranceLimiter: new RateLimiterMemory(common) })
+            // While Redis is down (not 'ready') or does not answer within the client's commandTimeout, the same
+            // limit counts in this process (insuranceLimiter) instead of waiting.
+            ? new RateLimiterRedis({ ...common, storeClient: app.redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(common) })
             : new RateLimiterMemory(common);
     }
 

@@ -16,6 +16,7 @@ import type { Nes } from '@hapi/nes';
  *   see every connection first (per-IP cap, frame rate, the upgrade request's Origin).
  * - listener._sockets.add/remove/length, listener._beat/_heartbeat, socket._send/_active/_pinged: the spread
  *   heartbeat (core/realtime/socket-server.ts).
+ * - socket._subscriptions: the paths a socket subscribed to, for the resync push after a pub/sub outage.
  */
 export const NES_VERSION = '14.0.1';
 
@@ -26,6 +27,7 @@ interface SocketInternals {
     _ws: WsLike & { lcUpgrade?: Upgrade };
     _helloed: boolean;
     _pinged: boolean;
+    _subscriptions: Record<string, unknown>;
     auth: { isAuthenticated: boolean; credentials: any; artifacts: unknown; strategy?: string };
     app: Record<string, any>;
     _onMessage(raw: unknown): Promise<void>;
@@ -196,6 +198,11 @@ export function hardenSockets(next: SocketGuards): void {
         }
         return result;
     };
+}
+
+/** The paths a socket subscribed to. */
+export function subscriptionsOf(socket: RealtimeSocket): string[] {
+    return Object.keys(internalsOf(socket)._subscriptions ?? {});
 }
 
 /** The upgrade request's Origin, Host and client address, kept when the connection opened. */

@@ -6,7 +6,7 @@ import type { Caller } from '../types/auth';
 import { clientAddress } from '../http/client-ip';
 import {
     assertNesInternals, closeSocket, hardenSockets, limitConnections, listenerOf, RealtimeSocket, refuseFurther,
-    socketCount, spreadHeartbeat, upgradeOf
+    socketCount, spreadHeartbeat, subscriptionsOf, upgradeOf
 } from './nes-adapter';
 
 export type { RealtimeSocket };
@@ -202,6 +202,23 @@ export class Realtime {
             heartbeat.stop();
             await this.pubsub.unsubscribe(CHANNEL, this.bridgeListener);
             await this.pubsub.unsubscribe(REVOKE_CHANNEL, this.revokeListener);
+        });
+        this.pubsub.onResync(() => void this.resync());
+    }
+
+    /**
+     * After pub/sub recovers (DESIGN §6), every socket of this node gets `{ type: 'resync' }` on each path it
+     * subscribed (customers on their session, agents on their organization), and fetches what it missed. The
+     * push carries no data, so it skips subscription filters.
+     */
+    private async resync(): Promise<void> {
+        if (!this.listener) {
+            return;
+        }
+        await this.server.eachSocket((socket) => {
+            for (const path of subscriptionsOf(socket)) {
+                socket.publish(path, { type: 'resync' }).catch(() => undefined);
+            }
         });
     }
 

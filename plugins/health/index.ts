@@ -12,19 +12,32 @@ async function checkDatabase(server: Server): Promise<'ok' | 'error'> {
     }
 }
 
+/** A hung Redis (connection open, nothing answered) is an error after this long. */
+const REDIS_PING_TIMEOUT_MS = 500;
+
 async function checkRedis(server: Server): Promise<'ok' | 'error' | 'disabled'> {
-    if (!server.app.redis) {
+    const redis = server.app.redis;
+    if (!redis) {
         return 'disabled';
     }
+    if (['close', 'reconnecting', 'end'].includes(redis.status)) {
+        return 'error';             // the connection is down: no need to wait for a PING to say so
+    }
+    let timer: NodeJS.Timeout | undefined;
     try {
         const answer = await Promise.race([
-            server.app.redis.ping(),
-            new Promise<string>((_, reject) => setTimeout(() => reject(new Error('timeout')), 1000))
+            redis.ping(),
+            new Promise<string>((_, reject) => {
+                timer = setTimeout(() => reject(new Error('timeout')), REDIS_PING_TIMEOUT_MS);
+            })
         ]);
         return answer === 'PONG' ? 'ok' : 'error';
     }
     catch {
         return 'error';
+    }
+    finally {
+        clearTimeout(timer);
     }
 }
 

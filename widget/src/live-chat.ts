@@ -3,7 +3,8 @@
  * (livechat issue). The flow calls only this interface; this file implements it over nes on /ws:
  * create-session answers a short-lived customer token, the socket authenticates with it and subscribes to
  * the session; commands are hapi routes reached over the socket; after a drop the client reconnects,
- * fetches every message after the last sequence number it saw, and resends what was not stored yet.
+ * fetches every message after the last sequence number it saw, and resends what was not stored yet. A
+ * `resync` push (the server's pub/sub recovered from an outage) fetches the same way.
  */
 import { Client } from '@hapi/nes/lib/client';
 
@@ -55,6 +56,8 @@ interface Pending {
 }
 
 export const AGENT_JOINED_TEXT = 'A support agent has joined the chat.';
+/** After a `resync` push, the catch-up fetch happens within this many ms. */
+const RESYNC_SPREAD_MS = 2000;
 
 function randomId(): string {
     const bytes = new Uint8Array(9);
@@ -139,6 +142,12 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
     }
 
     function handle(push: Push): void {
+        if (push.type === 'resync') {
+            // The server's fan-out was interrupted (DESIGN §6): fetch what may have been missed, at a random
+            // moment of the next few seconds so that a node's customers do not all ask at once.
+            setTimeout(() => void catchUp().then(() => flush()).catch(() => {}), Math.random() * RESYNC_SPREAD_MS);
+            return;
+        }
         if (push.type === 'session_ended') {
             finish(push.reason ?? 'ended');
             return;

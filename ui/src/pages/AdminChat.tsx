@@ -125,6 +125,11 @@ export default function AdminChat() {
             },
             onConnected: () => {
                 void queryClient.invalidateQueries({ queryKey: ['chat'] });
+            },
+            // Pushes may have been lost while the server's pub/sub was down: the waiting list, the active chats,
+            // the open conversation's messages (and the agent's status) are fetched again.
+            onResync: () => {
+                void queryClient.invalidateQueries({ queryKey: ['chat'] });
             }
         });
         socketRef.current = socket;

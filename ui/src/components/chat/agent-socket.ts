@@ -33,6 +33,8 @@ export class AgentSocket {
         onState(state: ConnectionState, attempt: number): void;
         /** Called after every (re)connect: refetch what may have been missed. */
         onConnected(): void;
+        /** The server's pub/sub recovered from an outage (a `resync` push): refetch what may have been missed. */
+        onResync(): void;
     }) {}
 
     get isOpen(): boolean {
@@ -71,7 +73,13 @@ export class AgentSocket {
         };
         try {
             await client.connect({ auth: { headers: { authorization: `Bearer ${this.options.token}` } }, reconnect: false, timeout: 10_000 });
-            await client.subscribe(`/agents/${this.options.organizationId}`, (update) => this.options.onPush(update as AgentPush));
+            await client.subscribe(`/agents/${this.options.organizationId}`, (update) => {
+                if ((update as AgentPush | null)?.type === 'resync') {
+                    this.options.onResync();
+                    return;
+                }
+                this.options.onPush(update as AgentPush);
+            });
             await client.message({ type: 'agent_connect' });
         }
         catch {
