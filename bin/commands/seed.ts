@@ -3,8 +3,8 @@ import type { Server } from '@hapi/hapi';
 import { seedDemoOrganization } from '../../plugins/tenants';
 import { printResult, withServer } from './context';
 
-/** Creates the demo tenant and lets every feature add its demo data. Idempotent. */
-export async function seedDemo(server: Server): Promise<string[]> {
+/** Creates the demo tenant and lets every feature add its demo data. Idempotent. Returns the lines to print. */
+export async function seedDemo(server: Server): Promise<{ organizationId: number; lines: string[] }> {
     const { organizationId, lines } = await seedDemoOrganization(server);
     for (const feature of server.app.features) {
         if (feature.seedDemo) {
@@ -14,7 +14,7 @@ export async function seedDemo(server: Server): Promise<string[]> {
             }
         }
     }
-    return lines;
+    return { organizationId, lines };
 }
 
 export function registerSeed(program: Command): void {
@@ -29,7 +29,7 @@ export function registerSeed(program: Command): void {
                     printResult({ seeded: [] }, !!opts.json, 'Nothing to seed without --demo (the schema is migrated).');
                     return;
                 }
-                const lines = await seedDemo(server);
+                const { lines } = await seedDemo(server);
                 printResult({ seeded: lines }, !!opts.json, lines.join('\n'));
             });
         });

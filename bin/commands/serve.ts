@@ -26,7 +26,7 @@ export function registerServe(program: Command): void {
                 // Listen first, then seed: the demo bot's embed snippet (without PUBLIC_URL) carries the real port.
                 await server.start();
                 if (config.database.client === 'sqlite' && config.seedDemoOnEmpty && await server.app.services.tenants.isEmpty()) {
-                    const lines = await seedDemo(server);
+                    const { lines } = await seedDemo(server);
                     // stdout only, never the logger: in production the lines hold the generated passwords.
                     const once = config.env === 'production' ? '\n  These generated passwords are shown only this once: sign in and change them.' : '';
                     process.stdout.write(`\nThe database was empty: created the demo tenant.\n${lines.map((l) => '  ' + l).join('\n')}${once}\n`);

@@ -5,7 +5,7 @@ import { launchBrowser, screenshot } from '../helpers/browser';
 import { startMerchantSite } from '../helpers/fake-merchant';
 import { connectAgent, request, setAvailable, wsUrl } from '../helpers/livechat-client';
 import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
-import { seedDemoOrganization } from '../../plugins/tenants';
+import { seedDemo } from '../../bin/commands/seed';
 
 /** Runs in the page: the widget's shadow root. */
 const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
@@ -75,7 +75,7 @@ describe('our pages and the widget under a strict Content-Security-Policy', func
         for (const q of DEFAULT_QUESTIONS) {
             await t.server.app.services.questions.create(shop.organization.id, q);
         }
-        await seedDemoOrganization(t.server);
+        await seedDemo(t.server);
         browser = await launchBrowser();
     });
     after(async () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, TestServer } from '../helpers/server';
 import { launchBrowser, screenshot } from '../helpers/browser';
-import { seedDemoOrganization } from '../../plugins/tenants';
+import { seedDemo } from '../../bin/commands/seed';
 import { signUserToken } from '../../core/auth/tokens';
 import { DEMO_USERS } from '../../plugins/tenants/demo-data';
 
@@ -27,7 +27,7 @@ async function customerTypes(page: Page, text: string): Promise<void> {
  * widget (/widget-demo.js), the agent logged in at /admin-chat. Both sides are screenshotted.
  */
 async function conversation(customerNode: TestServer, agentNode: TestServer, prefix: string): Promise<void> {
-    const { organizationId } = await seedDemoOrganization(agentNode.server);
+    const { organizationId } = await seedDemo(agentNode.server);
     const admin = (await agentNode.server.app.services.tenants.findUserRecordByEmail(DEMO_USERS[1].email))!;
     const token = signUserToken(agentNode.server.app.config.jwtSecret, { id: admin.id, role: 'admin', organizationId, tokenVersion: admin.token_version });
 

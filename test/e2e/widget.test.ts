@@ -5,7 +5,7 @@ import { launchBrowser, screenshot } from '../helpers/browser';
 import { startMerchantSite } from '../helpers/fake-merchant';
 import { importCustomers, lastCode } from '../helpers/loyalty';
 import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
-import { seedDemoOrganization } from '../../plugins/tenants';
+import { seedDemo } from '../../bin/commands/seed';
 
 /** Runs in the page: the widget's shadow root. */
 const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
@@ -267,7 +267,7 @@ describe('the customer widget on a merchant site (cross-origin)', function () {
     });
 
     it('hosts the demo widget on the demo storefront at /', async () => {
-        await seedDemoOrganization(t.server);
+        await seedDemo(t.server);
         const page = await browser.newPage();
         await page.setViewport({ width: 1200, height: 800 });
         await page.goto(`${t.url}/`, { waitUntil: 'load' });
