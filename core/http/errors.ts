@@ -51,7 +51,8 @@ export function registerErrorHandling(server: Server): void {
             return h.continue;
         }
         if (response.isServer) {
-            const mapped = mapDatabaseError(response.data ?? response);
+            // The error itself (objection's NotFoundError keeps its own `data`, so look at it first), or what it wraps.
+            const mapped = mapDatabaseError(response) ?? (response.data ? mapDatabaseError(response.data) : null);
             if (mapped) {
                 return h.response(mapped.output.payload).code(mapped.output.statusCode);
             }
