@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { outboxFilter } from '../../plugins/livechat/services/mail-service';
 import { printRows, withServer } from './context';
 
 /** `loyalty-chat mail [--to E] [--limit N] [--json]`: the email outbox (transcripts, test emails), newest first. */
@@ -11,16 +12,17 @@ export function registerMail(program: Command): void {
         .option('--full', 'print each body in full')
         .option('--json', 'print JSON')
         .action(async (options: { to?: string; limit: string; full?: boolean; json?: boolean }) => {
-            const limit = Number(options.limit);
-            if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-                process.stderr.write('Error: --limit must be a whole number from 1 to 1000\n');
+            // The service's own schema, checked here once (the service takes typed input).
+            const { error, value: filter } = outboxFilter.validate({ to: options.to, limit: options.limit });
+            if (error) {
+                process.stderr.write(`Error: ${error.message}\n`);
                 process.exitCode = 1;
                 return;
             }
             await withServer(async (server) => {
-                const rows = await server.app.services.mail.list({ to: options.to, limit });
+                const rows = await server.app.services.mail.list(filter);
                 if (options.json) {
-                    printRows(rows as unknown as Array<Record<string, unknown>>, true);
+                    printRows(rows, true);
                     return;
                 }
                 if (options.full) {

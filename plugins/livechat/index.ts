@@ -4,6 +4,7 @@ import type { Request, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
 import type { Caller, CustomerCaller } from '../../core/types/auth';
+import { notFound } from '../../core/http/errors';
 import { RealtimeSocket, upgradeOf } from '../../core/realtime/socket-server';
 import { ChatService, SESSION_ROUTE, TRANSCRIPT_JOB, WAIT_TIMEOUT_JOB } from './services/chat-service';
 import { MailService } from './services/mail-service';
@@ -82,9 +83,9 @@ const feature: FeaturePlugin = {
         dependencies: ['tenants', 'auth'],
         async register(server: Server) {
             registerCustomerScheme(server);
-            const { realtime, config } = server.app;
-            const mail = new MailService(server.app);
-            const chat = new ChatService(server.app, realtime, mail);
+            const { realtime, config, db, dbClient, jobs, services } = server.app;
+            const mail = new MailService({ db, mail: config.mail });
+            const chat = new ChatService({ db, dbClient, jobs, realtime, chat: config.chat, mail, tenants: services.tenants });
             provide(server, 'livechat', chat);
             provide(server, 'mail', mail);
 
@@ -179,8 +180,8 @@ const feature: FeaturePlugin = {
                 // The chat's own customer, or an admin: of this chat's organization (checked on subscribe).
                 scope: ['admin', 'session:{params.sessionId}'],
                 onSubscribe: async (_socket: RealtimeSocket, caller: Caller, params: Record<string, string>) => {
-                    if (caller.kind === 'staff') {
-                        await chat.getSession(caller.organizationId ?? 0, params.sessionId);
+                    if (caller.kind === 'staff' && !await chat.hasSession(caller.organizationId ?? 0, params.sessionId)) {
+                        throw notFound('Chat session');
                     }
                 },
                 // Session ids are unique per organization only: deliver to that organization's sockets.

@@ -1,76 +1,99 @@
-import { BaseModel } from '../../../core/db/base-model';
+import type { RelationMappings } from 'objection';
+import { Model } from '../../../core/db/model';
 import type { ChatStatus, Sender } from '../../../core/types/api';
 
 export type { ChatStatus, Sender };
 
-export class ChatSessionModel extends BaseModel {
+/** A live chat (chat_sessions): its messages are the `messages` relation, in sequence order. */
+export class ChatSessionModel extends Model {
     static override tableName = 'chat_sessions';
-    static override booleanColumns = ['is_starred', 'is_archived'];
+    static override booleanAttributes = ['isStarred', 'isArchived'];
+    static override timestamps = { created: true, updated: true };
+
+    static override get relationMappings(): RelationMappings {
+        return {
+            messages: {
+                relation: Model.HasManyRelation,
+                modelClass: ChatMessageModel,
+                join: { from: 'chat_sessions.id', to: 'chat_messages.chat_session_id' }
+            }
+        };
+    }
+
     id!: number;
-    organization_id!: number;
-    bot_instance_id!: number | null;
-    session_id!: string;
-    widget_session_id!: string | null;
-    phone_number!: string;
+    organizationId!: number;
+    botInstanceId!: number | null;
+    sessionId!: string;
+    widgetSessionId!: string | null;
+    phoneNumber!: string;
     status!: ChatStatus;
-    customer_message!: string | null;
+    /** The first message (the API's firstMessage). */
+    customerMessage!: string | null;
     domain!: string | null;
-    agent_user_id!: number | null;
-    last_seq!: number;
-    is_starred!: boolean;
-    is_archived!: boolean;
-    ended_by!: string | null;
-    end_reason!: string | null;
-    created_at!: number;
-    accepted_at!: number | null;
-    ended_at!: number | null;
-    updated_at!: number;
+    agentUserId!: number | null;
+    lastSeq!: number;
+    isStarred!: boolean;
+    isArchived!: boolean;
+    endedBy!: string | null;
+    endReason!: string | null;
+    createdAt!: number;
+    acceptedAt!: number | null;
+    endedAt!: number | null;
+    updatedAt!: number;
+
+    messages?: ChatMessageModel[];
+    /** Selected with `relatedQuery('messages').count().as('message_count')` where a list shows it. */
+    messageCount?: number;
 }
 
-export class ChatMessageModel extends BaseModel {
+export class ChatMessageModel extends Model {
     static override tableName = 'chat_messages';
+    static override timestamps = { created: true };
     id!: number;
-    organization_id!: number;
-    chat_session_id!: number;
+    organizationId!: number;
+    chatSessionId!: number;
     seq!: number;
     sender!: Sender;
-    sender_user_id!: number | null;
+    senderUserId!: number | null;
     message!: string;
-    client_message_id!: string | null;
-    created_at!: number;
+    clientMessageId!: string | null;
+    createdAt!: number;
 }
 
-export class AgentPresenceModel extends BaseModel {
+/** One row per agent (user), shared by every node: connected sockets, Available, last seen. */
+export class AgentPresenceModel extends Model {
     static override tableName = 'agent_presence';
     static override idColumn = 'user_id';
-    static override booleanColumns = ['available'];
-    user_id!: number;
-    organization_id!: number;
+    static override booleanAttributes = ['available'];
+    userId!: number;
+    organizationId!: number;
     available!: boolean;
     connections!: number;
-    last_seen_at!: number;
+    lastSeenAt!: number;
 }
 
-export class EmailSettingsModel extends BaseModel {
+export class EmailSettingsModel extends Model {
     static override tableName = 'email_settings';
     static override idColumn = 'organization_id';
-    static override booleanColumns = ['email_notifications_enabled'];
-    organization_id!: number;
-    email_notifications_enabled!: boolean;
-    email_recipient!: string | null;
-    updated_at!: number;
+    static override booleanAttributes = ['emailNotificationsEnabled'];
+    static override timestamps = { updated: true };
+    organizationId!: number;
+    emailNotificationsEnabled!: boolean;
+    emailRecipient!: string | null;
+    updatedAt!: number;
 }
 
-export class EmailOutboxModel extends BaseModel {
+export class EmailOutboxModel extends Model {
     static override tableName = 'email_outbox';
+    static override timestamps = { created: true };
     id!: number;
-    organization_id!: number | null;
-    to_address!: string;
+    organizationId!: number | null;
+    toAddress!: string;
     subject!: string;
-    body_text!: string;
-    body_html!: string | null;
+    bodyText!: string;
+    bodyHtml!: string | null;
     transport!: string;
     status!: string;
     error!: string | null;
-    created_at!: number;
+    createdAt!: number;
 }

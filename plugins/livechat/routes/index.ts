@@ -57,7 +57,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
 
     /** nes: a token bucket on the socket itself; HTTP: the shared limit per chat and sender. */
     async function limitSend(request: Request, key: string): Promise<void> {
-        const socket = (request.plugins as any)?.nes?.socket as { app: Record<string, any> } | undefined;
+        const socket = request.plugins.nes?.socket;
         if (socket) {
             const t = Date.now();
             const stamps: number[] = (socket.app.sendStamps ??= []);
@@ -261,8 +261,8 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 id: 'livechat.session.star',
                 auth: allow('admin'),
                 validate: { params, payload: Joi.object({ isStarred: Joi.boolean().required() }) },
-                handler: async (request) => chat().setFlag(adminOf(request).organizationId,
-                    (request.params as { sessionId: string }).sessionId, 'is_starred', (request.payload as { isStarred: boolean }).isStarred)
+                handler: async (request) => chat().setFlags(adminOf(request).organizationId,
+                    (request.params as { sessionId: string }).sessionId, request.payload as { isStarred: boolean })
             }
         },
         {
@@ -272,8 +272,8 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 id: 'livechat.session.archive',
                 auth: allow('admin'),
                 validate: { params, payload: Joi.object({ isArchived: Joi.boolean().required() }) },
-                handler: async (request) => chat().setFlag(adminOf(request).organizationId,
-                    (request.params as { sessionId: string }).sessionId, 'is_archived', (request.payload as { isArchived: boolean }).isArchived)
+                handler: async (request) => chat().setFlags(adminOf(request).organizationId,
+                    (request.params as { sessionId: string }).sessionId, request.payload as { isArchived: boolean })
             }
         },
         {

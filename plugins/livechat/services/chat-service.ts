@@ -1,9 +1,12 @@
 import * as Crypto from 'crypto';
 import Boom from '@hapi/boom';
-import type { Knex } from 'knex';
-import type { AppContext } from '../../../core/types';
+import { raw } from 'objection';
+import type { Config } from '../../../config';
+import type { Db, DbClient } from '../../../core/db';
+import { iso } from '../../../core/db/model';
+import type { JobQueue } from '../../../core/jobs';
 import type { Realtime } from '../../../core/realtime/socket-server';
-import { iso, now } from '../../../core/db/base-model';
+import type { Services } from '../../../core/types';
 import { AgentPresenceModel, ChatMessageModel, ChatSessionModel, ChatStatus, EmailSettingsModel } from '../models';
 import type { MailService } from './mail-service';
 import type { ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
@@ -25,46 +28,75 @@ export const paths = {
     agents: (organizationId: number) => `/agents/${organizationId}`
 };
 
+/** What the chat service uses, and nothing else. */
+export interface ChatServiceDeps {
+    db: Db;
+    dbClient: DbClient;
+    jobs: JobQueue;
+    realtime: Realtime;
+    /** CHAT_WAIT_TIMEOUT_SECONDS and CHAT_MAX_MESSAGE_LENGTH. */
+    chat: Config['chat'];
+    mail: Pick<MailService, 'send'>;
+    /** The store (name, domain) and its users (the default transcript recipient). */
+    tenants: Pick<Services['tenants'], 'getOrganization' | 'listUsers'>;
+}
+
+export interface NewChat {
+    organizationId: number;
+    botInstanceId: number | null;
+    sessionId: string;
+    phoneNumber: string | null;
+    customerMessage: string | null;
+    domain: string | null;
+    via?: 'widget' | 'ai';
+}
+
+export type ChatFlags = Partial<Pick<ChatSession, 'isStarred' | 'isArchived'>>;
+
+type Author = { sender: 'customer' | 'agent'; userId: number | null };
+
 /**
  * Live chat (SPEC §2, §4, §7): sessions waiting → agent_connected → completed / failed_to_respond /
  * no_interaction, messages stored with a per-session sequence number before they are pushed, agent
  * presence in agent_presence (shared by every node), email settings and transcripts.
+ *
+ * Every query goes through the models, with one measured exception: on PostgreSQL a message is stored by
+ * one raw statement (storePg), the hot path of the p99 delivery budget (bench/realtime.ts).
  */
 export class ChatService {
-    constructor(private readonly app: AppContext, private readonly realtime: Realtime, private readonly mail: MailService) {}
+    private readonly db: Db;
 
-    private get db(): Knex {
-        return this.app.db;
+    constructor(private readonly deps: ChatServiceDeps) {
+        this.db = deps.db;
     }
 
     // ---- presence -------------------------------------------------------------------------------
 
     async agentConnected(userId: number, organizationId: number): Promise<void> {
-        const t = now();
-        await this.db('agent_presence')
-            .insert({ user_id: userId, organization_id: organizationId, available: false, connections: 1, last_seen_at: t })
+        const t = Date.now();
+        await AgentPresenceModel.query(this.db)
+            .insert({ userId, organizationId, available: false, connections: 1, lastSeenAt: t })
             .onConflict('user_id')
-            .merge({ connections: this.db.raw('?? + 1', ['agent_presence.connections']), last_seen_at: t, organization_id: organizationId });
+            .merge({ connections: raw('?? + 1', ['agent_presence.connections']), lastSeenAt: t, organizationId });
     }
 
     async agentDisconnected(userId: number): Promise<void> {
         await AgentPresenceModel.query(this.db).where('user_id', userId)
-            .patch({ connections: this.db.raw('case when connections > 0 then connections - 1 else 0 end') as any });
+            .patch({ connections: raw('case when connections > 0 then connections - 1 else 0 end') });
     }
 
     async touchAgents(userIds: number[]): Promise<void> {
         if (userIds.length) {
-            await AgentPresenceModel.query(this.db).whereIn('user_id', userIds).patch({ last_seen_at: now() });
+            await AgentPresenceModel.query(this.db).whereIn('user_id', userIds).patch({ lastSeenAt: Date.now() });
         }
     }
 
     async setAvailability(userId: number, organizationId: number, available: boolean): Promise<{ available: boolean }> {
-        const t = now();
-        await this.db('agent_presence')
-            .insert({ user_id: userId, organization_id: organizationId, available, connections: 0, last_seen_at: t })
+        await AgentPresenceModel.query(this.db)
+            .insert({ userId, organizationId, available, connections: 0, lastSeenAt: Date.now() })
             .onConflict('user_id')
-            .merge({ available, organization_id: organizationId });
-        await this.realtime.publish(paths.agents(organizationId), { type: 'agent_availability', agentId: userId, available });
+            .merge(['available', 'organization_id']);
+        await this.deps.realtime.publish(paths.agents(organizationId), { type: 'agent_availability', agentId: userId, available });
         return { available };
     }
 
@@ -78,7 +110,7 @@ export class ChatService {
         const row = await AgentPresenceModel.query(this.db)
             .where({ organization_id: organizationId, available: true })
             .where('connections', '>', 0)
-            .where('last_seen_at', '>', now() - PRESENCE_TTL_MS)
+            .where('last_seen_at', '>', Date.now() - PRESENCE_TTL_MS)
             .first();
         return !!row;
     }
@@ -87,9 +119,10 @@ export class ChatService {
 
     /** SPEC §3 'Chat status': activeSessions, waitingSessions. */
     async chatStatus(organizationId: number): Promise<{ activeSessions: number; waitingSessions: number }> {
-        const rows = await this.db('chat_sessions').select('status').count({ n: '*' })
-            .where('organization_id', organizationId).whereIn('status', OPEN_STATUSES).groupBy('status');
-        const count = (status: string) => Number(rows.find((r: any) => r.status === status)?.n ?? 0);
+        const rows = await ChatSessionModel.query(this.db).select('status').count({ n: '*' })
+            .where('organization_id', organizationId).whereIn('status', OPEN_STATUSES).groupBy('status')
+            .castTo<Array<{ status: ChatStatus; n: number | string }>>();
+        const count = (status: ChatStatus) => Number(rows.find((r) => r.status === status)?.n ?? 0);
         return { activeSessions: count('agent_connected'), waitingSessions: count('waiting') };
     }
 
@@ -98,15 +131,16 @@ export class ChatService {
      * connections and the last connection time are this node's (they are not shared between nodes).
      */
     async websocketStats(organizationId: number): Promise<{ totalActiveChatConnections: number; totalAgentConnections: number; activeSessionIds: string[]; lastConnectionTime: string | null }> {
-        const agents = await this.db('agent_presence').sum({ n: 'connections' }).where('organization_id', organizationId)
-            .where('last_seen_at', '>', now() - PRESENCE_TTL_MS).first() as { n: number | string | null } | undefined;
+        const agents = await AgentPresenceModel.query(this.db).sum('connections as n').where('organization_id', organizationId)
+            .where('last_seen_at', '>', Date.now() - PRESENCE_TTL_MS)
+            .castTo<Array<{ n: number | string | null }>>();
         const active = await ChatSessionModel.query(this.db).select('session_id')
             .where({ organization_id: organizationId, status: 'agent_connected' }).orderBy('accepted_at', 'desc').limit(500);
         const local = this.localCustomers.get(organizationId);
         return {
             totalActiveChatConnections: local?.count ?? 0,
-            totalAgentConnections: Number(agents?.n ?? 0),
-            activeSessionIds: active.map((r) => r.session_id),
+            totalAgentConnections: Number(agents[0]?.n ?? 0),
+            activeSessionIds: active.map((r) => r.sessionId),
             lastConnectionTime: local?.last ? iso(local.last) : null
         };
     }
@@ -118,19 +152,23 @@ export class ChatService {
         const entry = this.localCustomers.get(organizationId) ?? { count: 0, last: null };
         entry.count = Math.max(0, entry.count + delta);
         if (delta > 0) {
-            entry.last = now();
+            entry.last = Date.now();
         }
         this.localCustomers.set(organizationId, entry);
     }
 
     // ---- sessions -------------------------------------------------------------------------------
 
+    /** The chat of this organization with this id; a 404 (objection's NotFoundError) when there is none. */
     private async findSession(organizationId: number, sessionId: string): Promise<ChatSessionModel> {
-        const row = await ChatSessionModel.query(this.db).where({ organization_id: organizationId, session_id: sessionId }).first();
-        if (!row) {
-            throw Boom.notFound('Chat session not found');
-        }
-        return row;
+        return ChatSessionModel.query(this.db)
+            .findOne({ organization_id: organizationId, session_id: sessionId })
+            .throwIfNotFound({ message: 'Chat session not found' });
+    }
+
+    /** True when the organization has a chat with this id (subscriptions check it before they answer). */
+    async hasSession(organizationId: number, sessionId: string): Promise<boolean> {
+        return !!await ChatSessionModel.query(this.db).select('id').findOne({ organization_id: organizationId, session_id: sessionId });
     }
 
     /**
@@ -138,63 +176,53 @@ export class ChatService {
      * widget refreshing its token); a widget session whose earlier chat ended gets a new chat with a
      * suffixed id (`…~2`), which the answer names.
      */
-    async createSession(input: {
-        organizationId: number;
-        botInstanceId: number | null;
-        sessionId: string;
-        phoneNumber: string | null;
-        customerMessage: string | null;
-        domain: string | null;
-        via?: 'widget' | 'ai';
-    }): Promise<{ session: ChatSession; created: boolean }> {
+    async createSession(input: NewChat): Promise<{ session: ChatSession; created: boolean }> {
         // This widget session's chats, by equality (never a LIKE pattern a client's `_` or `%` could widen).
         const existing = await ChatSessionModel.query(this.db)
             .where({ organization_id: input.organizationId, widget_session_id: input.sessionId })
             .orderBy('id', 'desc');
         const open = existing.find((s) => OPEN_STATUSES.includes(s.status));
         if (open) {
-            return { session: this.toSession(open), created: false };
+            return { session: toSession(open), created: false };
         }
         const sessionId = existing.length ? `${input.sessionId}~${existing.length + 1}` : input.sessionId;
-        const t = now();
         const first = input.customerMessage?.trim() || null;
         const row = await this.db.transaction(async (trx) => {
             const created = await ChatSessionModel.query(trx).insertAndFetch({
-                organization_id: input.organizationId,
-                bot_instance_id: input.botInstanceId,
-                session_id: sessionId,
-                widget_session_id: input.sessionId,
-                phone_number: input.phoneNumber?.trim() || 'Unknown',
+                organizationId: input.organizationId,
+                botInstanceId: input.botInstanceId,
+                sessionId,
+                widgetSessionId: input.sessionId,
+                phoneNumber: input.phoneNumber?.trim() || 'Unknown',
                 status: 'waiting',
-                customer_message: first,
+                customerMessage: first,
                 domain: input.domain,
-                last_seq: first ? 1 : 0,
-                is_starred: false,
-                is_archived: false,
-                created_at: t,
-                updated_at: t
+                lastSeq: first ? 1 : 0,
+                isStarred: false,
+                isArchived: false
             });
             if (first) {
-                await ChatMessageModel.query(trx).insert({
-                    organization_id: input.organizationId, chat_session_id: created.id, seq: 1, sender: 'customer',
-                    sender_user_id: null, message: first, client_message_id: 'initial', created_at: t
+                // The message that opened the chat, at the chat's own time.
+                await created.$relatedQuery('messages', trx).insert({
+                    organizationId: input.organizationId, seq: 1, sender: 'customer', senderUserId: null, message: first,
+                    clientMessageId: 'initial', createdAt: created.createdAt
                 });
             }
             return created;
         });
-        const session = this.toSession(row);
+        const session = toSession(row);
         const type = input.via === 'ai' ? 'ai_transfer_request' : 'new_customer';
-        await this.realtime.publish(paths.agents(input.organizationId), {
+        await this.deps.realtime.publish(paths.agents(input.organizationId), {
             type, sessionId, phoneNumber: session.phoneNumber, message: first, originalQuestion: first, createdAt: session.createdAt
         });
-        await this.app.jobs.add(WAIT_TIMEOUT_JOB, { organizationId: input.organizationId, sessionId },
-            { delay: this.app.config.chat.waitTimeoutSeconds * 1000, jobId: `wait-${input.organizationId}-${sessionId}` });
+        await this.deps.jobs.add(WAIT_TIMEOUT_JOB, { organizationId: input.organizationId, sessionId },
+            { delay: this.deps.chat.waitTimeoutSeconds * 1000, jobId: `wait-${input.organizationId}-${sessionId}` });
         return { session, created: true };
     }
 
     async getSession(organizationId: number, sessionId: string, options: { messages?: boolean } = {}): Promise<ChatSession> {
         const row = await this.findSession(organizationId, sessionId);
-        const session = this.toSession(row);
+        const session = toSession(row);
         if (options.messages) {
             session.messages = await this.messagesOf(row, 0);
             session.messageCount = session.messages.length;
@@ -209,13 +237,15 @@ export class ChatService {
             .where({ organization_id: organizationId, status: 'waiting' })
             .orderBy('created_at', 'asc')
             .limit(200);
-        const t = now();
-        return rows.map((r) => ({ ...this.toSession(r), waitSeconds: Math.floor((t - r.created_at) / 1000) }));
+        const t = Date.now();
+        return rows.map((r) => ({ ...toSession(r), waitSeconds: Math.floor((t - r.createdAt) / 1000) }));
     }
 
     /** Active chats (agent_connected), and with `recent` the last ended ones too, newest first, with message counts. */
     async listSessions(organizationId: number, filter: { status: 'active' | 'recent'; includeArchived: boolean }): Promise<ChatSession[]> {
-        const query = ChatSessionModel.query(this.db).where('organization_id', organizationId);
+        const query = ChatSessionModel.query(this.db)
+            .select('chat_sessions.*', ChatSessionModel.relatedQuery('messages').count().as('message_count'))
+            .where('organization_id', organizationId);
         if (filter.status === 'active') {
             query.where('status', 'agent_connected');
         }
@@ -226,43 +256,36 @@ export class ChatService {
             query.where('is_archived', false);
         }
         const rows = await query.orderBy('created_at', 'desc').limit(100);
-        const counts = rows.length
-            ? await this.db('chat_messages').select('chat_session_id').count({ n: '*' })
-                .whereIn('chat_session_id', rows.map((r) => r.id)).groupBy('chat_session_id')
-            : [];
-        const byId = new Map(counts.map((c: any) => [Number(c.chat_session_id), Number(c.n)]));
-        return rows.map((r) => ({ ...this.toSession(r), messageCount: byId.get(r.id) ?? 0 }));
+        return rows.map((r) => ({ ...toSession(r), messageCount: Number(r.messageCount ?? 0) }));
     }
 
     async messagesAfter(organizationId: number, sessionId: string, afterSeq: number): Promise<{ session: ChatSession; messages: ChatMessage[] }> {
         const row = await this.findSession(organizationId, sessionId);
-        return { session: this.toSession(row), messages: await this.messagesOf(row, afterSeq) };
+        return { session: toSession(row), messages: await this.messagesOf(row, afterSeq) };
     }
 
     private async messagesOf(row: ChatSessionModel, afterSeq: number): Promise<ChatMessage[]> {
-        const rows = await ChatMessageModel.query(this.db)
-            .where('chat_session_id', row.id)
+        const rows = await row.$relatedQuery('messages', this.db)
             .where('seq', '>', afterSeq)
             .orderBy('seq', 'asc')
             .limit(1000);
-        return rows.map((m) => this.toMessage(m, row.session_id));
+        return rows.map((m) => toMessage(m, row.sessionId));
     }
 
     /** The logged-in agent takes a waiting chat. A second agent (or a late click) gets 409. */
     async accept(organizationId: number, agentId: number, sessionId: string): Promise<ChatSession> {
-        const t = now();
         const updated = await ChatSessionModel.query(this.db)
             .where({ organization_id: organizationId, session_id: sessionId, status: 'waiting' })
-            .patch({ status: 'agent_connected', agent_user_id: agentId, accepted_at: t, updated_at: t });
+            .patch({ status: 'agent_connected', agentUserId: agentId, acceptedAt: Date.now() });
         const row = await this.findSession(organizationId, sessionId);
         if (!updated) {
-            if (row.status === 'agent_connected' && row.agent_user_id === agentId) {
-                return this.toSession(row);
+            if (row.status === 'agent_connected' && row.agentUserId === agentId) {
+                return toSession(row);
             }
             throw Boom.conflict(row.status === 'agent_connected' ? 'This chat was already accepted by another agent' : 'This chat has already ended');
         }
-        const session = this.toSession(row);
-        await this.realtime.publishAll([
+        const session = toSession(row);
+        await this.deps.realtime.publishAll([
             { path: paths.agents(organizationId), message: { type: 'session_accepted', sessionId, agentId, acceptedAt: session.acceptedAt } },
             { route: SESSION_ROUTE, path: paths.session(sessionId), message: { organizationId, type: 'agent_connected', sessionId, timestamp: session.acceptedAt } }
         ]);
@@ -273,13 +296,13 @@ export class ChatService {
      * Stores a message with the next sequence number, then pushes it. A retry with the same client message
      * id returns the stored message and is not pushed again.
      */
-    async sendMessage(organizationId: number, sessionId: string, from: { sender: 'customer' | 'agent'; userId: number | null },
+    async sendMessage(organizationId: number, sessionId: string, from: Author,
         input: { message: string; clientMessageId?: string | null }): Promise<{ message: ChatMessage; duplicate: boolean }> {
         const text = input.message.trim();
         if (!text) {
             throw Boom.badRequest('Message must not be empty');
         }
-        const max = this.app.config.chat.maxMessageLength;
+        const max = this.deps.chat.maxMessageLength;
         if (text.length > max) {
             throw Boom.badRequest(`Message is too long: at most ${max} characters`);
         }
@@ -291,22 +314,20 @@ export class ChatService {
         let stored: ChatMessageModel | null = null;
         let failure: unknown = null;
         try {
-            stored = this.app.dbClient === 'postgres'
+            stored = this.deps.dbClient === 'postgres'
                 ? await this.storePg(organizationId, sessionId, allowed, from, text, clientMessageId)
                 : await this.db.transaction(async (trx) => {
-                    const t = now();
-                    const [next] = await trx('chat_sessions')
+                    const [next] = await ChatSessionModel.query(trx)
                         .where({ organization_id: organizationId, session_id: sessionId })
                         .whereIn('status', allowed)
-                        .update({ last_seq: trx.raw('last_seq + 1'), updated_at: t }, ['id', 'last_seq']);
+                        .patch({ lastSeq: raw('last_seq + 1') })
+                        .returning(['id', 'last_seq']);
                     if (!next) {
                         return null;
                     }
-                    const [row] = await trx('chat_messages').insert({
-                        organization_id: organizationId, chat_session_id: next.id, seq: next.last_seq, sender: from.sender,
-                        sender_user_id: from.userId, message: text, client_message_id: clientMessageId, created_at: t
-                    }, ['id', 'seq', 'sender', 'message', 'client_message_id', 'created_at']);
-                    return row as ChatMessageModel;
+                    return next.$relatedQuery('messages', trx).insert({
+                        organizationId, seq: next.lastSeq, sender: from.sender, senderUserId: from.userId, message: text, clientMessageId
+                    });
                 });
         }
         catch (err) {
@@ -315,17 +336,17 @@ export class ChatService {
         if (!stored) {
             // Not stored: unknown chat (404), a retry of a stored message, or a chat that is not open for this sender.
             const session = await this.findSession(organizationId, sessionId);
-            const earlier = await ChatMessageModel.query(this.db)
-                .where({ chat_session_id: session.id, sender: from.sender, client_message_id: clientMessageId }).first();
+            const earlier = await session.$relatedQuery('messages', this.db)
+                .findOne({ sender: from.sender, client_message_id: clientMessageId });
             if (earlier) {
-                return { message: this.toMessage(earlier, sessionId), duplicate: true };
+                return { message: toMessage(earlier, sessionId), duplicate: true };
             }
             if (failure) {
                 throw failure;
             }
             throw Boom.conflict(OPEN_STATUSES.includes(session.status) ? 'Accept the chat before sending messages' : 'This chat has ended');
         }
-        const message = this.toMessage(stored, sessionId);
+        const message = toMessage(stored, sessionId);
         const push = { type: 'chat_message', ...message };
         await this.pushToChat(organizationId, sessionId, push);
         return { message, duplicate: false };
@@ -333,16 +354,20 @@ export class ChatService {
 
     /** To the chat's customer and to the organization's agents, in one pub/sub message. */
     private async pushToChat(organizationId: number, sessionId: string, push: Record<string, unknown>): Promise<void> {
-        await this.realtime.publishAll([
+        await this.deps.realtime.publishAll([
             { route: SESSION_ROUTE, path: paths.session(sessionId), message: { organizationId, ...push } },
             { path: paths.agents(organizationId), message: push }
         ]);
     }
 
-    /** One statement: the UPDATE … RETURNING of the sequence feeds the INSERT, so both happen or neither. */
-    private async storePg(organizationId: number, sessionId: string, allowed: ChatStatus[], from: { sender: 'customer' | 'agent'; userId: number | null },
+    /**
+     * The service's one raw statement, kept because it is measured to matter (the p99 customer→agent budget,
+     * bench/realtime.ts): the UPDATE … RETURNING of the sequence feeds the INSERT, so both happen or neither,
+     * in one round trip. The same columns as the models write (updated_at, created_at as epoch ms).
+     */
+    private async storePg(organizationId: number, sessionId: string, allowed: ChatStatus[], from: Author,
         text: string, clientMessageId: string): Promise<ChatMessageModel | null> {
-        const t = now();
+        const t = Date.now();
         const result = await this.db.raw(`with next as (
                 update chat_sessions set last_seq = last_seq + 1, updated_at = ?
                 where organization_id = ? and session_id = ? and status in (${allowed.map(() => '?').join(', ')})
@@ -352,7 +377,8 @@ export class ChatService {
             select ?, next.id, next.last_seq, ?, ?, ?, ?, ? from next
             returning id, seq, sender, message, client_message_id, created_at`,
         [t, organizationId, sessionId, ...allowed, organizationId, from.sender, from.userId, text, clientMessageId, t]);
-        return (result.rows[0] as ChatMessageModel | undefined) ?? null;
+        const row = (result.rows as Array<Record<string, unknown>>)[0];
+        return row ? ChatMessageModel.fromDatabaseJson(row) : null;
     }
 
     /**
@@ -362,83 +388,82 @@ export class ChatService {
     async end(organizationId: number, sessionId: string, by: 'agent' | 'customer' | 'system', reason?: string): Promise<ChatSession> {
         const row = await this.findSession(organizationId, sessionId);
         if (!OPEN_STATUSES.includes(row.status)) {
-            return this.toSession(row);
+            return toSession(row);
         }
-        const t = now();
+        const t = Date.now();
         const status: ChatStatus = by === 'system' && row.status === 'waiting'
             ? 'failed_to_respond'
             : row.status === 'waiting' ? 'no_interaction' : 'completed';
         const endReason = reason ?? (by === 'agent' ? 'agent_ended' : by === 'customer' ? 'customer_disconnected' : 'failed_to_respond');
         const updated = await ChatSessionModel.query(this.db)
-            .where({ id: row.id }).whereIn('status', OPEN_STATUSES)
-            .patch({ status, ended_by: by, end_reason: endReason, ended_at: t, updated_at: t });
-        const fresh = await ChatSessionModel.query(this.db).findById(row.id) as ChatSessionModel;
+            .where('id', row.id).whereIn('status', OPEN_STATUSES)
+            .patch({ status, endedBy: by, endReason, endedAt: t });
+        const fresh = await row.$query(this.db);
         if (!updated) {
-            return this.toSession(fresh);
+            return toSession(fresh);
         }
         const push = { type: 'session_ended', sessionId, reason: endReason, endedBy: by, status, timestamp: iso(t) };
         await this.pushToChat(organizationId, sessionId, push);
         const settings = await this.getEmailSettings(organizationId);
-        if (settings.emailNotificationsEnabled && fresh.last_seq > 0) {
-            await this.app.jobs.add(TRANSCRIPT_JOB, { organizationId, sessionId }, { jobId: `transcript-${fresh.id}` });
+        if (settings.emailNotificationsEnabled && fresh.lastSeq > 0) {
+            await this.deps.jobs.add(TRANSCRIPT_JOB, { organizationId, sessionId }, { jobId: `transcript-${fresh.id}` });
         }
-        return this.toSession(fresh);
+        return toSession(fresh);
     }
 
     async expireWaiting(organizationId?: number): Promise<number> {
         const query = ChatSessionModel.query(this.db).where('status', 'waiting')
-            .where('created_at', '<', now() - this.app.config.chat.waitTimeoutSeconds * 1000).limit(100);
+            .where('created_at', '<', Date.now() - this.deps.chat.waitTimeoutSeconds * 1000).limit(100);
         if (organizationId !== undefined) {
             query.where('organization_id', organizationId);
         }
         const rows = await query;
         for (const r of rows) {
-            await this.end(r.organization_id, r.session_id, 'system', 'failed_to_respond');
+            await this.end(r.organizationId, r.sessionId, 'system', 'failed_to_respond');
         }
         return rows.length;
     }
 
-    async setFlag(organizationId: number, sessionId: string, flag: 'is_starred' | 'is_archived', value: boolean): Promise<ChatSession> {
+    /** Star / archive (SPEC §4). */
+    async setFlags(organizationId: number, sessionId: string, flags: ChatFlags): Promise<ChatSession> {
         const row = await this.findSession(organizationId, sessionId);
-        await ChatSessionModel.query(this.db).findById(row.id).patch({ [flag]: value, updated_at: now() });
-        return this.toSession({ ...row, [flag]: value } as ChatSessionModel);
+        await row.$query(this.db).patch(flags);
+        return toSession(row);
     }
 
     // ---- email ----------------------------------------------------------------------------------
 
     /** SPEC §9: a company contact address by default: the organization's first admin, else support@{domain}. */
     async defaultRecipient(organizationId: number): Promise<string> {
-        const users = await this.app.services.tenants.listUsers({ organizationId });
+        const users = await this.deps.tenants.listUsers({ organizationId });
         const admin = users.filter((u) => u.role === 'admin' && u.isActive).sort((a, b) => a.id - b.id)[0];
         if (admin) {
             return admin.email;
         }
-        const org = await this.app.services.tenants.getOrganization(organizationId);
+        const org = await this.deps.tenants.getOrganization(organizationId);
         return `support@${org?.domain ?? 'localhost'}`;
     }
 
     async getEmailSettings(organizationId: number): Promise<EmailSettings> {
         const row = await EmailSettingsModel.query(this.db).findById(organizationId);
         return {
-            emailNotificationsEnabled: row?.email_notifications_enabled ?? false,
-            emailRecipient: row?.email_recipient || await this.defaultRecipient(organizationId)
+            emailNotificationsEnabled: row?.emailNotificationsEnabled ?? false,
+            emailRecipient: row?.emailRecipient || await this.defaultRecipient(organizationId)
         };
     }
 
     async setEmailSettings(organizationId: number, input: { emailNotificationsEnabled: boolean; emailRecipient?: string | null }): Promise<EmailSettings> {
-        const t = now();
-        const recipient = input.emailRecipient?.trim() || null;
-        await this.db('email_settings')
-            .insert({ organization_id: organizationId, email_notifications_enabled: input.emailNotificationsEnabled, email_recipient: recipient, updated_at: t })
+        await EmailSettingsModel.query(this.db)
+            .insert({ organizationId, emailNotificationsEnabled: input.emailNotificationsEnabled, emailRecipient: input.emailRecipient?.trim() || null })
             .onConflict('organization_id')
-            .merge({ email_notifications_enabled: input.emailNotificationsEnabled, email_recipient: recipient, updated_at: t });
+            .merge(['email_notifications_enabled', 'email_recipient', 'updated_at']);
         return this.getEmailSettings(organizationId);
     }
 
     async sendTestEmail(organizationId: number): Promise<{ message: string; to: string }> {
         const settings = await this.getEmailSettings(organizationId);
-        const org = await this.app.services.tenants.getOrganization(organizationId);
-        await this.mail.send({
+        const org = await this.deps.tenants.getOrganization(organizationId);
+        await this.deps.mail.send({
             organizationId,
             to: settings.emailRecipient,
             subject: `Test email from ${org?.storeName ?? 'loyalty-chat'} live chat`,
@@ -451,7 +476,7 @@ export class ChatService {
     async sendTranscript(organizationId: number, sessionId: string): Promise<void> {
         const session = await this.getSession(organizationId, sessionId, { messages: true });
         const settings = await this.getEmailSettings(organizationId);
-        const org = await this.app.services.tenants.getOrganization(organizationId);
+        const org = await this.deps.tenants.getOrganization(organizationId);
         const lines = [
             `Live chat transcript — ${org?.storeName ?? ''}`.trim(),
             `Session: ${session.sessionId}`,
@@ -462,45 +487,45 @@ export class ChatService {
             '',
             ...(session.messages ?? []).map((m) => `[${m.timestamp}] ${m.sender === 'customer' ? 'Customer' : m.sender === 'agent' ? 'Agent' : 'System'}: ${m.message}`)
         ];
-        await this.mail.send({
+        await this.deps.mail.send({
             organizationId,
             to: settings.emailRecipient,
             subject: `Chat transcript: ${session.phoneNumber} (${session.sessionId.slice(-8)})`,
             text: lines.join('\n') + '\n'
         });
     }
+}
 
-    // ---- mapping --------------------------------------------------------------------------------
+// ---- the API shapes of core/types/api.ts ----------------------------------------------------------
 
-    toSession(row: ChatSessionModel): ChatSession {
-        return {
-            sessionId: row.session_id,
-            phoneNumber: row.phone_number,
-            status: row.status,
-            firstMessage: row.customer_message,
-            domain: row.domain,
-            agentId: row.agent_user_id,
-            createdAt: iso(row.created_at)!,
-            startedAt: iso(row.created_at)!,
-            acceptedAt: iso(row.accepted_at),
-            endedAt: iso(row.ended_at),
-            endedBy: row.ended_by,
-            endReason: row.end_reason,
-            isStarred: !!row.is_starred,
-            isArchived: !!row.is_archived,
-            lastSeq: row.last_seq
-        };
-    }
+export function toSession(row: ChatSessionModel): ChatSession {
+    return {
+        sessionId: row.sessionId,
+        phoneNumber: row.phoneNumber,
+        status: row.status,
+        firstMessage: row.customerMessage,
+        domain: row.domain,
+        agentId: row.agentUserId,
+        createdAt: iso(row.createdAt)!,
+        startedAt: iso(row.createdAt)!,
+        acceptedAt: iso(row.acceptedAt),
+        endedAt: iso(row.endedAt),
+        endedBy: row.endedBy,
+        endReason: row.endReason,
+        isStarred: row.isStarred,
+        isArchived: row.isArchived,
+        lastSeq: row.lastSeq
+    };
+}
 
-    toMessage(row: ChatMessageModel, sessionId: string): ChatMessage {
-        return {
-            id: Number(row.id),
-            sessionId,
-            seq: row.seq,
-            sender: row.sender,
-            message: row.message,
-            clientMessageId: row.client_message_id,
-            timestamp: iso(row.created_at)!
-        };
-    }
+export function toMessage(row: ChatMessageModel, sessionId: string): ChatMessage {
+    return {
+        id: Number(row.id),
+        sessionId,
+        seq: row.seq,
+        sender: row.sender,
+        message: row.message,
+        clientMessageId: row.clientMessageId,
+        timestamp: iso(row.createdAt)!
+    };
 }

@@ -1,6 +1,8 @@
+import Joi from 'joi';
 import nodemailer, { Transporter } from 'nodemailer';
-import type { AppContext } from '../../../core/types';
-import { iso, now } from '../../../core/db/base-model';
+import type { Config } from '../../../config';
+import type { Db } from '../../../core/db';
+import { iso } from '../../../core/db/model';
 import { EmailOutboxModel } from '../models';
 
 export interface Email {
@@ -10,7 +12,8 @@ export interface Email {
     text: string;
 }
 
-export interface OutboxEntry {
+/** One email of the outbox as `loyalty-chat mail` prints it. */
+export type OutboxEntry = {
     id: number;
     organizationId: number | null;
     to: string;
@@ -20,6 +23,25 @@ export interface OutboxEntry {
     status: string;
     error: string | null;
     createdAt: string | null;
+};
+
+export interface OutboxFilter {
+    to?: string;
+    /** At most this many (100 unless given). */
+    limit?: number;
+}
+
+/** Which emails to list (the `loyalty-chat mail` options): validated once, by the caller, before list(). */
+export const outboxFilter = Joi.object<OutboxFilter>({
+    to: Joi.string().trim().max(320),
+    limit: Joi.number().integer().min(1).max(1000)
+        .messages({ '*': '--limit must be a whole number from 1 to 1000' })
+});
+
+export interface MailServiceDeps {
+    db: Db;
+    /** MAIL_TRANSPORT, SMTP_URL, MAIL_FROM. */
+    mail: Config['mail'];
 }
 
 /**
@@ -29,54 +51,55 @@ export interface OutboxEntry {
 export class MailService {
     private transporter: Transporter | null = null;
 
-    constructor(private readonly app: Pick<AppContext, 'db' | 'config' | 'log'>) {}
+    constructor(private readonly deps: MailServiceDeps) {}
 
     get transport(): 'outbox' | 'smtp' {
-        return this.app.config.mail.transport;
+        return this.deps.mail.transport;
     }
 
     private smtp(): Transporter {
         if (!this.transporter) {
-            if (!this.app.config.mail.smtpUrl) {
+            if (!this.deps.mail.smtpUrl) {
                 throw new Error('MAIL_TRANSPORT=smtp needs SMTP_URL');
             }
-            this.transporter = nodemailer.createTransport(this.app.config.mail.smtpUrl);
+            this.transporter = nodemailer.createTransport(this.deps.mail.smtpUrl);
         }
         return this.transporter;
     }
 
     /** Sends (or stores) one email; throws when SMTP refuses it, after recording the failure. */
     async send(email: Email): Promise<OutboxEntry> {
-        const row = {
-            organization_id: email.organizationId,
-            to_address: email.to,
-            subject: email.subject,
-            body_text: email.text,
-            body_html: null,
-            transport: this.transport,
-            status: 'stored',
-            error: null as string | null,
-            created_at: now()
-        };
+        let status = 'stored';
+        let error: string | null = null;
         if (this.transport === 'smtp') {
             try {
-                await this.smtp().sendMail({ from: this.app.config.mail.from, to: email.to, subject: email.subject, text: email.text });
-                row.status = 'sent';
+                await this.smtp().sendMail({ from: this.deps.mail.from, to: email.to, subject: email.subject, text: email.text });
+                status = 'sent';
             }
             catch (err) {
-                row.status = 'failed';
-                row.error = (err as Error).message;
+                status = 'failed';
+                error = (err as Error).message;
             }
         }
-        const saved = await EmailOutboxModel.query(this.app.db).insertAndFetch(row);
-        if (row.status === 'failed') {
-            throw new Error(`Email could not be sent: ${row.error}`);
+        const saved = await EmailOutboxModel.query(this.deps.db).insertAndFetch({
+            organizationId: email.organizationId,
+            toAddress: email.to,
+            subject: email.subject,
+            bodyText: email.text,
+            bodyHtml: null,
+            transport: this.transport,
+            status,
+            error
+        });
+        if (status === 'failed') {
+            throw new Error(`Email could not be sent: ${error}`);
         }
         return toEntry(saved);
     }
 
-    async list(filter: { to?: string; limit?: number } = {}): Promise<OutboxEntry[]> {
-        const query = EmailOutboxModel.query(this.app.db).orderBy('id', 'desc').limit(filter.limit ?? 100);
+    /** The outbox, newest first. */
+    async list(filter: OutboxFilter = {}): Promise<OutboxEntry[]> {
+        const query = EmailOutboxModel.query(this.deps.db).orderBy('id', 'desc').limit(filter.limit ?? 100);
         if (filter.to) {
             query.whereRaw('lower(to_address) = ?', [filter.to.toLowerCase()]);
         }
@@ -91,13 +114,13 @@ export class MailService {
 function toEntry(row: EmailOutboxModel): OutboxEntry {
     return {
         id: row.id,
-        organizationId: row.organization_id,
-        to: row.to_address,
+        organizationId: row.organizationId,
+        to: row.toAddress,
         subject: row.subject,
-        body: row.body_text,
+        body: row.bodyText,
         transport: row.transport,
         status: row.status,
         error: row.error,
-        createdAt: iso(row.created_at)
+        createdAt: iso(row.createdAt)
     };
 }
