@@ -128,7 +128,8 @@ export class Realtime {
                     minAuthVerifyInterval: options.reverifyMs ?? (options.heartbeat ?? DEFAULT_HEARTBEAT).interval
                 },
                 heartbeat: options.heartbeat ?? DEFAULT_HEARTBEAT,
-                headers: null,
+                // The one response header a socket client needs: how long to wait after a 429.
+                headers: ['retry-after'],
                 onConnection: async (socket: RealtimeSocket) => {
                     const caller = callerOfSocket(socket);
                     if (!caller) {
@@ -348,7 +349,12 @@ export class Realtime {
         });
         if (res.statusCode >= 400) {
             const body = res.result as { message?: string } | null;
-            throw new Boom.Boom(body?.message ?? `Request failed with ${res.statusCode}`, { statusCode: res.statusCode });
+            const err = new Boom.Boom(body?.message ?? `Request failed with ${res.statusCode}`, { statusCode: res.statusCode });
+            const retryAfter = res.headers['retry-after'];
+            if (retryAfter !== undefined) {
+                err.output.headers['retry-after'] = String(retryAfter);     // lower case, as on a request frame's answer
+            }
+            throw err;
         }
         return res.result;
     }

@@ -3,6 +3,7 @@ import { sleep } from '../helpers/wait';
 import { startTestServer, createTenant, bearer, TestServer, Tenant } from '../helpers/server';
 import { startFakeSmtp } from '../helpers/fake-smtp';
 import { connect, connectAgent, connectCustomer, createSession, inbox, request, setAvailable } from '../helpers/livechat-client';
+import { SOCKET_SEND_POINTS, SOCKET_SEND_WINDOW_MS } from '../../plugins/livechat/routes';
 
 describe('live chat over nes and HTTP', function () {
     this.timeout(30000);
@@ -135,16 +136,37 @@ describe('live chat over nes and HTTP', function () {
         expect(err.message).to.match(/at most 2000 characters/);
     });
 
-    it('limits how fast one connection may send', async () => {
+    it('lets one connection send 20 messages per 10 s: the 21st, over a request frame or a SPEC §7 chat_message, gets 429 with Retry-After and is not stored, and the limit frees up after the window', async function () {
+        this.timeout(SOCKET_SEND_WINDOW_MS + 20000);
         const created = await createSession(t.server, a, 'sess_flood');
-        const customer = track(await connectCustomer(t.url, created.token, 'sess_flood'));
-        const results: number[] = [];
-        for (let i = 0; i < 22; i++) {
-            const r = await request(customer.client, 'POST', '/api/chat/session/sess_flood/messages', { message: `m${i}`, clientMessageId: `f${i}` }).catch((e: any) => e);
-            results.push(r.statusCode);
+        // Two sockets of the same customer: one sends request frames, the other SPEC §7 chat_message messages.
+        const byRequest = track(await connectCustomer(t.url, created.token, 'sess_flood'));
+        const byMessage = track(await connectCustomer(t.url, created.token, 'sess_flood'));
+        const viaRequest = (text: string) => request(byRequest.client, 'POST', '/api/chat/session/sess_flood/messages', { message: text, clientMessageId: text })
+            .then((r) => ({ statusCode: r.statusCode, headers: {} as Record<string, string> }), (e: any) => ({ statusCode: e.statusCode as number, headers: (e.headers ?? {}) as Record<string, string> }));
+        const viaMessage = (text: string) => byMessage.client.message({ type: 'chat_message', sessionId: 'sess_flood', sender: 'customer', message: text, timestamp: new Date().toISOString() })
+            .then((r: any) => ({ statusCode: r.payload.seq > 0 ? 201 : 500, headers: {} as Record<string, string> }), (e: any) => ({ statusCode: e.statusCode as number, headers: (e.headers ?? {}) as Record<string, string> }));
+        const stored = async (text: string) => Number((await t.server.app.db('chat_messages').where({ message: text }).count({ n: '*' }))[0].n);
+
+        const started = Date.now();
+        for (const [name, send] of [['request', viaRequest], ['message', viaMessage]] as const) {
+            for (let i = 0; i < SOCKET_SEND_POINTS; i++) {
+                expect((await send(`${name}-${i}`)).statusCode, `${name} ${i + 1}`).to.equal(201);
+            }
+            const over = await send(`${name}-over`);
+            expect(over.statusCode, `the ${name} over the limit`).to.equal(429);
+            const retryAfter = Number(over.headers['retry-after']);
+            expect(retryAfter, `Retry-After of the ${name}`).to.be.within(1, SOCKET_SEND_WINDOW_MS / 1000);
+            expect(await stored(`${name}-over`), `the ${name} over the limit is not stored`).to.equal(0);
+            expect(await stored(`${name}-${SOCKET_SEND_POINTS - 1}`)).to.equal(1);
         }
-        expect(results.slice(0, 20).every((s) => s === 201)).to.equal(true);
-        expect(results[21]).to.equal(429);
+        expect(Date.now() - started, 'all 42 sends fell within one window').to.be.below(SOCKET_SEND_WINDOW_MS);
+
+        await sleep(started + SOCKET_SEND_WINDOW_MS + 250 - Date.now());
+        expect((await viaRequest('request-later')).statusCode, 'a request frame after the window').to.equal(201);
+        expect((await viaMessage('message-later')).statusCode, 'a chat_message after the window').to.equal(201);
+        expect(await stored('request-later')).to.equal(1);
+        expect(await stored('message-later')).to.equal(1);
     });
 
     it('closes a socket that sends a frame over 64 KiB', async () => {
