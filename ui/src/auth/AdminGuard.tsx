@@ -1,9 +1,10 @@
-import { createContext, ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, ReactNode, useCallback, useContext, useMemo } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { Spinner } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { ADMIN_TOKEN_KEY, AuthUser, useVerify, VERIFY_PATHS } from '../api/auth';
+import type { AuthUser } from '../api/auth';
 import { AdminLoginForm } from '../pages/AdminLogin';
+import { forgetStaffToken, useStaffSession } from './session';
 
 export interface AdminAuth {
     /** The verified staff user of the stored token. */
@@ -29,43 +30,32 @@ export function useAdminLogout(): () => void {
     const navigate = useNavigate();
     const client = useQueryClient();
     return useCallback(() => {
-        localStorage.removeItem(ADMIN_TOKEN_KEY);
+        forgetStaffToken('admin');
         client.clear();
         navigate('/admin-access-2024', { replace: true });
     }, [client, navigate]);
 }
 
 /**
- * Wraps every guarded admin route (SPEC §2, §4 'Admin auth'): the token stored under adminToken is
- * verified with GET /api/admin/verify on load (a loading state meanwhile). A rejected token or a network
- * error removes it; then the admin login form shows in place of the page, or with `redirect` the browser
- * goes to /admin-login.
+ * Wraps every guarded admin route (SPEC §2, §4 'Admin auth'): the admin session (useStaffSession) is checked on
+ * load, with a loading state meanwhile. Signed out (no token, or one the verify call rejected, which is then
+ * removed), the admin login form shows in place of the page, or with `redirect` the browser goes to /admin-login.
  */
 export function AdminGuard({ children, redirect = false }: { children: ReactNode; redirect?: boolean }) {
-    const [token, setToken] = useState<string | null>(() => localStorage.getItem(ADMIN_TOKEN_KEY));
-    const verify = useVerify(VERIFY_PATHS.admin, ADMIN_TOKEN_KEY, token);
+    const session = useStaffSession('admin');
     const logout = useAdminLogout();
+    const user = session.state === 'signed-in' ? session.user : null;
+    const token = session.state === 'signed-in' ? session.token : null;
+    const auth = useMemo<AdminAuth | null>(() => (user && token ? { user, token, logout } : null), [user, token, logout]);
 
-    useEffect(() => {
-        if (verify.isError) {
-            localStorage.removeItem(ADMIN_TOKEN_KEY);
-            setToken(null);
-        }
-    }, [verify.isError]);
-
-    const auth = useMemo<AdminAuth | null>(
-        () => (token && verify.data ? { user: verify.data, token, logout } : null),
-        [token, verify.data, logout]
-    );
-
-    if (token && (verify.isPending || verify.isError)) {
+    if (session.state === 'loading') {
         return <div className="lc-center" aria-busy="true"><Spinner size={40} /><span className="lc-sr-only">Checking your session…</span></div>;
     }
     if (!auth) {
         if (redirect) {
             return <Navigate to="/admin-login" replace />;
         }
-        return <AdminLoginForm onSuccess={(newToken) => setToken(newToken)} />;
+        return <AdminLoginForm onSuccess={session.signedIn} />;
     }
     return <AdminAuthContext.Provider value={auth}>{children}</AdminAuthContext.Provider>;
 }

@@ -1,12 +1,11 @@
 import { ReactNode, useEffect, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
 import { Callout, Card, Elevation, FormGroup, H4, H5, HTMLSelect, Icon, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
-import { clearOrgSession, readOrgSession } from '../api/auth';
 import { BotInstance, useOrgAnalytics, useOrgBotInstances } from '../api/tenants';
 import { AppHeader } from '../components/AppHeader';
 import { CopyButton } from '../components/CopyButton';
+import { StaffUser, useStaffSession } from '../auth/session';
 
 function Stat({ label, value, icon }: { label: string; value: ReactNode; icon: ReactNode }) {
     return (
@@ -42,13 +41,27 @@ function BotCard({ bot }: { bot: BotInstance }) {
 
 /**
  * /org-dashboard (SPEC §2 'Organization'): the organization user's own bot instances (embed snippet with
- * a Copy button) and totals. Missing or invalid stored session data, or a rejected token, go to /org-login.
+ * a Copy button) and totals. Missing or invalid stored session data, or a token the verify call rejects
+ * (useStaffSession), go to /org-login; so does a token the data calls reject later.
  */
 export default function OrgDashboard() {
     const navigate = useNavigate();
-    const client = useQueryClient();
-    const [session] = useState(readOrgSession);
-    const organizationId = session?.user.organizationId ?? null;
+    const session = useStaffSession('org');
+    if (session.state === 'loading') {
+        return <div className="lc-center"><Spinner size={40} /></div>;
+    }
+    if (session.state === 'signed-out') {
+        return <Navigate to="/org-login" replace />;
+    }
+    const logout = () => {
+        session.signOut();
+        navigate('/org-login', { replace: true });
+    };
+    return <Dashboard user={session.user} onLogout={logout} onRejected={session.signOut} />;
+}
+
+function Dashboard({ user, onLogout, onRejected }: { user: StaffUser; onLogout: () => void; onRejected: () => void }) {
+    const organizationId = user.organizationId;
     const bots = useOrgBotInstances(organizationId);
     const analytics = useOrgAnalytics(organizationId);
     const [days, setDays] = useState(30);
@@ -57,27 +70,18 @@ export default function OrgDashboard() {
     const rejected = [bots.error, analytics.error, period.error].some((e) => e instanceof ApiError && (e.status === 401 || e.status === 404));
 
     useEffect(() => {
-        if (!session || rejected) {
-            clearOrgSession();
+        if (rejected) {
+            onRejected();       // signed out: the page above goes to /org-login
         }
-    }, [session, rejected]);
+    }, [rejected, onRejected]);
 
-    if (!session || rejected) {
-        return <Navigate to="/org-login" replace />;
-    }
-    const { user } = session;
-    const logout = () => {
-        clearOrgSession();
-        client.clear();
-        navigate('/org-login', { replace: true });
-    };
     const data = analytics.data;
     const number = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString());
     const organizationName = user.organization?.name ?? data?.name ?? 'Your organization';
 
     return (
         <>
-            <AppHeader title={organizationName} icon="office" user={user} onLogout={logout} />
+            <AppHeader title={organizationName} icon="office" user={user} onLogout={onLogout} />
             <main className="lc-page">
                 <div className="lc-page-head">
                     <div>

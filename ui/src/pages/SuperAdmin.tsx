@@ -1,17 +1,16 @@
 import { FormEvent, ReactNode, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
 import {
     Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, Elevation, FormGroup, H4, HTMLSelect, HTMLTable,
     InputGroup, NonIdealState, Spinner, Switch, Tab, Tabs, Tag, TextArea
 } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
-import { SUPER_ADMIN_TOKEN_KEY, useVerify, VERIFY_PATHS } from '../api/auth';
 import {
     BotInstance, Organization, PLANS, Resource, useBotInstances, useOrganizations, User, useSuperAdminMutation, useUsers
 } from '../api/tenants';
 import { AppHeader, ROLE_LABELS } from '../components/AppHeader';
 import { CopyButton } from '../components/CopyButton';
+import { useStaffSession } from '../auth/session';
 
 function errorText(error: unknown): string {
     return error instanceof ApiError ? error.serverMessage : 'Network error. Please try again.';
@@ -338,25 +337,17 @@ function Dashboard({ email, onLogout }: { email: string; onLogout: () => void })
 }
 
 /**
- * /super-admin (SPEC §2, §4): the stored super-admin token is verified on load; on failure it is removed
- * and Access Denied shows with a Go to Login button.
+ * /super-admin (SPEC §2, §4): the stored super-admin token is verified on load (useStaffSession); on failure it
+ * is removed and Access Denied shows with a Go to Login button.
  */
 export default function SuperAdmin() {
     const navigate = useNavigate();
-    const client = useQueryClient();
-    const [token, setToken] = useState<string | null>(() => localStorage.getItem(SUPER_ADMIN_TOKEN_KEY));
-    const verify = useVerify(VERIFY_PATHS.superAdmin, SUPER_ADMIN_TOKEN_KEY, token);
-    useEffect(() => {
-        if (verify.isError) {
-            localStorage.removeItem(SUPER_ADMIN_TOKEN_KEY);
-            setToken(null);
-        }
-    }, [verify.isError]);
+    const session = useStaffSession('superAdmin');
 
-    if (token && (verify.isPending || verify.isError)) {
+    if (session.state === 'loading') {
         return <div className="lc-center"><Spinner size={40} /></div>;
     }
-    if (!token || !verify.data) {
+    if (session.state === 'signed-out') {
         return (
             <div className="lc-center">
                 <NonIdealState icon="lock" title="Access Denied" description="You need to sign in as a super admin to see this page."
@@ -365,9 +356,8 @@ export default function SuperAdmin() {
         );
     }
     const logout = () => {
-        localStorage.removeItem(SUPER_ADMIN_TOKEN_KEY);
-        client.clear();
+        session.signOut();
         navigate('/super-admin-login', { replace: true });
     };
-    return <Dashboard email={verify.data.email} onLogout={logout} />;
+    return <Dashboard email={session.user.email} onLogout={logout} />;
 }
