@@ -1,32 +1,16 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
 import { apiRequest, getJson } from './client';
 
 export type { ChatMessage, ChatSession, ChatStatus, EmailSettings } from '../../../core/types/api';
 
-export interface AgentIdentity {
-    id: number;
-    email: string;
-    role: string;
-    organizationId: number;
-}
-
 export const chatKeys = {
-    me: ['admin', 'verify'] as const,
     waiting: ['chat', 'waiting'] as const,
     active: ['chat', 'sessions', 'active'] as const,
     messages: (sessionId: string) => ['chat', 'messages', sessionId] as const,
     emailSettings: ['chat', 'email-settings'] as const,
     agentStatus: ['chat', 'agent-status'] as const
 };
-
-/** The logged-in admin is the agent (GET /api/admin/verify). */
-export function useAgentIdentity() {
-    return useQuery({
-        queryKey: chatKeys.me,
-        queryFn: async () => (await getJson<{ user: AgentIdentity }>('/api/admin/verify')).user
-    });
-}
 
 /** Waiting chats, polled every 5 s (SPEC §9) and refreshed on socket pushes. */
 export function useWaitingChats() {
@@ -82,6 +66,59 @@ export function useSessionFlag(flag: 'star' | 'archive') {
                 method: 'PATCH', body: flag === 'star' ? { isStarred: value } : { isArchived: value }
             }),
         onError: (err) => console.error(`${flag} failed`, err),
+        onSettled: () => queryClient.invalidateQueries({ queryKey: chatKeys.active })
+    });
+}
+
+/**
+ * A command over the agent's socket (SPEC §5: accepting, sending and ending need the open socket): the
+ * request frame of a route, answered with the route's result, or rejected with its error.
+ */
+export type SocketCommand = <T>(method: 'POST', path: string, payload: unknown) => Promise<T>;
+
+const sessionPath = (sessionId: string) => `/api/chat/session/${encodeURIComponent(sessionId)}`;
+
+/** A message into the cached conversation of its chat, once, in sequence order (from a push or a send). */
+export function appendMessage(queryClient: QueryClient, m: ChatMessage): void {
+    queryClient.setQueryData<ChatMessage[]>(chatKeys.messages(m.sessionId), (old) => {
+        if (!old || old.some((x) => x.seq === m.seq)) {
+            return old;
+        }
+        return [...old, m].sort((x, y) => x.seq - y.seq);
+    });
+}
+
+/** Accept Chat: the waiting list and the active chats are refetched afterwards, whatever the answer. */
+export function useAcceptChat(command: SocketCommand) {
+    const queryClient = useQueryClient();
+    return useMutation({
+        mutationFn: (sessionId: string) => command<ChatSession>('POST', `${sessionPath(sessionId)}/accept`, {}),
+        onSettled: () => {
+            void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
+            void queryClient.invalidateQueries({ queryKey: chatKeys.active });
+        }
+    });
+}
+
+function newClientMessageId(): string {
+    return `a${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** The agent's reply, with a client message id (a retried send is stored once); shown once stored. */
+export function useSendMessage(command: SocketCommand) {
+    const queryClient = useQueryClient();
+    return useMutation({
+        mutationFn: ({ sessionId, text }: { sessionId: string; text: string }) =>
+            command<ChatMessage>('POST', `${sessionPath(sessionId)}/messages`, { message: text, clientMessageId: newClientMessageId() }),
+        onSuccess: (m) => appendMessage(queryClient, m)
+    });
+}
+
+/** End: the active chats are refetched afterwards. */
+export function useEndChat(command: SocketCommand) {
+    const queryClient = useQueryClient();
+    return useMutation({
+        mutationFn: (sessionId: string) => command<ChatSession>('POST', `${sessionPath(sessionId)}/end`, {}),
         onSettled: () => queryClient.invalidateQueries({ queryKey: chatKeys.active })
     });
 }

@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Intent, Navbar, OverlayToaster, Spinner } from '@blueprintjs/core';
-import { Link, Navigate } from 'react-router-dom';
-import { ADMIN_TOKEN_KEY, ApiError } from '../api/client';
-import { ChatMessage, ChatSession, chatKeys, useActiveChats, useAgentIdentity, useChatMessages, useSessionFlag, useWaitingChats } from '../api/chat';
+import { Intent, Navbar, OverlayToaster } from '@blueprintjs/core';
+import { Link } from 'react-router-dom';
+import {
+    appendMessage, ChatMessage, ChatSession, chatKeys, SocketCommand, useAcceptChat, useActiveChats, useChatMessages, useEndChat, useSendMessage,
+    useSessionFlag, useWaitingChats
+} from '../api/chat';
+import { useAdminAuth } from '../auth/AdminGuard';
 import { AgentPush, AgentSocket, ConnectionState } from '../components/chat/agent-socket';
 import { AgentStatusPanel } from '../components/chat/AgentStatusPanel';
 import { ActiveChats, WaitingChats } from '../components/chat/ChatLists';
@@ -23,30 +26,48 @@ function useNow(intervalMs = 1000): number {
     return now;
 }
 
-function newId(): string {
-    return `a${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
-}
-
 function errorText(err: unknown): string {
     return err instanceof Error ? err.message : String(err);
 }
 
-/** Live chat management (SPEC §2 /admin-chat): the agent console. */
+/**
+ * Live chat management (SPEC §2 /admin-chat): the agent console, inside the admin guard (which sends a visitor
+ * without a valid token to /admin-login). The open conversation is derived, never synced: the chat whose id the
+ * agent picked (or just accepted) if the active list holds it, the just-accepted chat until the list does,
+ * else the first active chat. The pane and the reply's target are that one chat.
+ */
 export default function AdminChat() {
     const queryClient = useQueryClient();
-    const identity = useAgentIdentity();
+    const { user, token } = useAdminAuth();
     const waiting = useWaitingChats();
     const active = useActiveChats();
     const star = useSessionFlag('star');
     const archive = useSessionFlag('archive');
     const [selected, setSelected] = useState<string | null>(null);
-    const messages = useChatMessages(selected);
+    /** The chat this agent just accepted, until the active list holds it. */
+    const [accepted, setAccepted] = useState<ChatSession | null>(null);
     const [connection, setConnection] = useState<ConnectionState>('connecting');
     const [attempt, setAttempt] = useState(0);
     const [banner, setBanner] = useState<{ phone: string; until: number } | null>(null);
     const socketRef = useRef<AgentSocket | null>(null);
     const toasterRef = useRef<OverlayToaster | null>(null);
     const now = useNow();
+
+    const listed = active.data ?? [];
+    if (accepted && listed.some((c) => c.sessionId === accepted.sessionId)) {
+        setAccepted(null);      // the list holds it now (state adjusted while rendering, not in an effect)
+    }
+    const activeChats = accepted && !listed.some((c) => c.sessionId === accepted.sessionId) ? [...listed, accepted] : listed;
+    const selectedSession = activeChats.find((c) => c.sessionId === selected) ?? activeChats[0] ?? null;
+    const messages = useChatMessages(selectedSession?.sessionId ?? null);
+
+    const command = useCallback<SocketCommand>((method, path, payload) => {
+        const socket = socketRef.current;
+        return socket ? socket.request(method, path, payload) : Promise.reject(new Error('Not connected to the chat server'));
+    }, []);
+    const acceptChat = useAcceptChat(command);
+    const sendMessage = useSendMessage(command);
+    const endChat = useEndChat(command);
 
     const toast = useCallback((title: string, message: string, intent: Intent = 'none') => {
         toasterRef.current?.show({
@@ -55,18 +76,6 @@ export default function AdminChat() {
             timeout: 5000
         });
     }, []);
-
-    const appendMessage = useCallback((m: ChatMessage) => {
-        queryClient.setQueryData<ChatMessage[]>(chatKeys.messages(m.sessionId), (old) => {
-            if (!old) {
-                return old;
-            }
-            if (old.some((x) => x.seq === m.seq)) {
-                return old;
-            }
-            return [...old, m].sort((x, y) => x.seq - y.seq);
-        });
-    }, [queryClient]);
 
     const onPush = useCallback((push: AgentPush) => {
         switch (push.type) {
@@ -88,6 +97,7 @@ export default function AdminChat() {
                 void queryClient.invalidateQueries({ queryKey: chatKeys.active });
                 break;
             case 'session_ended':
+                setAccepted((a) => (a?.sessionId === push.sessionId ? null : a));
                 void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
                 void queryClient.invalidateQueries({ queryKey: chatKeys.active });
                 if (push.reason === 'customer_disconnected') {
@@ -96,7 +106,7 @@ export default function AdminChat() {
                 break;
             case 'chat_message': {
                 const m = push as unknown as ChatMessage;
-                appendMessage(m);
+                appendMessage(queryClient, m);
                 queryClient.setQueryData<ChatSession[]>(chatKeys.active, (old) =>
                     old?.map((s) => (s.sessionId === m.sessionId && m.seq > s.lastSeq ? { ...s, lastSeq: m.seq, messageCount: (s.messageCount ?? 0) + 1 } : s)));
                 break;
@@ -104,12 +114,10 @@ export default function AdminChat() {
             default:
                 break;
         }
-    }, [queryClient, toast, appendMessage]);
+    }, [queryClient, toast]);
 
-    const user = identity.data;
     useEffect(() => {
-        const token = localStorage.getItem(ADMIN_TOKEN_KEY);
-        if (!user || !token) {
+        if (user.organizationId === null) {
             return;
         }
         const socket = new AgentSocket({
@@ -138,7 +146,7 @@ export default function AdminChat() {
             socket.stop();
             socketRef.current = null;
         };
-    }, [user?.id, user?.organizationId]);
+    }, [token, user.organizationId]);
 
     // Keep the socket's callbacks current without reconnecting.
     const onPushRef = useRef(onPush);
@@ -154,68 +162,27 @@ export default function AdminChat() {
         return () => clearTimeout(timer);
     }, [banner]);
 
-    const activeChats = active.data ?? [];
-    useEffect(() => {
-        if (selected && active.data && !active.data.some((c) => c.sessionId === selected)) {
-            setSelected(null);
-        }
-        if (!selected && active.data?.length) {
-            setSelected(active.data[0].sessionId);
-        }
-    }, [active.data, selected]);
-
     const connected = connection === 'connected';
-    const selectedSession = activeChats.find((c) => c.sessionId === selected) ?? null;
 
-    const accept = async (sessionId: string) => {
-        try {
-            const session = await socketRef.current!.request<ChatSession>('POST', `/api/chat/session/${encodeURIComponent(sessionId)}/accept`, {});
-            // Into the active list first, then selected: selected while the list does not hold it yet, the effect
-            // above would drop the selection and open another chat, and the agent's reply would go to that customer.
-            queryClient.setQueryData<ChatSession[]>(chatKeys.active, (old) =>
-                old?.some((c) => c.sessionId === sessionId) ? old : [...(old ?? []), session]);
-            setSelected(sessionId);
+    const accept = (sessionId: string) => acceptChat.mutate(sessionId, {
+        onSuccess: (session) => {
+            setAccepted(session);
+            setSelected(session.sessionId);
             setBanner(null);
-        }
-        catch (err) {
-            toast('Could not accept the chat', errorText(err), 'danger');
-        }
-        void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
-        void queryClient.invalidateQueries({ queryKey: chatKeys.active });
-    };
-
+        },
+        onError: (err) => toast('Could not accept the chat', errorText(err), 'danger')
+    });
     const send = async (text: string) => {
-        if (!selected) {
+        if (!selectedSession) {
             return;
         }
-        try {
-            const m = await socketRef.current!.request<ChatMessage>('POST', `/api/chat/session/${encodeURIComponent(selected)}/messages`,
-                { message: text, clientMessageId: newId() });
-            appendMessage(m);
-        }
-        catch (err) {
-            toast('Message not sent', errorText(err), 'danger');
-            throw err;
-        }
+        await sendMessage.mutateAsync({ sessionId: selectedSession.sessionId, text }, {
+            onError: (err) => toast('Message not sent', errorText(err), 'danger')
+        });
     };
-
-    const end = async (sessionId: string) => {
-        try {
-            await socketRef.current!.request('POST', `/api/chat/session/${encodeURIComponent(sessionId)}/end`, {});
-        }
-        catch (err) {
-            toast('Could not end the chat', errorText(err), 'danger');
-        }
-        void queryClient.invalidateQueries({ queryKey: chatKeys.active });
-    };
-
-    if (identity.isLoading) {
-        return <div className="lc-center"><Spinner /></div>;
-    }
-    if (identity.error instanceof ApiError && identity.error.status === 401) {
-        // SPEC §2: /admin-chat redirects to /admin-login when unauthenticated (the guard normally does it first).
-        return <Navigate to="/admin-login" replace />;
-    }
+    const end = (sessionId: string) => endChat.mutate(sessionId, {
+        onError: (err) => toast('Could not end the chat', errorText(err), 'danger')
+    });
 
     return (
         <>
@@ -234,17 +201,17 @@ export default function AdminChat() {
             )}
             <div className="lc-chat">
                 <div className="lc-chat-side">
-                    <AgentStatusPanel connection={connection} attempt={attempt} toast={toast} agentEmail={user?.email} />
-                    <WaitingChats chats={waiting.data ?? []} now={now} canAccept={connected} onAccept={(id) => void accept(id)} />
+                    <AgentStatusPanel connection={connection} attempt={attempt} toast={toast} agentEmail={user.email} />
+                    <WaitingChats chats={waiting.data ?? []} now={now} canAccept={connected} onAccept={accept} />
                     <ActiveChats
                         chats={activeChats}
                         now={now}
-                        selected={selected}
+                        selected={selectedSession?.sessionId ?? null}
                         canEnd={connected}
                         onSelect={setSelected}
                         onStar={(c) => star.mutate({ sessionId: c.sessionId, value: !c.isStarred })}
                         onArchive={(c) => archive.mutate({ sessionId: c.sessionId, value: !c.isArchived })}
-                        onEnd={(id) => void end(id)}
+                        onEnd={end}
                     />
                 </div>
                 <Conversation session={selectedSession} messages={messages.data ?? []} canSend={connected && !!selectedSession} onSend={send} />
