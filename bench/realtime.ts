@@ -221,7 +221,9 @@ async function prepare(count: number): Promise<{ env: Record<string, string>; or
     const id = Crypto.randomBytes(4).toString('hex');
     const env: Record<string, string> = {
         NODE_ENV: 'production', LOG_LEVEL: 'warn', JWT_SECRET: Crypto.randomBytes(32).toString('hex'), DATA_DIR: dataDir,
-        SEED_DEMO_ON_EMPTY: 'false', REDIS_PREFIX: `lcbench${id}`
+        SEED_DEMO_ON_EMPTY: 'false', REDIS_PREFIX: `lcbench${id}`,
+        // Every customer socket of the load generator comes from 127.0.0.1: the per-address cap must hold them all.
+        WS_MAX_CONNECTIONS_PER_IP: String(count + 100)
     };
     let dropSchema = async () => {};
     const pgUrl = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL! : null;
