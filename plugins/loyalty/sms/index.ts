@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../../core/db';
-import { iso, now } from '../../../core/db/base-model';
+import { iso } from '../../../core/db/model';
 import { SmsOutboxModel } from '../models';
 
 export interface SmsMessage {
@@ -34,16 +34,7 @@ export class SmsError extends Error {
 }
 
 function record(db: Db, message: SmsMessage, provider: string, status: string, error: string | null, ref: string | null) {
-    return SmsOutboxModel.query(db).insert({
-        organization_id: message.organizationId,
-        to_phone: message.to,
-        body: message.body,
-        provider,
-        status,
-        error,
-        provider_ref: ref,
-        created_at: now()
-    });
+    return SmsOutboxModel.query(db).insert({ organizationId: message.organizationId, toPhone: message.to, body: message.body, provider, status, error, providerRef: ref });
 }
 
 /**
@@ -131,7 +122,7 @@ export async function listOutbox(db: Db, filter: { phone?: string; organizationI
         query.where('organization_id', filter.organizationId);
     }
     return (await query).map((r) => ({
-        id: r.id, organizationId: r.organization_id, to: r.to_phone, body: r.body, provider: r.provider,
-        status: r.status, error: r.error, createdAt: iso(r.created_at)
+        id: r.id, organizationId: r.organizationId, to: r.toPhone, body: r.body, provider: r.provider,
+        status: r.status, error: r.error, createdAt: iso(r.createdAt)
     }));
 }
