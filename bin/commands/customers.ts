@@ -39,7 +39,7 @@ export function registerCustomers(program: Command): void {
                     printResult(found, true, '');
                     return;
                 }
-                printRows([found as unknown as Record<string, unknown>], false, ['found', 'name', 'email', 'alpineId']);
+                printRows([found], false, ['found', 'name', 'email', 'alpineId']);
             });
         });
 }

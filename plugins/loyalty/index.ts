@@ -122,4 +122,5 @@ const feature: FeaturePlugin = {
 export default feature;
 export { LoyaltyService };
 export { parseCustomersCsv } from './customers-csv';
+export { outboxQuery } from './sms';
 export type { CustomerRow } from './customers-csv';

@@ -8,7 +8,7 @@ import type { CustomerRow } from '../customers-csv';
 import { LoyaltyCustomerModel, VerificationCodeModel, WidgetSessionModel } from '../models';
 import type { LoyaltyCustomer, LoyaltyOrder, LoyaltyProvider } from '../providers/types';
 import { ProviderError } from '../providers/types';
-import { listOutbox, OutboxEntry, SmsError, SmsSender } from '../sms';
+import { listOutbox, OutboxEntry, OutboxQuery, SmsError, SmsSender } from '../sms';
 
 /** DESIGN §7: the one-time code rules. */
 export const OTP = {
@@ -57,13 +57,14 @@ export interface LoyaltyDeps {
     sms: SmsSender;
 }
 
-export interface CustomerLookup {
+/** SPEC §3 'Loyalty customer lookup result' (a type, so `customers show` prints it as a plain row). */
+export type CustomerLookup = {
     found: boolean;
     email: string | null;
     name: string | null;
     alpineId: string | null;
     error?: string;
-}
+};
 
 export interface OrderHistory {
     found: boolean;
@@ -324,7 +325,8 @@ export class LoyaltyService {
         return [`Created ${customers.length} demo loyalty customers: ${customers.map((c) => `${c.phone} (${c.points} points)`).join(', ')}`];
     }
 
-    async listOutbox(filter: { phone?: string; organizationId?: number; limit?: number } = {}): Promise<OutboxEntry[]> {
+    /** The stored text messages, newest first; a phone is matched in its E.164 form. */
+    async listOutbox(filter: OutboxQuery & { organizationId?: number } = {}): Promise<OutboxEntry[]> {
         return listOutbox(this.db, { ...filter, phone: filter.phone ? this.normalizePhone(filter.phone) : undefined });
     }
 }
