@@ -1,5 +1,6 @@
 import * as Fs from 'fs';
 import type { Command } from 'commander';
+import { parseCustomersCsv } from '../../plugins/loyalty';
 import { printResult, printRows, withServer } from './context';
 
 /** `loyalty-chat customers import --org S FILE.csv` and `customers show --org S PHONE` (built-in loyalty provider). */
@@ -20,7 +21,8 @@ export function registerCustomers(program: Command): void {
                     throw new Error(`Cannot read ${file}: ${(err as Error).message}`);
                 }
                 const org = await server.app.services.tenants.requireOrganizationBySubdomain(opts.org);
-                const result = await server.app.services.loyalty.importCustomers(org.id, csv);
+                const rows = parseCustomersCsv(csv);
+                const result = await server.app.services.loyalty.importCustomers(org.id, rows);
                 printResult(result, !!opts.json, `Imported into "${org.name}": ${result.created} created, ${result.updated} updated`);
             });
         });
@@ -37,7 +39,7 @@ export function registerCustomers(program: Command): void {
                     printResult(found, true, '');
                     return;
                 }
-                printRows([found as unknown as Record<string, unknown>], false, ['found', 'name', 'email', 'alpineId']);
+                printRows([found], false, ['found', 'name', 'email', 'alpineId']);
             });
         });
 }

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { outboxQuery } from '../../plugins/loyalty';
+import { validate } from '../../core/http/validate';
 import { printRows, withServer } from './context';
 
 /** `loyalty-chat outbox [--phone P] [--json]`: the text messages the outbox SMS sender stored (newest first). */
@@ -10,12 +12,9 @@ export function registerOutbox(program: Command): void {
         .option('--json', 'machine-readable output')
         .action(async (opts) => {
             await withServer(async (server) => {
-                const limit = Number(opts.limit);
-                if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-                    throw new Error('--limit must be a whole number from 1 to 1000');
-                }
-                const rows = await server.app.services.loyalty.listOutbox({ phone: opts.phone, limit });
-                printRows(rows as unknown as Array<Record<string, unknown>>, !!opts.json, ['id', 'createdAt', 'to', 'status', 'body']);
+                const query = validate(outboxQuery, { phone: opts.phone, limit: opts.limit });
+                const rows = await server.app.services.loyalty.listOutbox(query);
+                printRows(rows, !!opts.json, ['id', 'createdAt', 'to', 'status', 'body']);
             });
         });
 }

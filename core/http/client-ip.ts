@@ -1,5 +1,5 @@
 import * as Net from 'net';
-import type { Request } from '@hapi/hapi';
+import type { ReqRef, Request } from '@hapi/hapi';
 
 /**
  * The client's address, the one rule for rate limits and socket caps: the peer address, or behind a trusted
@@ -17,6 +17,6 @@ export function clientAddress(forwardedFor: string | string[] | undefined, peer:
     return peer ?? 'unknown';
 }
 
-export function clientIp(request: Request): string {
+export function clientIp<Refs extends ReqRef>(request: Request<Refs>): string {
     return clientAddress(request.headers['x-forwarded-for'] as string | undefined, request.info.remoteAddress, request.server.app.config.trustProxy);
 }

@@ -51,7 +51,7 @@ export function registerErrorHandling(server: Server): void {
             return h.continue;
         }
         if (response.isServer) {
-            // The error itself (objection's NotFoundError keeps its own `data`, so look at it first), or what it wraps.
+            // The error itself (objection's NotFoundError carries its own `data`), else the error Boom wraps.
             const mapped = mapDatabaseError(response) ?? (response.data ? mapDatabaseError(response.data) : null);
             if (mapped) {
                 return h.response(mapped.output.payload).code(mapped.output.statusCode);

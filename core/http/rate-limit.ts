@@ -1,6 +1,7 @@
 import Boom from '@hapi/boom';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { AppContext } from '../types';
+import type Redis from 'ioredis';
+import type { Config } from '../../config';
 
 export interface LimitOptions {
     /** A distinct name per limit, e.g. 'login-ip'. */
@@ -19,10 +20,16 @@ export interface LimitOptions {
  * hung the limit is kept per node in memory, so a Redis outage never holds a request up past the client's
  * command timeout.
  */
+/** Where limits count: Redis when set, else this process (`server.app` is one). */
+export interface LimitBackend {
+    redis: Redis | null;
+    config: Pick<Config, 'redisPrefix'>;
+}
+
 export class Limit {
     readonly limiter: RateLimiterAbstract;
 
-    constructor(app: Pick<AppContext, 'redis' | 'config'>, private readonly options: LimitOptions) {
+    constructor(app: LimitBackend, private readonly options: LimitOptions) {
         const common = { keyPrefix: `${app.config.redisPrefix}:rl:${options.name}`, points: options.points, duration: options.duration, blockDuration: options.blockDuration };
         this.limiter = app.redis
             // While Redis is down (not 'ready') or does not answer within the client's commandTimeout, the same

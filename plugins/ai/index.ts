@@ -1,5 +1,5 @@
 import type { FeaturePlugin } from '../../core/types/feature';
-import { now } from '../../core/db/base-model';
+import { KnowledgeEntryModel } from './models';
 import baseline from './migrations/20260101000006-ai';
 import { DEMO_KNOWLEDGE } from './demo-data';
 
@@ -11,13 +11,14 @@ const feature: FeaturePlugin = {
     migrations: [baseline],
     async seedDemo(server, organizationId) {
         const db = server.app.db;
-        if (await db('knowledge_entries').where('organization_id', organizationId).first()) {
+        if (await KnowledgeEntryModel.query(db).where('organization_id', organizationId).first()) {
             return [];
         }
-        const t = now();
-        await db('knowledge_entries').insert(DEMO_KNOWLEDGE.map((k) => ({
-            organization_id: organizationId, title: k.title, content: k.content, is_active: true, created_at: t, updated_at: t
-        })));
+        await db.transaction(async (trx) => {
+            for (const entry of DEMO_KNOWLEDGE) {
+                await KnowledgeEntryModel.query(trx).insert({ organizationId, title: entry.title, content: entry.content, isActive: true });
+            }
+        });
         return [`Created ${DEMO_KNOWLEDGE.length} knowledge entries`];
     },
     plugin: {

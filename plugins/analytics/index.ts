@@ -4,9 +4,9 @@ import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
 import { allow } from '../../core/http/access';
 import { clientIp } from '../../core/http/client-ip';
-import { fields } from '../../core/http/fields';
+import { e164, fields, MAX_ID } from '../../core/http/fields';
 import { widgetOf } from '../../core/http/callers';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { hostOf } from '../../core/http/origins';
 import { Limit } from '../../core/http/rate-limit';
 import { AnalyticsService, WIDGET_ACTIONS } from './services/analytics-service';
 import baseline from './migrations/20260101000003-analytics';
@@ -18,17 +18,26 @@ declare module '../../core/types' {
 }
 
 /** SPEC §3 'Analytics event' as the widget posts it; organization and bot come from the widget key. */
-const trackPayload = Joi.object({
+interface TrackPayload {
+    sessionId?: string | null;
+    action: typeof WIDGET_ACTIONS[number];
+    phoneNumber?: string | null;
+    success?: boolean | null;
+    errorMessage?: string | null;
+    pointsRetrieved?: number | null;
+    questionId?: number | null;
+    domain?: string | null;
+}
+
+const trackPayload = Joi.object<TrackPayload>({
     sessionId: fields.widgetSessionId.allow(null, ''),
     action: Joi.string().valid(...WIDGET_ACTIONS).required(),
-    phoneNumber: Joi.string().trim().max(30).pattern(/^\+?[0-9() .-]{4,30}$/).allow(null, '')
-        .messages({ 'string.pattern.base': '"phoneNumber" must be a phone number' }),
+    phoneNumber: fields.phone.allow(null, ''),
     success: Joi.boolean().allow(null),
     errorMessage: Joi.string().max(1000).allow(null, ''),
-    pointsRetrieved: Joi.number().integer().min(0).max(2147483647).allow(null),
-    questionId: Joi.number().integer().min(0).max(2147483647).allow(null),
-    domain: Joi.string().trim().max(253).pattern(/^[A-Za-z0-9.-]+$/).allow(null, '')
-        .messages({ 'string.pattern.base': '"domain" must be a host name' })
+    pointsRetrieved: Joi.number().integer().min(0).max(MAX_ID).allow(null),
+    questionId: Joi.number().integer().min(0).max(MAX_ID).allow(null),
+    domain: fields.domain.allow(null, '')
 }).required();
 
 /** E.164 when the number is possible (as the loyalty routes store it), else its digits. */
@@ -36,8 +45,7 @@ export function normalizeEventPhone(text: string | null | undefined): string | n
     if (!text) {
         return null;
     }
-    const parsed = parsePhoneNumberFromString(text, 'US');
-    return parsed && parsed.isPossible() ? parsed.number : text.replace(/[^\d+]/g, '').slice(0, 20);
+    return e164(text) ?? text.replace(/[^\d+]/g, '').slice(0, 20);
 }
 
 const feature: FeaturePlugin = {
@@ -46,11 +54,11 @@ const feature: FeaturePlugin = {
         name: 'analytics',
         dependencies: ['tenants', 'auth'],
         register(server: Server) {
-            const service = new AnalyticsService(server.app);
+            const service = new AnalyticsService({ db: server.app.db, jobs: server.app.jobs });
             provide(server, 'analytics', service);
             const limit = new Limit(server.app, { name: 'analytics-track-ip', points: 600, duration: 60 });
 
-            server.route({
+            server.route<{ Payload: TrackPayload }>({
                 method: 'POST',
                 path: '/api/analytics/track',
                 options: {
@@ -61,14 +69,7 @@ const feature: FeaturePlugin = {
                     handler: async (request, h) => {
                         const widget = widgetOf(request);
                         await limit.consume(clientIp(request));
-                        const p = request.payload as Record<string, any>;
-                        let domain: string | null = p.domain || null;
-                        if (!domain && request.headers.origin) {
-                            try {
-                                domain = new URL(String(request.headers.origin)).hostname;
-                            }
-                            catch { /* no domain */ }
-                        }
+                        const p = request.payload;
                         await service.track({
                             organizationId: widget.organizationId,
                             botInstanceId: widget.botInstanceId,
@@ -79,7 +80,7 @@ const feature: FeaturePlugin = {
                             errorMessage: p.errorMessage || null,
                             pointsRetrieved: p.pointsRetrieved ?? null,
                             questionId: p.questionId ?? null,
-                            domain
+                            domain: p.domain || hostOf(request.headers.origin as string | undefined)
                         });
                         return h.response({ success: true }).code(202);
                     }

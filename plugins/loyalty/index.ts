@@ -1,13 +1,14 @@
 import Joi from 'joi';
-import type { Request, Server } from '@hapi/hapi';
+import type { ReqRef, Request, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
 import { allow } from '../../core/http/access';
 import { clientIp } from '../../core/http/client-ip';
 import { fields } from '../../core/http/fields';
 import { widgetOf } from '../../core/http/callers';
-import type { Organization } from '../tenants/services/tenant-service';
-import { LoyaltyService, WidgetContext } from './services/loyalty-service';
+import { hostOf } from '../../core/http/origins';
+import type { Organization } from '../../core/types/api';
+import { LoyaltyService, MESSAGES, WidgetContext } from './services/loyalty-service';
 import { BuiltinLoyaltyProvider } from './providers/builtin';
 import { AlpineIqLoyaltyProvider } from './providers/alpineiq';
 import { OutboxSmsSender, TwilioSmsSender } from './sms';
@@ -20,33 +21,53 @@ declare module '../../core/types' {
     }
 }
 
-export function hostOfOrigin(request: Request): string | null {
-    const origin = (request.headers.origin ?? request.headers.referer) as string | undefined;
-    if (!origin) {
-        return null;
-    }
-    try {
-        return new URL(origin).hostname.toLowerCase();
-    }
-    catch {
-        return null;
-    }
+/** The phone as the customer typed it; the service finds its E.164 form. The messages are the widget's to show. */
+const identifier = fields.phone.required().messages({
+    'any.required': 'Please enter your phone number',
+    'string.empty': 'Please enter your phone number',
+    'string.max': MESSAGES.badPhone,
+    'string.pattern.base': MESSAGES.badPhone
+});
+
+interface CodeRequest {
+    identifier: string;
+    type?: 'phone';
+    sessionId?: string;
 }
 
-const sessionId = fields.widgetSessionId;
-const identifier = Joi.string().trim().min(1).max(40).required()
-    .messages({ 'any.required': 'Please enter your phone number', 'string.empty': 'Please enter your phone number', 'string.max': 'Please enter a valid phone number' });
+interface PointsRequest {
+    identifier: string;
+    code: string;
+    sessionId?: string;
+}
 
-function widgetContext(server: Server, request: Request, session?: string): WidgetContext {
+const codeRequest = Joi.object<CodeRequest>({
+    identifier,
+    type: Joi.string().valid('phone').optional(),
+    sessionId: fields.widgetSessionId.optional()
+});
+
+const pointsRequest = Joi.object<PointsRequest>({
+    identifier,
+    code: Joi.string().trim().pattern(/^\d{6}$/).required()
+        .messages({ 'string.pattern.base': 'The code must be 6 digits', 'any.required': 'Please enter the 6-digit code', 'string.empty': 'Please enter the 6-digit code' }),
+    sessionId: fields.widgetSessionId.optional()
+});
+
+/** The widget's store, as the widget strategy resolved it from the key (plugins/auth/widget-scheme.ts). */
+function storeNameOf<Refs extends ReqRef>(request: Request<Refs>): string {
+    return (request.auth.artifacts.organization as Pick<Organization, 'storeName'>).storeName;
+}
+
+function widgetContext<P extends { sessionId?: string }>(request: Request<{ Payload: P }>): WidgetContext {
     const widget = widgetOf(request);
-    const organization = (request.auth.artifacts as { organization: Organization }).organization;
     return {
         organizationId: widget.organizationId,
         botInstanceId: widget.botInstanceId,
-        storeName: organization.storeName,
+        storeName: storeNameOf(request),
         ip: clientIp(request),
-        sessionId: session ?? null,
-        domain: hostOfOrigin(request)
+        sessionId: request.payload.sessionId ?? null,
+        domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined)
     };
 }
 
@@ -60,62 +81,46 @@ const feature: FeaturePlugin = {
         name: 'loyalty',
         dependencies: ['tenants', 'auth'],
         register(server: Server) {
-            const { config, db, log } = server.app;
+            const { config, db, log, redis } = server.app;
             const provider = config.loyalty.provider === 'alpineiq'
                 ? new AlpineIqLoyaltyProvider(config.loyalty.alpineiq)
                 : new BuiltinLoyaltyProvider(db);
             const sms = config.sms.provider === 'twilio'
                 ? new TwilioSmsSender(db, config.sms.twilio, log)
                 : new OutboxSmsSender(db, log, { logBody: config.env === 'development' });
-            const service = new LoyaltyService(server.app, provider, sms);
+            const service = new LoyaltyService({
+                db, log, secret: config.jwtSecret, limits: { redis, config: { redisPrefix: config.redisPrefix } }, provider, sms
+            });
             provide(server, 'loyalty', service);
 
-            server.route([
-                {
-                    method: 'POST',
-                    path: '/api/loyalty/verify',
-                    options: {
-                        id: 'loyalty.code.send',
-                        auth: allow('widget'),
-                        tags: ['widget'],
-                        validate: {
-                            payload: Joi.object({
-                                identifier,
-                                type: Joi.string().valid('phone').optional(),
-                                sessionId: sessionId.optional()
-                            })
-                        },
-                        handler: (request) => {
-                            const p = request.payload as { identifier: string; sessionId?: string };
-                            return service.requestCode(widgetContext(server, request, p.sessionId), p.identifier);
-                        }
-                    }
-                },
-                {
-                    method: 'POST',
-                    path: '/api/loyalty/view',
-                    options: {
-                        id: 'loyalty.points.view',
-                        auth: allow('widget'),
-                        tags: ['widget'],
-                        validate: {
-                            payload: Joi.object({
-                                identifier,
-                                code: Joi.string().trim().pattern(/^\d{6}$/).required()
-                                    .messages({ 'string.pattern.base': 'The code must be 6 digits', 'any.required': 'Please enter the 6-digit code', 'string.empty': 'Please enter the 6-digit code' }),
-                                sessionId: sessionId.optional()
-                            })
-                        },
-                        handler: (request) => {
-                            const p = request.payload as { identifier: string; code: string; sessionId?: string };
-                            return service.viewPoints(widgetContext(server, request, p.sessionId), p.identifier, p.code);
-                        }
-                    }
+            server.route<{ Payload: CodeRequest }>({
+                method: 'POST',
+                path: '/api/loyalty/verify',
+                options: {
+                    id: 'loyalty.code.send',
+                    auth: allow('widget'),
+                    tags: ['widget'],
+                    validate: { payload: codeRequest },
+                    handler: (request) => service.requestCode(widgetContext(request), request.payload.identifier)
                 }
-            ]);
+            });
+            server.route<{ Payload: PointsRequest }>({
+                method: 'POST',
+                path: '/api/loyalty/view',
+                options: {
+                    id: 'loyalty.points.view',
+                    auth: allow('widget'),
+                    tags: ['widget'],
+                    validate: { payload: pointsRequest },
+                    handler: (request) => service.viewPoints(widgetContext(request), request.payload.identifier, request.payload.code)
+                }
+            });
         }
     }
 };
 
 export default feature;
 export { LoyaltyService };
+export { parseCustomersCsv } from './customers-csv';
+export { outboxQuery } from './sms';
+export type { CustomerRow } from './customers-csv';

@@ -1,11 +1,11 @@
 import Joi from 'joi';
 import { fields } from '../../core/http/fields';
-import type { Request, Server } from '@hapi/hapi';
+import type { ReqRef, Request, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
 import { allow } from '../../core/http/access';
 import { adminOf, callerOf } from '../../core/http/callers';
-import { createSchema, orderSchema, QuestionService, updateSchema } from './services/question-service';
+import { createSchema, orderSchema, QuestionCreate, QuestionOrder, QuestionService, QuestionUpdate, updateSchema } from './services/question-service';
 import baseline from './migrations/20260101000005-questions';
 
 declare module '../../core/types' {
@@ -14,9 +14,13 @@ declare module '../../core/types' {
     }
 }
 
-const idParam = Joi.object({ id: fields.id.required() });
+interface IdParam {
+    id: number;
+}
 
-function orgOf(request: Request): number {
+const idParam = Joi.object<IdParam>({ id: fields.id.required() });
+
+function orgOf<Refs extends ReqRef>(request: Request<Refs>): number {
     return adminOf(request).organizationId;
 }
 
@@ -32,68 +36,66 @@ const feature: FeaturePlugin = {
             const service = new QuestionService(server.app.db);
             provide(server, 'questions', service);
 
-            server.route([
-                {
-                    method: 'GET',
-                    path: '/api/questions',
-                    options: {
-                        id: 'questions.question.list',
-                        // Admins read every question; the widget (its public key) reads the active ones.
-                        auth: allow('admin', 'widget'),
-                        tags: ['widget'],
-                        handler: (request) => {
-                            const caller = callerOf(request);
-                            if (caller.kind === 'widget') {
-                                return service.list(caller.organizationId, { activeOnly: true });
-                            }
-                            return service.list(orgOf(request));
+            server.route({
+                method: 'GET',
+                path: '/api/questions',
+                options: {
+                    id: 'questions.question.list',
+                    // Admins read every question; the widget (its public key) reads the active ones.
+                    auth: allow('admin', 'widget'),
+                    tags: ['widget'],
+                    handler: (request) => {
+                        const caller = callerOf(request);
+                        if (caller.kind === 'widget') {
+                            return service.list(caller.organizationId, { activeOnly: true });
                         }
-                    }
-                },
-                {
-                    method: 'POST',
-                    path: '/api/questions',
-                    options: {
-                        id: 'questions.question.create',
-                        auth: allow('admin'),
-                        validate: { payload: createSchema.required() },
-                        handler: async (request, h) => h.response(await service.create(orgOf(request), request.payload)).code(201)
-                    }
-                },
-                {
-                    method: 'PUT',
-                    path: '/api/questions/order',
-                    options: {
-                        id: 'questions.order.save',
-                        auth: allow('admin'),
-                        validate: { payload: orderSchema.required() },
-                        handler: (request) => service.reorder(orgOf(request), request.payload)
-                    }
-                },
-                {
-                    method: 'PUT',
-                    path: '/api/questions/{id}',
-                    options: {
-                        id: 'questions.question.update',
-                        auth: allow('admin'),
-                        validate: { params: idParam, payload: updateSchema.required() },
-                        handler: (request) => service.update(orgOf(request), Number(request.params.id), request.payload)
-                    }
-                },
-                {
-                    method: 'DELETE',
-                    path: '/api/questions/{id}',
-                    options: {
-                        id: 'questions.question.delete',
-                        auth: allow('admin'),
-                        validate: { params: idParam },
-                        handler: async (request, h) => {
-                            await service.remove(orgOf(request), Number(request.params.id));
-                            return h.response().code(204);
-                        }
+                        return service.list(orgOf(request));
                     }
                 }
-            ]);
+            });
+            server.route<{ Payload: QuestionCreate }>({
+                method: 'POST',
+                path: '/api/questions',
+                options: {
+                    id: 'questions.question.create',
+                    auth: allow('admin'),
+                    validate: { payload: createSchema.required() },
+                    handler: async (request, h) => h.response(await service.create(orgOf(request), request.payload)).code(201)
+                }
+            });
+            server.route<{ Payload: QuestionOrder }>({
+                method: 'PUT',
+                path: '/api/questions/order',
+                options: {
+                    id: 'questions.order.save',
+                    auth: allow('admin'),
+                    validate: { payload: orderSchema.required() },
+                    handler: (request) => service.reorder(orgOf(request), request.payload)
+                }
+            });
+            server.route<{ Params: IdParam; Payload: QuestionUpdate }>({
+                method: 'PUT',
+                path: '/api/questions/{id}',
+                options: {
+                    id: 'questions.question.update',
+                    auth: allow('admin'),
+                    validate: { params: idParam, payload: updateSchema.required() },
+                    handler: (request) => service.update(orgOf(request), request.params.id, request.payload)
+                }
+            });
+            server.route<{ Params: IdParam }>({
+                method: 'DELETE',
+                path: '/api/questions/{id}',
+                options: {
+                    id: 'questions.question.delete',
+                    auth: allow('admin'),
+                    validate: { params: idParam },
+                    handler: async (request, h) => {
+                        await service.remove(orgOf(request), request.params.id);
+                        return h.response().code(204);
+                    }
+                }
+            });
         }
     }
 };

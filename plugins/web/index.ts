@@ -1,10 +1,11 @@
 import * as Fs from 'fs';
 import * as Path from 'path';
 import Boom from '@hapi/boom';
-import type { Request, Server } from '@hapi/hapi';
+import type { Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { PUBLIC } from '../../core/http/access';
 import { PUBLIC_DIR } from '../../core/paths';
+import { contentSecurityPolicy } from '../../core/http/security';
 
 /** Client-side routes of the admin app (SPEC §2). Anything else renders the app's '404 Page Not Found' with status 404. */
 export const CLIENT_ROUTES = [
@@ -25,51 +26,6 @@ function indexHtml(): string {
             : '<!doctype html><title>loyalty-chat</title><p>The admin app is not built. Run <code>npm run build</code>.</p>';
     }
     return cachedIndex;
-}
-
-/** A Host header or PUBLIC_URL host fit to go into a header: a name or address with an optional port. */
-const HOST_PATTERN = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
-/**
- * The Content-Security-Policy of our own HTML pages (the admin app and the demo storefront): scripts, styles,
- * fonts and calls from this origin only (and PUBLIC_URL's, where the widget's chunks and API live), the
- * WebSocket `/ws` of the same host(s), images also as data: URLs; no inline script or style, no plugins, no
- * framing, no <base>, forms posting here only.
- */
-export function contentSecurityPolicy(server: Server, request: Request): string {
-    const extra = new Set<string>();
-    const hosts = new Set<string>();
-    const host = request.info.host;
-    if (host && HOST_PATTERN.test(host)) {
-        hosts.add(host.toLowerCase());
-    }
-    const publicUrl = server.app.config.publicUrl;
-    if (publicUrl) {
-        try {
-            const url = new URL(publicUrl);
-            if (HOST_PATTERN.test(url.host)) {
-                hosts.add(url.host.toLowerCase());
-                if (url.host.toLowerCase() !== host?.toLowerCase()) {
-                    extra.add(url.origin);
-                }
-            }
-        }
-        catch { /* config validated it */ }
-    }
-    const own = ["'self'", ...extra].join(' ');
-    const sockets = [...hosts].flatMap((h) => [`ws://${h}`, `wss://${h}`]).join(' ');
-    return [
-        "default-src 'self'",
-        `script-src ${own}`,
-        "style-src 'self'",
-        `connect-src ${own}${sockets ? ' ' + sockets : ''}`,
-        "img-src 'self' data:",
-        "font-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'"
-    ].join('; ');
 }
 
 /** Serves the built admin app: hashed assets cached for a year, index.html for every client route. */
@@ -102,7 +58,7 @@ const feature: FeaturePlugin = {
                         return h.response(indexHtml())
                             .type('text/html; charset=utf-8')
                             .header('cache-control', 'no-cache')
-                            .header('content-security-policy', contentSecurityPolicy(server, request))
+                            .header('content-security-policy', contentSecurityPolicy(request))
                             .code(known ? 200 : 404);
                     }
                 }

@@ -4,7 +4,7 @@ import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { PUBLIC } from '../../core/http/access';
 import { PUBLIC_DIR } from '../../core/paths';
-import { contentSecurityPolicy } from '../web';
+import { contentSecurityPolicy } from '../../core/http/security';
 import { STOREFRONT_CSS, storefrontHtml } from './storefront';
 
 export const WIDGET_DIR = Path.join(PUBLIC_DIR, 'widget');
@@ -123,7 +123,7 @@ const feature: FeaturePlugin = {
                         handler: (request: Request, h: ResponseToolkit) => h.response(storefrontHtml())
                             .type('text/html; charset=utf-8')
                             .header('cache-control', 'no-cache')
-                            .header('content-security-policy', contentSecurityPolicy(server, request))
+                            .header('content-security-policy', contentSecurityPolicy(request))
                     }
                 })),
                 {

@@ -1,9 +1,10 @@
 import type { Server } from '@hapi/hapi';
+import { parseCustomersCsv } from '../../plugins/loyalty';
 
 /** Inserts loyalty customers for an organization through the CSV import (phone,name,email,loyaltyId,points). */
 export async function importCustomers(server: Server, organizationId: number, rows: Array<[string, string, string, string, number]>): Promise<void> {
     const csv = ['phone,name,email,loyaltyId,points', ...rows.map((r) => r.join(','))].join('\n');
-    await server.app.services.loyalty.importCustomers(organizationId, csv);
+    await server.app.services.loyalty.importCustomers(organizationId, parseCustomersCsv(csv));
 }
 
 /** The 6-digit code of the newest text message to a phone in the SMS outbox. */

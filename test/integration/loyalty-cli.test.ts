@@ -45,7 +45,7 @@ describe('the loyalty CLI commands (customers import, outbox)', function () {
         expect(unknown.stderr).to.contain('No organization with subdomain "nobody"');
     });
 
-    it('lists the SMS outbox, filtered by phone, as a table or JSON', async () => {
+    it('lists the SMS outbox, filtered by phone, as a table or JSON, and refuses a bad --limit or --phone', async () => {
         const empty = await run(['outbox', '--json'], env);
         expect(empty.code, empty.stderr).to.equal(0);
         expect(JSON.parse(empty.stdout)).to.deep.equal([]);
@@ -63,5 +63,11 @@ describe('the loyalty CLI commands (customers import, outbox)', function () {
         const table = await run(['outbox'], env);
         expect(table.stdout).to.match(/^id\s+createdAt\s+to\s+status\s+body/);
         expect(table.stdout).to.contain('123456');
+        const badLimit = await run(['outbox', '--limit', '0'], env);
+        expect(badLimit.code).to.equal(1);
+        expect(badLimit.stderr).to.contain('--limit must be a whole number from 1 to 1000');
+        const badPhone = await run(['outbox', '--phone', 'call me'], env);
+        expect(badPhone.code).to.equal(1);
+        expect(badPhone.stderr).to.contain('"--phone" must be a phone number');
     });
 });

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import type { Server } from '@hapi/hapi';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
+import type Boom from '@hapi/boom';
 import { importCustomers, lastCode } from '../helpers/loyalty';
+import { parseCustomersCsv } from '../../plugins/loyalty';
 
 describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', function () {
     let t: TestServer;
@@ -203,20 +205,63 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
         expect(history).to.include({ found: true, customerName: 'Alex Rivera', totalOrders: 0 });
     });
 
-    it('imports customers from CSV, updating an existing phone, and rejects a bad file without storing half of it', async () => {
+    it('imports customers from CSV, updating an existing phone, and rejects a bad file naming its line, storing none of it', async () => {
         const loyalty = server.app.services.loyalty;
-        const res = await loyalty.importCustomers(a.organization.id, 'phone,name,email,loyaltyId,points\n+15555550100,Alex R.,alex@example.com,LC-1001,1300\n"555-555-0199","Doe, Jane",,J-9,5\n');
+        const rows = parseCustomersCsv('phone,name,email,loyaltyId,points\n+15555550100,Alex R.,alex@example.com,LC-1001,1300\n"555-555-0199","Doe, Jane",,J-9,5\n');
+        expect(rows[1]).to.deep.equal({ phone: '+15555550199', name: 'Doe, Jane', email: null, loyaltyId: 'J-9', points: 5 });
+        const res = await loyalty.importCustomers(a.organization.id, rows);
         expect(res).to.deep.equal({ created: 1, updated: 1 });
         expect((await loyalty.lookupCustomer(a.organization.id, '+15555550199')).name).to.equal('Doe, Jane');
-        let error: any;
-        try {
-            await loyalty.importCustomers(a.organization.id, 'phone,name,email,loyaltyId,points\n+15555550198,Ok,,X,1\n+15555550197,Bad,,Y,lots\n');
+        expect((await loyalty.lookupCustomer(a.organization.id, '+15555550100')).name).to.equal('Alex R.');
+
+        const bad = (csv: string) => {
+            try {
+                parseCustomersCsv(csv);
+            }
+            catch (err) {
+                return err as Boom.Boom;
+            }
+            throw new Error(`accepted ${csv}`);
+        };
+        const header = 'phone,name,email,loyaltyId,points\n';
+        for (const [csv, message] of [
+            [`${header}+15555550198,Ok,,X,1\n+15555550197,Bad,,Y,lots\n`, 'Line 3: points must be a whole number, found "lots"'],
+            [`${header}not-a-phone,X,,L,1\n`, 'Line 2: "not-a-phone" is not a valid phone number'],
+            [`${header}+1 555 0100,X,,L,1\n`, 'Line 2: "+1 555 0100" is not a valid phone number'],
+            [`${header}+15555550196,X,no-at-sign,L,1\n`, 'Line 2: "no-at-sign" is not an email address'],
+            [`${header}+15555550196,X,,L\n`, 'Line 2: expected 5 fields, found 4'],
+            ['phone,name\n+15555550196,X\n', 'The CSV header must be "phone,name,email,loyaltyId,points", found "phone,name"'],
+            ['\n', 'The CSV file is empty']
+        ]) {
+            const err = bad(csv);
+            expect(err.output.statusCode, csv).to.equal(400);
+            expect(err.message, csv).to.equal(message);
         }
-        catch (err) {
-            error = err;
-        }
-        expect(error?.output?.statusCode).to.equal(400);
-        expect(error.message).to.equal('Line 3: points must be a whole number, found "lots"');
+
+        // A row the database refuses rolls the whole import back.
+        const refused = await loyalty.importCustomers(a.organization.id, [
+            { phone: '+15555550198', name: 'Ok', email: null, loyaltyId: 'X', points: 1 },
+            { phone: null as unknown as string, name: 'No phone', email: null, loyaltyId: 'Y', points: 1 }
+        ]).then(() => null, (err: Error) => err);
+        expect(refused, 'the import of a row without a phone').to.not.equal(null);
         expect((await loyalty.lookupCustomer(a.organization.id, '+15555550198')).found).to.equal(false);
+    });
+
+    it('reads a built-in customer\'s orders newest first, at most the number asked for', async () => {
+        const shop = await createTenant(server, 'orders');
+        await server.app.services.loyalty.seedDemoCustomers(shop.organization.id, [
+            { phone: '+15555550100', name: 'Alex', email: 'alex@example.com', loyaltyId: 'O-1', points: 10, orders: [
+                { productName: 'Old', quantity: 1, price: 1, daysAgo: 30 },
+                { productName: 'Newest', quantity: 2, price: 12.5, daysAgo: 1 },
+                { productName: 'Middle', quantity: 1, price: 3, daysAgo: 10 }
+            ] },
+            { phone: '+15555550101', name: 'Sam', email: 'sam@example.com', loyaltyId: 'O-2', points: 0, orders: [{ productName: 'Not Alex\'s', quantity: 1, price: 1, daysAgo: 0 }] }
+        ]);
+        const history = await server.app.services.loyalty.orderHistory(shop.organization.id, '555-555-0100', 2);
+        expect(history).to.include({ found: true, customerName: 'Alex', totalOrders: 2 });
+        expect(history.orders.map((o) => [o.productName, o.quantity, o.price])).to.deep.equal([['Newest', 2, 12.5], ['Middle', 1, 3]]);
+        expect(history.orders[0].orderRef).to.equal('O-1-2');
+        expect(Date.parse(history.orders[0].orderDate)).to.be.above(Date.parse(history.orders[1].orderDate));
+        expect((await server.app.services.loyalty.orderHistory(a.organization.id, '555-555-0100')).orders).to.deep.equal([]);
     });
 });

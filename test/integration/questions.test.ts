@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Server } from '@hapi/hapi';
 import { bearer, createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
+import { connect, createSession, NesClient } from '../helpers/livechat-client';
 
 describe('pre-made questions (/api/questions)', function () {
     let t: TestServer;
@@ -12,7 +13,7 @@ describe('pre-made questions (/api/questions)', function () {
     const create = (tenant: Tenant, payload: unknown) => server.inject({ method: 'POST', url: '/api/questions', payload: payload as object, headers: as(tenant) });
 
     before(async () => {
-        t = await startTestServer();
+        t = await startTestServer({ listen: true });
         server = t.server;
         a = await createTenant(server, 'qa');
         b = await createTenant(server, 'qb');
@@ -50,6 +51,10 @@ describe('pre-made questions (/api/questions)', function () {
         expect(deleted.statusCode).to.equal(204);
         const gone = await server.inject({ method: 'DELETE', url: `/api/questions/${created.id}`, headers: as(a) });
         expect(gone.statusCode).to.equal(404);
+        expect(JSON.parse(gone.payload).message).to.equal('Question not found');
+        const edit = await server.inject({ method: 'PUT', url: `/api/questions/${created.id}`, payload: { answer: 'Back?' }, headers: as(a) });
+        expect(edit.statusCode).to.equal(404);
+        expect(JSON.parse(edit.payload).message).to.equal('Question not found');
     });
 
     it('saves a new order, refusing a list that is not exactly the store\'s questions', async () => {
@@ -76,11 +81,73 @@ describe('pre-made questions (/api/questions)', function () {
         expect(widgetA.map((q) => q.question)).to.not.include('B only?');
     });
 
-    it('lets only admins change questions: no credentials, an org user or a widget key are refused', async () => {
+    it('lets only admins change questions over HTTP: no credentials, an org user or a widget key are refused', async () => {
         expect((await server.inject({ method: 'POST', url: '/api/questions', payload: { question: 'x', answer: 'y' } })).statusCode).to.equal(401);
         expect((await server.inject({ method: 'POST', url: '/api/questions', payload: { question: 'x', answer: 'y' }, headers: bearer(a.orgUser.token) })).statusCode).to.equal(401);
         expect((await server.inject({ method: 'POST', url: '/api/questions', payload: { question: 'x', answer: 'y' }, headers: { 'x-widget-key': a.bot.publicKey } })).statusCode).to.equal(401);
         expect((await server.inject({ url: '/api/questions' })).statusCode).to.equal(401);
         expect((await server.inject({ method: 'PUT', url: '/api/questions/abc', payload: { answer: 'y' }, headers: as(a) })).statusCode).to.equal(400);
+    });
+
+    describe('over a socket (nes request frames, which skip the strategies)', function () {
+        const sockets: NesClient[] = [];
+        const frame = async (client: NesClient, method: string, path: string, payload?: unknown): Promise<{ statusCode: number; payload: any }> => {
+            try {
+                return await client.request({ method, path, payload });
+            }
+            catch (err) {
+                return { statusCode: (err as { statusCode?: number }).statusCode ?? 0, payload: (err as { data?: unknown }).data };
+            }
+        };
+        const open = async (token: string) => {
+            const client = await connect(t.url, token);
+            sockets.push(client);
+            return client;
+        };
+        after(async () => {
+            for (const client of sockets) {
+                await client.disconnect().catch(() => undefined);
+            }
+        });
+
+        it('lets only the organization\'s admins change questions: a customer socket gets 403, another store\'s admin 404, the admin\'s own socket passes', async () => {
+            const mine = (await create(a, { question: 'Socket question?', answer: 'Socket answer.' })).result as any;
+            const chat = await createSession(server, a, 'questions_socket_chat', 'hello');
+            const customer = await open(chat.token);
+            const otherAdmin = await open(b.admin.token);
+            const admin = await open(a.admin.token);
+            const stored = async () => (await server.inject({ url: '/api/questions', headers: as(a) })).result as any[];
+            const before = await stored();
+
+            for (const [method, path, payload] of [
+                ['POST', '/api/questions', { question: 'By a customer?', answer: 'x' }],
+                ['PUT', `/api/questions/${mine.id}`, { answer: 'changed by a customer' }],
+                ['PUT', '/api/questions/order', { ids: before.map((q) => q.id).reverse() }],
+                ['DELETE', `/api/questions/${mine.id}`, undefined]
+            ] as const) {
+                const res = await frame(customer, method, path, payload);
+                expect(res.statusCode, `customer ${method} ${path}`).to.equal(403);
+            }
+            for (const [method, path, payload] of [
+                ['PUT', `/api/questions/${mine.id}`, { answer: 'changed by B' }],
+                ['DELETE', `/api/questions/${mine.id}`, undefined]
+            ] as const) {
+                const res = await frame(otherAdmin, method, path, payload);
+                expect(res.statusCode, `admin of B ${method} ${path}`).to.equal(404);
+            }
+            const refused = await frame(otherAdmin, 'PUT', '/api/questions/order', { ids: before.map((q) => q.id) });
+            expect(refused.statusCode, 'admin of B orders A\'s questions').to.equal(400);
+            expect(await stored(), 'A\'s questions after the refused frames').to.deep.equal(before);
+
+            const created = await frame(admin, 'POST', '/api/questions', { question: 'Over the socket?', answer: 'Yes.' });
+            expect(created.statusCode).to.equal(201);
+            expect(created.payload).to.include({ question: 'Over the socket?', isActive: true, sortOrder: before.length + 1 });
+            const edited = await frame(admin, 'PUT', `/api/questions/${mine.id}`, { answer: 'Edited over the socket.' });
+            expect(edited.statusCode).to.equal(200);
+            expect(edited.payload).to.include({ id: mine.id, answer: 'Edited over the socket.' });
+            const deleted = await frame(admin, 'DELETE', `/api/questions/${created.payload.id}`);
+            expect(deleted.statusCode).to.equal(204);
+            expect((await stored()).map((q) => q.id)).to.deep.equal(before.map((q) => q.id));
+        });
     });
 });

@@ -1,3 +1,5 @@
+import { DEFAULT_QUESTIONS as DEFAULTS } from '../../core/shared/default-questions';
+
 /** The widget's texts: SPEC §8 error catalogue and the built-in default questions (SPEC §9). */
 export const TEXT = {
     greeting: (store: string) => `Hi! Welcome to ${store} support. How can I help you today? Choose a question below or type your message.`,
@@ -25,14 +27,11 @@ export interface FaqItem {
     answer: string;
 }
 
-/** The five built-in default questions, used when loading the store's questions fails (SPEC §8). */
-export const DEFAULT_QUESTIONS: FaqItem[] = [
-    { id: 1, question: 'Check my loyalty points', answer: 'Sure! Please enter the phone number linked to your loyalty account and I will text you a 6-digit code (for example 123456) to verify it.' },
-    { id: 2, question: 'How do I redeem points in store?', answer: 'Tell the cashier your phone number at checkout and choose how many points to apply. Every 100 points take $5 off your purchase.' },
-    { id: 3, question: 'Talk to live support', answer: 'I can connect you with a member of our team. One moment while I check who is available.' },
-    { id: 4, question: 'What are your store hours?', answer: 'We are open Monday-Saturday 9AM-8PM and Sunday 10AM-6PM.' },
-    { id: 5, question: 'How do I earn points?', answer: 'You earn 1 point for every $1 spent, plus bonus points during promotions.' }
-];
+/**
+ * The five built-in default questions (the server's and the admin app's list, core/shared) with the ids 1 to 5
+ * of SPEC §3, used when loading the store's questions fails (SPEC §8).
+ */
+export const DEFAULT_QUESTIONS: FaqItem[] = DEFAULTS.map((q, index) => ({ id: index + 1, question: q.question, answer: q.answer }));
 
 /** Typed words that ask for a person (SPEC §4). */
 export const LIVE_WORDS = /\b(human|agent|live help|support|representative)\b/i;

@@ -1,9 +1,6 @@
 import Boom from '@hapi/boom';
-import Joi from 'joi';
-import { fields } from '../../../core/http/fields';
-import type { AppContext } from '../../../core/types';
-import { now } from '../../../core/db/base-model';
-import { validate } from '../../../core/http/validate';
+import type { Db } from '../../../core/db';
+import type { JobQueue } from '../../../core/jobs';
 
 /** The widget's events (SPEC §7) plus widget_loaded; further actions come from other features through `track`. */
 export const WIDGET_ACTIONS = [
@@ -11,7 +8,10 @@ export const WIDGET_ACTIONS = [
     'verification_failed', 'points_retrieved', 'code_verification_failed'
 ] as const;
 
-/** An analytics event as SPEC §3 names it, plus who it belongs to (from credentials, never the body). */
+/**
+ * An analytics event as SPEC §3 names it, plus who it belongs to (from credentials, never the body). The widget's
+ * events are validated by the track route; other features pass their own.
+ */
 export interface AnalyticsEvent {
     organizationId: number;
     botInstanceId?: number | null;
@@ -26,20 +26,6 @@ export interface AnalyticsEvent {
     /** Epoch ms; defaults to when track() was called. */
     createdAt?: number;
 }
-
-export const eventSchema = Joi.object({
-    organizationId: fields.id.required(),
-    botInstanceId: fields.id.allow(null),
-    sessionId: Joi.string().max(100).allow(null, ''),
-    action: Joi.string().pattern(/^[a-z][a-z0-9_]{1,49}$/).required(),
-    phoneNumber: Joi.string().max(20).allow(null, ''),
-    success: Joi.boolean().allow(null),
-    errorMessage: Joi.string().max(2000).allow(null, ''),
-    pointsRetrieved: Joi.number().integer().min(-2147483648).max(2147483647).allow(null),
-    questionId: Joi.number().integer().min(0).max(2147483647).allow(null),
-    domain: Joi.string().max(253).allow(null, ''),
-    createdAt: Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER)
-});
 
 export interface OrganizationTotals {
     totalInteractions: number;
@@ -59,17 +45,22 @@ export class AnalyticsService {
     private buffer: Array<Record<string, unknown>> = [];
     private flushing: Promise<void> | null = null;
 
-    constructor(private readonly app: AppContext) {
-        app.jobs.define<{ rows: Array<Record<string, unknown>> }>(INGEST_JOB, async ({ rows }) => {
+    private readonly db: Db;
+    private readonly jobs: JobQueue;
+
+    constructor({ db, jobs }: { db: Db; jobs: JobQueue }) {
+        this.db = db;
+        this.jobs = jobs;
+        // Many rows in one statement: knex's batch insert (objection batches on PostgreSQL only).
+        jobs.define<{ rows: Array<Record<string, unknown>> }>(INGEST_JOB, async ({ rows }) => {
             for (let i = 0; i < rows.length; i += BATCH_SIZE) {
-                await app.db('analytics_events').insert(rows.slice(i, i + BATCH_SIZE));
+                await db('analytics_events').insert(rows.slice(i, i + BATCH_SIZE));
             }
         });
     }
 
-    /** Validates and queues one event; resolves once the event's batch is on the job queue. */
-    async track(event: AnalyticsEvent): Promise<void> {
-        const v = validate<AnalyticsEvent>(eventSchema, event);
+    /** Queues one event; resolves once the event's batch is on the job queue. */
+    async track(v: AnalyticsEvent): Promise<void> {
         this.buffer.push({
             organization_id: v.organizationId,
             bot_instance_id: v.botInstanceId ?? null,
@@ -81,14 +72,14 @@ export class AnalyticsService {
             points_retrieved: v.pointsRetrieved ?? null,
             question_id: v.questionId ?? null,
             domain: v.domain ? v.domain.toLowerCase() : null,
-            created_at: v.createdAt ?? now()
+            created_at: v.createdAt ?? Date.now()
         });
         if (!this.flushing) {
             this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
                 const rows = this.buffer;
                 this.buffer = [];
                 this.flushing = null;
-                await this.app.jobs.add(INGEST_JOB, { rows });
+                await this.jobs.add(INGEST_JOB, { rows });
             });
         }
         return this.flushing;
@@ -106,7 +97,7 @@ export class AnalyticsService {
         if (!Number.isFinite(from) || !Number.isFinite(to)) {
             throw Boom.badRequest('The date range is not valid');
         }
-        const rows = await this.app.db('analytics_events')
+        const rows = await this.db('analytics_events')
             .where('organization_id', organizationId)
             .whereBetween('created_at', [from, to])
             .groupBy('action')

@@ -1,66 +1,85 @@
-import { BaseModel } from '../../../core/db/base-model';
+import type { RelationMappings } from 'objection';
+import { Model } from '../../../core/db/model';
 
-export class LoyaltyCustomerModel extends BaseModel {
+/** A member of the built-in loyalty provider (phone in E.164), with their orders. */
+export class LoyaltyCustomerModel extends Model {
     static override tableName = 'loyalty_customers';
+    static override timestamps = { created: true, updated: true };
     id!: number;
-    organization_id!: number;
+    organizationId!: number;
     phone!: string;
     name!: string | null;
     email!: string | null;
-    loyalty_id!: string | null;
+    loyaltyId!: string | null;
     points!: number;
-    created_at!: number;
-    updated_at!: number;
+    createdAt!: number;
+    updatedAt!: number;
+    orders?: LoyaltyOrderModel[];
+
+    static override get relationMappings(): RelationMappings {
+        return {
+            orders: {
+                relation: Model.HasManyRelation,
+                modelClass: LoyaltyOrderModel,
+                join: { from: 'loyalty_customers.id', to: 'loyalty_orders.customer_id' }
+            }
+        };
+    }
 }
 
-export class LoyaltyOrderModel extends BaseModel {
+export class LoyaltyOrderModel extends Model {
     static override tableName = 'loyalty_orders';
     id!: number;
-    organization_id!: number;
-    customer_id!: number;
-    order_ref!: string | null;
-    product_name!: string;
+    organizationId!: number;
+    customerId!: number;
+    orderRef!: string | null;
+    productName!: string;
     quantity!: number;
-    price_cents!: number;
-    order_date!: number;
+    priceCents!: number;
+    orderDate!: number;
 }
 
-export class VerificationCodeModel extends BaseModel {
+/** A one-time code sent to a phone: stored as an HMAC, checked at most OTP.maxChecksPerCode times. */
+export class VerificationCodeModel extends Model {
     static override tableName = 'verification_codes';
+    static override timestamps = { created: true };
     id!: number;
-    organization_id!: number;
+    organizationId!: number;
     phone!: string;
-    code_hash!: string;
-    session_id!: string | null;
+    codeHash!: string;
+    sessionId!: string | null;
     ip!: string | null;
     attempts!: number;
-    expires_at!: number;
-    consumed_at!: number | null;
-    created_at!: number;
+    expiresAt!: number;
+    consumedAt!: number | null;
+    createdAt!: number;
 }
 
-export class WidgetSessionModel extends BaseModel {
+/** A widget session that proved a phone with a code (the AI agent's tier-2 tools rely on it). */
+export class WidgetSessionModel extends Model {
     static override tableName = 'widget_sessions';
+    static override timestamps = { created: true };
     id!: number;
-    organization_id!: number;
-    bot_instance_id!: number | null;
-    session_id!: string;
+    organizationId!: number;
+    botInstanceId!: number | null;
+    sessionId!: string;
     domain!: string | null;
-    verified_phone!: string | null;
-    verified_at!: number | null;
-    created_at!: number;
-    last_seen_at!: number;
+    verifiedPhone!: string | null;
+    verifiedAt!: number | null;
+    createdAt!: number;
+    lastSeenAt!: number;
 }
 
-export class SmsOutboxModel extends BaseModel {
+export class SmsOutboxModel extends Model {
     static override tableName = 'sms_outbox';
+    static override timestamps = { created: true };
     id!: number;
-    organization_id!: number | null;
-    to_phone!: string;
+    organizationId!: number | null;
+    toPhone!: string;
     body!: string;
     provider!: string;
     status!: string;
     error!: string | null;
-    provider_ref!: string | null;
-    created_at!: number;
+    providerRef!: string | null;
+    createdAt!: number;
 }

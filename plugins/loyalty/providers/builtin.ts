@@ -1,35 +1,38 @@
 import type { Db } from '../../../core/db';
-import { iso } from '../../../core/db/base-model';
-import { LoyaltyCustomerModel, LoyaltyOrderModel } from '../models';
+import { iso } from '../../../core/db/model';
+import { LoyaltyCustomerModel } from '../models';
 import type { LoyaltyCustomer, LoyaltyOrder, LoyaltyProvider } from './types';
 
-/** The built-in provider: the loyalty_customers and loyalty_orders tables (filled by `customers import`). */
+/** The built-in provider: the loyalty_customers table and each customer's orders (filled by `customers import`). */
 export class BuiltinLoyaltyProvider implements LoyaltyProvider {
     readonly name = 'builtin' as const;
 
     constructor(private readonly db: Db) {}
 
+    private customer(organizationId: number, phone: string) {
+        return LoyaltyCustomerModel.query(this.db).findOne({ organization_id: organizationId, phone });
+    }
+
     async findCustomer(organizationId: number, phone: string): Promise<LoyaltyCustomer | null> {
-        const row = await LoyaltyCustomerModel.query(this.db).findOne({ organization_id: organizationId, phone });
-        return row ? { phone: row.phone, name: row.name, email: row.email, loyaltyId: row.loyalty_id, points: Number(row.points) } : null;
+        const row = await this.customer(organizationId, phone);
+        return row ? { phone: row.phone, name: row.name, email: row.email, loyaltyId: row.loyaltyId, points: row.points } : null;
     }
 
     async orderHistory(organizationId: number, phone: string, limit: number): Promise<LoyaltyOrder[]> {
-        const customer = await LoyaltyCustomerModel.query(this.db).findOne({ organization_id: organizationId, phone });
+        const customer = await this.customer(organizationId, phone);
         if (!customer) {
             return [];
         }
-        const rows = await LoyaltyOrderModel.query(this.db)
-            .where({ organization_id: organizationId, customer_id: customer.id })
+        const orders = await customer.$relatedQuery('orders', this.db)
             .orderBy('order_date', 'desc')
             .orderBy('id', 'desc')
             .limit(limit);
-        return rows.map((r) => ({
-            orderRef: r.order_ref,
-            productName: r.product_name,
-            quantity: Number(r.quantity),
-            price: Number(r.price_cents) / 100,
-            orderDate: iso(r.order_date)!
+        return orders.map((order) => ({
+            orderRef: order.orderRef,
+            productName: order.productName,
+            quantity: order.quantity,
+            price: order.priceCents / 100,
+            orderDate: iso(order.orderDate)!
         }));
     }
 }

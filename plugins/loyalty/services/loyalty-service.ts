@@ -1,13 +1,14 @@
 import * as Crypto from 'crypto';
 import Boom from '@hapi/boom';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import type { AppContext } from '../../../core/types';
-import { now } from '../../../core/db/base-model';
-import { Limit, tooMany } from '../../../core/http/rate-limit';
-import { LoyaltyCustomerModel, LoyaltyOrderModel, VerificationCodeModel, WidgetSessionModel } from '../models';
+import type { Logger } from 'pino';
+import type { Db } from '../../../core/db';
+import { e164 } from '../../../core/http/fields';
+import { Limit, LimitBackend, tooMany } from '../../../core/http/rate-limit';
+import type { CustomerRow } from '../customers-csv';
+import { LoyaltyCustomerModel, VerificationCodeModel, WidgetSessionModel } from '../models';
 import type { LoyaltyCustomer, LoyaltyOrder, LoyaltyProvider } from '../providers/types';
 import { ProviderError } from '../providers/types';
-import { listOutbox, OutboxEntry, SmsError, SmsSender } from '../sms';
+import { listOutbox, OutboxEntry, OutboxQuery, SmsError, SmsSender } from '../sms';
 
 /** DESIGN §7: the one-time code rules. */
 export const OTP = {
@@ -44,13 +45,26 @@ export interface WidgetContext {
     domain?: string | null;
 }
 
-export interface CustomerLookup {
+/** What the loyalty service uses. */
+export interface LoyaltyDeps {
+    db: Db;
+    log: Logger;
+    /** Keys the codes' HMAC (the JWT secret: never stored beside the codes). */
+    secret: string;
+    /** Where the per-address and per-phone limits count. */
+    limits: LimitBackend;
+    provider: LoyaltyProvider;
+    sms: SmsSender;
+}
+
+/** SPEC §3 'Loyalty customer lookup result' (a type, so `customers show` prints it as a plain row). */
+export type CustomerLookup = {
     found: boolean;
     email: string | null;
     name: string | null;
     alpineId: string | null;
     error?: string;
-}
+};
 
 export interface OrderHistory {
     found: boolean;
@@ -58,55 +72,6 @@ export interface OrderHistory {
     totalOrders: number;
     orders: LoyaltyOrder[];
     error?: string;
-}
-
-const CSV_HEADER = ['phone', 'name', 'email', 'loyaltyId', 'points'];
-
-/** Splits CSV text into rows of fields (RFC 4180 quotes, CRLF or LF). */
-export function parseCsv(text: string): string[][] {
-    const rows: string[][] = [];
-    let row: string[] = [];
-    let field = '';
-    let quoted = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text[i];
-        if (quoted) {
-            if (c === '"' && text[i + 1] === '"') {
-                field += '"';
-                i++;
-            }
-            else if (c === '"') {
-                quoted = false;
-            }
-            else {
-                field += c;
-            }
-        }
-        else if (c === '"' && field === '') {
-            quoted = true;
-        }
-        else if (c === ',') {
-            row.push(field);
-            field = '';
-        }
-        else if (c === '\n' || c === '\r') {
-            if (c === '\r' && text[i + 1] === '\n') {
-                i++;
-            }
-            row.push(field);
-            rows.push(row);
-            row = [];
-            field = '';
-        }
-        else {
-            field += c;
-        }
-    }
-    if (field !== '' || row.length) {
-        row.push(field);
-        rows.push(row);
-    }
-    return rows.filter((r) => r.some((f) => f.trim() !== ''));
 }
 
 /**
@@ -118,29 +83,36 @@ export class LoyaltyService {
     private readonly viewIpLimit: Limit;
     private readonly sendPhoneLimit: Limit;
 
-    constructor(private readonly app: AppContext, readonly provider: LoyaltyProvider, readonly sms: SmsSender) {
-        this.verifyIpLimit = new Limit(app, { name: 'otp-verify-ip', ...OTP.verifyPerIp });
-        this.viewIpLimit = new Limit(app, { name: 'otp-view-ip', ...OTP.viewPerIp });
+    private readonly db: Db;
+    private readonly log: Logger;
+    private readonly secret: string;
+    readonly provider: LoyaltyProvider;
+    readonly sms: SmsSender;
+
+    constructor(deps: LoyaltyDeps) {
+        this.db = deps.db;
+        this.log = deps.log;
+        this.secret = deps.secret;
+        this.provider = deps.provider;
+        this.sms = deps.sms;
+        this.verifyIpLimit = new Limit(deps.limits, { name: 'otp-verify-ip', ...OTP.verifyPerIp });
+        this.viewIpLimit = new Limit(deps.limits, { name: 'otp-view-ip', ...OTP.viewPerIp });
         // The stored codes are the durable count of sends; this atomic counter closes the race between
         // simultaneous requests (shared by every node through Redis).
-        this.sendPhoneLimit = new Limit(app, { name: 'otp-send-phone', points: OTP.maxSendsPerPhone, duration: OTP.sendWindowMs / 1000 });
+        this.sendPhoneLimit = new Limit(deps.limits, { name: 'otp-send-phone', points: OTP.maxSendsPerPhone, duration: OTP.sendWindowMs / 1000 });
     }
 
-    private get db() {
-        return this.app.db;
-    }
-
-    /** E.164 of a phone number as a customer types it (US by default); a malformed one is a 400. */
+    /** E.164 of a phone number as a customer types it (US by default); one no country has is a 400. */
     normalizePhone(input: string): string {
-        const parsed = parsePhoneNumberFromString(String(input ?? '').trim(), 'US');
-        if (!parsed || !parsed.isPossible()) {
+        const phone = e164(input);
+        if (!phone) {
             throw Boom.badRequest(MESSAGES.badPhone);
         }
-        return parsed.number;
+        return phone;
     }
 
     private hash(organizationId: number, phone: string, code: string): string {
-        return Crypto.createHmac('sha256', this.app.config.jwtSecret).update(`${organizationId}:${phone}:${code}`).digest('hex');
+        return Crypto.createHmac('sha256', this.secret).update(`${organizationId}:${phone}:${code}`).digest('hex');
     }
 
     private async findCustomer(organizationId: number, phone: string): Promise<LoyaltyCustomer | null> {
@@ -149,7 +121,7 @@ export class LoyaltyService {
         }
         catch (err) {
             if (err instanceof ProviderError) {
-                this.app.log.warn({ err: err.message }, 'loyalty provider failed');
+                this.log.warn({ err: err.message }, 'loyalty provider failed');
                 throw Boom.badGateway(MESSAGES.providerDown);
             }
             throw err;
@@ -160,13 +132,13 @@ export class LoyaltyService {
     async requestCode(ctx: WidgetContext, identifier: string): Promise<{ success: true; message: string }> {
         await this.verifyIpLimit.consume(`${ctx.organizationId}:${ctx.ip}`, MESSAGES.tooManyIp);
         const phone = this.normalizePhone(identifier);
-        const t = now();
+        const t = Date.now();
         const recent = await VerificationCodeModel.query(this.db)
             .where({ organization_id: ctx.organizationId, phone })
             .where('created_at', '>', t - OTP.sendWindowMs)
             .orderBy('id', 'desc');
         if (recent.length >= OTP.maxSendsPerPhone) {
-            const oldest = Number(recent[recent.length - 1].created_at);
+            const oldest = recent[recent.length - 1].createdAt;
             throw tooMany(MESSAGES.tooManySends, oldest + OTP.sendWindowMs - t);
         }
         const customer = await this.findCustomer(ctx.organizationId, phone);
@@ -177,17 +149,17 @@ export class LoyaltyService {
         const code = String(Crypto.randomInt(0, 10 ** OTP.digits)).padStart(OTP.digits, '0');
         // A resend keeps the failed checks of the code it replaces (DESIGN §7: failures are not reset by a resend).
         const latest = recent[0];
-        const carried = latest && !latest.consumed_at ? Number(latest.attempts) : 0;
+        const carried = latest && !latest.consumedAt ? latest.attempts : 0;
         const inserted = await VerificationCodeModel.query(this.db).insertAndFetch({
-            organization_id: ctx.organizationId,
+            organizationId: ctx.organizationId,
             phone,
-            code_hash: this.hash(ctx.organizationId, phone, code),
-            session_id: ctx.sessionId ?? null,
+            codeHash: this.hash(ctx.organizationId, phone, code),
+            sessionId: ctx.sessionId ?? null,
             ip: ctx.ip.slice(0, 64),
             attempts: carried,
-            expires_at: t + OTP.ttlMs,
-            consumed_at: null,
-            created_at: t
+            expiresAt: t + OTP.ttlMs,
+            consumedAt: null,
+            createdAt: t
         });
         try {
             await this.sms.send({
@@ -210,7 +182,7 @@ export class LoyaltyService {
     async viewPoints(ctx: WidgetContext, identifier: string, code: string): Promise<{ success: true; points: number; message: string }> {
         await this.viewIpLimit.consume(`${ctx.organizationId}:${ctx.ip}`, MESSAGES.tooManyIp);
         const phone = this.normalizePhone(identifier);
-        const t = now();
+        const t = Date.now();
         const latest = await VerificationCodeModel.query(this.db)
             .where({ organization_id: ctx.organizationId, phone })
             .orderBy('id', 'desc')
@@ -218,10 +190,10 @@ export class LoyaltyService {
         if (!latest) {
             throw Boom.badRequest(MESSAGES.noCode);
         }
-        if (latest.consumed_at) {
+        if (latest.consumedAt) {
             throw Boom.badRequest(MESSAGES.used);
         }
-        if (Number(latest.expires_at) <= t) {
+        if (latest.expiresAt <= t) {
             throw Boom.badRequest(MESSAGES.expired);
         }
         // Count the check first, atomically: at most maxChecksPerCode checks, even when they race.
@@ -231,15 +203,15 @@ export class LoyaltyService {
             .whereNull('consumed_at')
             .increment('attempts', 1);
         if (!counted) {
-            throw tooMany(MESSAGES.tooManyChecks, Number(latest.expires_at) - t);
+            throw tooMany(MESSAGES.tooManyChecks, latest.expiresAt - t);
         }
-        const expected = Buffer.from(latest.code_hash, 'hex');
+        const expected = Buffer.from(latest.codeHash, 'hex');
         const given = Buffer.from(this.hash(ctx.organizationId, phone, code), 'hex');
         if (expected.length !== given.length || !Crypto.timingSafeEqual(expected, given)) {
             throw Boom.badRequest(MESSAGES.wrong);
         }
         const consumed = await VerificationCodeModel.query(this.db)
-            .patch({ consumed_at: t })
+            .patch({ consumedAt: t })
             .where('id', latest.id)
             .whereNull('consumed_at');
         if (!consumed) {
@@ -256,17 +228,17 @@ export class LoyaltyService {
     }
 
     private async markSessionVerified(ctx: WidgetContext, sessionId: string, phone: string): Promise<void> {
-        const t = now();
+        const t = Date.now();
         await WidgetSessionModel.query(this.db)
             .insert({
-                organization_id: ctx.organizationId,
-                bot_instance_id: ctx.botInstanceId,
-                session_id: sessionId,
+                organizationId: ctx.organizationId,
+                botInstanceId: ctx.botInstanceId,
+                sessionId,
                 domain: ctx.domain ?? null,
-                verified_phone: phone,
-                verified_at: t,
-                created_at: t,
-                last_seen_at: t
+                verifiedPhone: phone,
+                verifiedAt: t,
+                createdAt: t,
+                lastSeenAt: t
             })
             .onConflict(['organization_id', 'session_id'])
             .merge(['verified_phone', 'verified_at', 'last_seen_at']);
@@ -275,7 +247,7 @@ export class LoyaltyService {
     /** The phone a widget session proved with a code (the AI agent's tier-2 tools rely on it), or null. */
     async verifiedPhone(organizationId: number, sessionId: string): Promise<string | null> {
         const row = await WidgetSessionModel.query(this.db).findOne({ organization_id: organizationId, session_id: sessionId });
-        return row?.verified_phone ?? null;
+        return row?.verifiedPhone ?? null;
     }
 
     /** Customer lookup for analytics (SPEC §3 'Loyalty customer lookup result'). */
@@ -308,49 +280,23 @@ export class LoyaltyService {
         }
     }
 
-    /** Imports (or updates, by phone) the built-in provider's customers from CSV `phone,name,email,loyaltyId,points`. */
-    async importCustomers(organizationId: number, csv: string): Promise<{ created: number; updated: number }> {
-        const rows = parseCsv(csv);
-        if (!rows.length) {
-            throw Boom.badRequest('The CSV file is empty');
-        }
-        const header = rows[0].map((h) => h.trim());
-        if (header.join(',') !== CSV_HEADER.join(',')) {
-            throw Boom.badRequest(`The CSV header must be "${CSV_HEADER.join(',')}", found "${header.join(',')}"`);
-        }
-        const parsed = rows.slice(1).map((fields, index) => {
-            const line = index + 2;
-            if (fields.length !== CSV_HEADER.length) {
-                throw Boom.badRequest(`Line ${line}: expected ${CSV_HEADER.length} fields, found ${fields.length}`);
-            }
-            const [phoneText, name, email, loyaltyId, pointsText] = fields.map((f) => f.trim());
-            let phone: string;
-            try {
-                phone = this.normalizePhone(phoneText);
-            }
-            catch {
-                throw Boom.badRequest(`Line ${line}: "${phoneText}" is not a valid phone number`);
-            }
-            if (!/^\d{1,9}$/.test(pointsText)) {
-                throw Boom.badRequest(`Line ${line}: points must be a whole number, found "${pointsText}"`);
-            }
-            if (email && !/^[^@\s]+@[^@\s]+$/.test(email)) {
-                throw Boom.badRequest(`Line ${line}: "${email}" is not an email address`);
-            }
-            return { phone, name: name || null, email: email || null, loyaltyId: loyaltyId || null, points: Number(pointsText) };
-        });
+    /**
+     * Imports the built-in provider's customers, updating the ones whose phone is known (`customers import`,
+     * the rows validated by customers-csv.ts): all of them or, on any error, none.
+     */
+    async importCustomers(organizationId: number, rows: readonly CustomerRow[]): Promise<{ created: number; updated: number }> {
         let created = 0;
         let updated = 0;
         await this.db.transaction(async (trx) => {
-            const t = now();
-            for (const c of parsed) {
-                const existing = await LoyaltyCustomerModel.query(trx).findOne({ organization_id: organizationId, phone: c.phone });
-                if (existing) {
-                    await LoyaltyCustomerModel.query(trx).patch({ name: c.name, email: c.email, loyalty_id: c.loyaltyId, points: c.points, updated_at: t }).where('id', existing.id);
+            for (const { phone, name, email, loyaltyId, points } of rows) {
+                const patched = await LoyaltyCustomerModel.query(trx)
+                    .patch({ name, email, loyaltyId, points })
+                    .where({ organization_id: organizationId, phone });
+                if (patched) {
                     updated++;
                 }
                 else {
-                    await LoyaltyCustomerModel.query(trx).insert({ organization_id: organizationId, phone: c.phone, name: c.name, email: c.email, loyalty_id: c.loyaltyId, points: c.points, created_at: t, updated_at: t });
+                    await LoyaltyCustomerModel.query(trx).insert({ organizationId, phone, name, email, loyaltyId, points });
                     created++;
                 }
             }
@@ -358,32 +304,29 @@ export class LoyaltyService {
         return { created, updated };
     }
 
-    /** Adds the demo members (once: nothing when the store has members already). Returns the lines to print. */
+    /** Adds the demo members and their orders (once: nothing when the store has members already). Returns the lines to print. */
     async seedDemoCustomers(organizationId: number, customers: ReadonlyArray<{ phone: string; name: string; email: string; loyaltyId: string; points: number;
         orders: ReadonlyArray<{ productName: string; quantity: number; price: number; daysAgo: number }> }>): Promise<string[]> {
         if (await LoyaltyCustomerModel.query(this.db).where('organization_id', organizationId).first()) {
             return [];
         }
-        const t = now();
+        const t = Date.now();
         await this.db.transaction(async (trx) => {
             for (const c of customers) {
-                const row = await LoyaltyCustomerModel.query(trx).insertAndFetch({
-                    organization_id: organizationId, phone: c.phone, name: c.name, email: c.email, loyalty_id: c.loyaltyId,
-                    points: c.points, created_at: t, updated_at: t
+                await LoyaltyCustomerModel.query(trx).insertGraph({
+                    organizationId, phone: c.phone, name: c.name, email: c.email, loyaltyId: c.loyaltyId, points: c.points,
+                    orders: c.orders.map((order, index) => ({
+                        organizationId, orderRef: `${c.loyaltyId}-${index + 1}`, productName: order.productName, quantity: order.quantity,
+                        priceCents: Math.round(order.price * 100), orderDate: t - order.daysAgo * 86400000
+                    }))
                 });
-                for (const [index, order] of c.orders.entries()) {
-                    await LoyaltyOrderModel.query(trx).insert({
-                        organization_id: organizationId, customer_id: row.id, order_ref: `${c.loyaltyId}-${index + 1}`,
-                        product_name: order.productName, quantity: order.quantity, price_cents: Math.round(order.price * 100),
-                        order_date: t - order.daysAgo * 86400000
-                    });
-                }
             }
         });
         return [`Created ${customers.length} demo loyalty customers: ${customers.map((c) => `${c.phone} (${c.points} points)`).join(', ')}`];
     }
 
-    async listOutbox(filter: { phone?: string; organizationId?: number; limit?: number } = {}): Promise<OutboxEntry[]> {
+    /** The stored text messages, newest first; a phone is matched in its E.164 form. */
+    async listOutbox(filter: OutboxQuery & { organizationId?: number } = {}): Promise<OutboxEntry[]> {
         return listOutbox(this.db, { ...filter, phone: filter.phone ? this.normalizePhone(filter.phone) : undefined });
     }
 }

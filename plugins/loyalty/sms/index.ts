@@ -1,6 +1,8 @@
+import Joi from 'joi';
 import type { Logger } from 'pino';
+import { fields } from '../../../core/http/fields';
 import type { Db } from '../../../core/db';
-import { iso, now } from '../../../core/db/base-model';
+import { iso } from '../../../core/db/model';
 import { SmsOutboxModel } from '../models';
 
 export interface SmsMessage {
@@ -9,7 +11,8 @@ export interface SmsMessage {
     body: string;
 }
 
-export interface OutboxEntry {
+/** A stored text message as `loyalty-chat outbox` lists it (a type, so it prints as a plain row). */
+export type OutboxEntry = {
     id: number;
     organizationId: number | null;
     to: string;
@@ -18,7 +21,22 @@ export interface OutboxEntry {
     status: string;
     error: string | null;
     createdAt: string | null;
+};
+
+/** `loyalty-chat outbox [--phone P] [--limit N]`. */
+export interface OutboxQuery {
+    phone?: string;
+    limit?: number;
 }
+
+const LIMIT_MESSAGE = '--limit must be a whole number from 1 to 1000';
+
+/** What `loyalty-chat outbox` may ask for, validated by the command before it asks the service. */
+export const outboxQuery = Joi.object<OutboxQuery>({
+    phone: fields.phone.label('--phone'),
+    limit: Joi.number().integer().min(1).max(1000).default(20)
+        .messages({ 'number.base': LIMIT_MESSAGE, 'number.integer': LIMIT_MESSAGE, 'number.min': LIMIT_MESSAGE, 'number.max': LIMIT_MESSAGE, 'number.unsafe': LIMIT_MESSAGE })
+});
 
 /** Sends one text message. Throws when the message could not be handed over. */
 export interface SmsSender {
@@ -34,16 +52,7 @@ export class SmsError extends Error {
 }
 
 function record(db: Db, message: SmsMessage, provider: string, status: string, error: string | null, ref: string | null) {
-    return SmsOutboxModel.query(db).insert({
-        organization_id: message.organizationId,
-        to_phone: message.to,
-        body: message.body,
-        provider,
-        status,
-        error,
-        provider_ref: ref,
-        created_at: now()
-    });
+    return SmsOutboxModel.query(db).insert({ organizationId: message.organizationId, toPhone: message.to, body: message.body, provider, status, error, providerRef: ref });
 }
 
 /**
@@ -131,7 +140,7 @@ export async function listOutbox(db: Db, filter: { phone?: string; organizationI
         query.where('organization_id', filter.organizationId);
     }
     return (await query).map((r) => ({
-        id: r.id, organizationId: r.organization_id, to: r.to_phone, body: r.body, provider: r.provider,
-        status: r.status, error: r.error, createdAt: iso(r.created_at)
+        id: r.id, organizationId: r.organizationId, to: r.toPhone, body: r.body, provider: r.provider,
+        status: r.status, error: r.error, createdAt: iso(r.createdAt)
     }));
 }

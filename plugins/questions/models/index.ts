@@ -1,14 +1,16 @@
-import { BaseModel } from '../../../core/db/base-model';
+import { Model } from '../../../core/db/model';
 
-export class PremadeQuestionModel extends BaseModel {
+/** A pre-made question of one organization (SPEC §3 'Pre-made question'). */
+export class PremadeQuestionModel extends Model {
     static override tableName = 'premade_questions';
-    static override booleanColumns = ['is_active'];
+    static override booleanAttributes = ['isActive'];
+    static override timestamps = { created: true, updated: true };
     id!: number;
-    organization_id!: number;
+    organizationId!: number;
     question!: string;
     answer!: string;
-    is_active!: boolean;
-    sort_order!: number;
-    created_at!: number;
-    updated_at!: number;
+    isActive!: boolean;
+    sortOrder!: number;
+    createdAt!: number;
+    updatedAt!: number;
 }

@@ -13,14 +13,8 @@ export interface QuestionInput {
 
 export const QUESTIONS_KEY = ['questions'] as const;
 
-/** The five built-in defaults (SPEC §9), shown when loading fails. */
-export const DEFAULT_QUESTIONS: QuestionInput[] = [
-    { question: 'Check my loyalty points', answer: 'Sure! Please enter the phone number linked to your loyalty account and I will text you a 6-digit code (for example 123456) to verify it.' },
-    { question: 'How do I redeem points in store?', answer: 'Tell the cashier your phone number at checkout and choose how many points to apply. Every 100 points take $5 off your purchase.' },
-    { question: 'Talk to live support', answer: 'I can connect you with a member of our team. One moment while I check who is available.' },
-    { question: 'What are your store hours?', answer: 'We are open Monday-Saturday 9AM-8PM and Sunday 10AM-6PM.' },
-    { question: 'How do I earn points?', answer: 'You earn 1 point for every $1 spent, plus bonus points during promotions.' }
-];
+/** The five built-in defaults (SPEC §9), shown when loading fails: the server's and the widget's own list. */
+export { DEFAULT_QUESTIONS } from '../../../core/shared/default-questions';
 
 export function useQuestions() {
     return useQuery({ queryKey: QUESTIONS_KEY, queryFn: () => getJson<Question[]>('/api/questions') });
