@@ -9,7 +9,7 @@ import { ChatService, SESSION_ROUTE, TRANSCRIPT_JOB, WAIT_TIMEOUT_JOB } from './
 import { MailService } from './services/mail-service';
 import { registerCustomerScheme } from './customer-auth';
 import { livechatRoutes } from './routes';
-import { originAllowed, setWidgetCorsHeaders, widgetOriginAllowed } from '../auth/widget-scheme';
+import { originAllowed, setWidgetCorsHeaders, widgetOriginAllowed } from '../../core/http/origins';
 import baseline from './migrations/20260101000004-livechat';
 import widgetSessionMigration from './migrations/20261123000000-chat-widget-session';
 
