@@ -3,7 +3,9 @@ import jwt from 'jsonwebtoken';
 import type { Server } from '@hapi/hapi';
 import { bearer, createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { audienceFor, ISSUER } from '../../core/auth/tokens';
-import { DEMO_USERS } from '../../plugins/tenants/demo-data';
+import { DEMO_USERS } from '../../plugins/auth/demo-data';
+import { createServer } from '../../core/server';
+import auth from '../../plugins/auth';
 
 let ipCounter = 0;
 /** Each login call gets its own client address unless one is given, so the per-IP throttle stays out of the way. */
@@ -46,7 +48,7 @@ describe('logins, roles and tokens', function () {
         t = await startTestServer();
         a = await createTenant(t.server, 'authalpha', 'alpha.test');
         b = await createTenant(t.server, 'authbeta', 'beta.test');
-        const sup = await t.server.app.services.tenants.createUser({ email: 'root@platform.test', password: superPassword, role: 'super_admin' });
+        const sup = await t.server.app.services.users.create({ email: 'root@platform.test', password: superPassword, role: 'super_admin' });
         superId = sup.id;
         superToken = (await login(t.server, LOGINS.super_admin, { email: 'root@platform.test', password: superPassword })).body.token;
     });
@@ -127,6 +129,17 @@ describe('logins, roles and tokens', function () {
                     expect(res.status, `${role} token at ${url}`).to.equal(owner === role ? 200 : 401);
                 }
             }
+        }
+    });
+
+    it('fails start-up with a clear message when no plugin provides the organizations the auth plugin asks for', async () => {
+        const lone = await createServer(t.config, [auth]);
+        try {
+            const err = await lone.initialize().then(() => null, (e: Error) => e);
+            expect(err?.message).to.equal('The auth plugin needs services.tenants (organizations) at request time: register the tenants plugin too');
+        }
+        finally {
+            await lone.stop();
         }
     });
 
@@ -269,11 +282,14 @@ describe('logins, roles and tokens', function () {
             const noOrg = await call('POST', '/api/super-admin/users', { email: 'x@x.test', password: 'long-enough-pw', role: 'org_user' });
             expect(noOrg.status).to.equal(400);
             expect((await call('POST', '/api/super-admin/users', { email: a.admin.email, password: 'long-enough-pw', role: 'admin', organizationId: a.organization.id })).status).to.equal(409);
-            expect((await call('PATCH', '/api/super-admin/organizations/999999', { name: 'Y' })).status).to.equal(404);
+            const unknown = await call('PATCH', '/api/super-admin/organizations/999999', { name: 'Y' });
+            expect(unknown.status).to.equal(404);
+            expect(unknown.body.message).to.equal('Organization not found');
             expect((await call('PATCH', '/api/super-admin/organizations/abc', { name: 'Y' })).status).to.equal(400);
             expect((await call('PATCH', `/api/super-admin/organizations/${a.organization.id}`, {})).status).to.equal(400);
             expect((await call('POST', '/api/super-admin/bot-instances', { organizationId: 999999, name: 'Z' })).status).to.equal(404);
-            expect((await call('POST', '/api/super-admin/users/999999/deactivate')).status).to.equal(404);
+            expect((await call('POST', '/api/super-admin/bot-instances/999999/deactivate')).body).to.include({ statusCode: 404, message: 'Bot instance not found' });
+            expect((await call('POST', '/api/super-admin/users/999999/deactivate')).body).to.include({ statusCode: 404, message: 'User not found' });
         });
 
         it('does not let a super admin deactivate their own account', async () => {
@@ -357,7 +373,7 @@ describe('logins, roles and tokens', function () {
         it('answers 404 while the demo super admin does not exist, the demo login once it does, and 404 in production', async () => {
             expect((await get(t.server, '/api/super-admin/demo-credentials')).status).to.equal(404);
             const demo = DEMO_USERS.find((u) => u.role === 'super_admin')!;
-            await t.server.app.services.tenants.createUser({ email: demo.email, password: demo.password, role: 'super_admin' });
+            await t.server.app.services.users.create({ email: demo.email, password: demo.password, role: 'super_admin' });
             const shown = await get(t.server, '/api/super-admin/demo-credentials');
             expect(shown.status).to.equal(200);
             expect(shown.body).to.deep.equal({ email: demo.email, password: demo.password });

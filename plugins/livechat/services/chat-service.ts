@@ -408,7 +408,7 @@ export class ChatService {
 
     /** SPEC §9: a company contact address by default: the organization's first admin, else support@{domain}. */
     async defaultRecipient(organizationId: number): Promise<string> {
-        const users = await this.app.services.tenants.listUsers({ organizationId });
+        const users = await this.app.services.users.list({ organizationId });
         const admin = users.filter((u) => u.role === 'admin' && u.isActive).sort((a, b) => a.id - b.id)[0];
         if (admin) {
             return admin.email;

@@ -1,7 +1,7 @@
 import Boom from '@hapi/boom';
 import Joi from 'joi';
 import { fields } from '../../../core/http/fields';
-import type { Request, Server, ServerRoute } from '@hapi/hapi';
+import type { Request, Server } from '@hapi/hapi';
 import type { TenantService } from '../services/tenant-service';
 import { requestBaseUrl } from './common';
 import { allow } from '../../../core/http/access';
@@ -48,8 +48,8 @@ export function rangeOf(query: { days?: number; startDate?: Date; endDate?: Date
 }
 
 /** SPEC §7: the organization user's own bot instances and analytics (org token). */
-export function orgRoutes(server: Server, tenants: () => TenantService): ServerRoute[] {
-    return [
+export function registerOrgRoutes(server: Server, tenants: TenantService): void {
+    server.route([
         {
             method: 'GET',
             path: '/api/org/bot-instances',
@@ -58,7 +58,7 @@ export function orgRoutes(server: Server, tenants: () => TenantService): ServerR
                 auth: allow('org_user'),
                 description: 'The bot instances of the caller\'s organization, with public key and embed snippet',
                 validate: { query: organizationQuery },
-                handler: (request) => tenants().listBotInstances({ organizationId: ownOrganizationId(request) }, requestBaseUrl(request))
+                handler: (request) => tenants.listBotInstances({ organizationId: ownOrganizationId(request) }, requestBaseUrl(request))
             }
         },
         {
@@ -77,7 +77,7 @@ export function orgRoutes(server: Server, tenants: () => TenantService): ServerR
                 },
                 handler: async (request) => {
                     const organizationId = ownOrganizationId(request);
-                    const organization = await tenants().getOrganization(organizationId);
+                    const organization = await tenants.getOrganization(organizationId);
                     if (!organization) {
                         throw Boom.notFound('Organization not found');
                     }
@@ -98,5 +98,5 @@ export function orgRoutes(server: Server, tenants: () => TenantService): ServerR
                 }
             }
         }
-    ];
+    ]);
 }
