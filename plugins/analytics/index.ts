@@ -9,6 +9,7 @@ import { widgetOf } from '../../core/http/callers';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { Limit } from '../../core/http/rate-limit';
 import { AnalyticsService, WIDGET_ACTIONS } from './services/analytics-service';
+import { registerOrgTotalsRoute } from './routes/org-totals';
 import baseline from './migrations/20260101000003-analytics';
 
 declare module '../../core/types' {
@@ -49,6 +50,7 @@ const feature: FeaturePlugin = {
             const service = new AnalyticsService(server.app);
             provide(server, 'analytics', service);
             const limit = new Limit(server.app, { name: 'analytics-track-ip', points: 600, duration: 60 });
+            registerOrgTotalsRoute(server, service);
 
             server.route({
                 method: 'POST',

@@ -45,7 +45,7 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
 
     // ---- organization users: their own organization ----
     'tenants.org-bot-instances.list': ['org_user'],
-    'tenants.org-analytics.get': ['org_user'],
+    'analytics.org-totals.get': ['org_user'],
 
     // ---- the widget (public key of a bot instance) ----
     'analytics.event.track': ['widget'],

@@ -320,52 +320,49 @@ describe('logins, roles and tokens', function () {
             }
         });
 
-        it('answers the analytics totals with the organization\'s domain and subdomain (zeros without analytics)', async () => {
-            const services = t.server.app.services as any;
-            const existing = services.analytics;
-            const original = existing?.organizationTotals;
-            if (existing) {
-                delete existing.organizationTotals;
-                existing.organizationTotals = undefined;
-            }
-            try {
-                const res = await get(t.server, `/api/org/analytics?organizationId=${a.organization.id}`, a.orgUser.token);
-                expect(res.status).to.equal(200);
-                expect(res.body).to.include({ organizationId: a.organization.id, domain: 'alpha.test', subdomain: 'authalpha', totalInteractions: 0, loyaltyChecks: 0, liveChatSessions: 0, successRate: 0 });
-            }
-            finally {
-                if (existing) {
-                    existing.organizationTotals = original;
-                }
-            }
+        it('answers the analytics totals with the organization\'s name, domain and subdomain (zeros before any event)', async () => {
+            const res = await get(t.server, `/api/org/analytics?organizationId=${a.organization.id}`, a.orgUser.token);
+            expect(res.status).to.equal(200);
+            expect(res.body).to.include({
+                organizationId: a.organization.id, name: a.organization.name, domain: 'alpha.test', subdomain: 'authalpha',
+                totalInteractions: 0, loyaltyChecks: 0, liveChatSessions: 0, successRate: 0
+            });
+            expect(Date.parse(res.body.to) - Date.parse(res.body.from)).to.equal(30 * 24 * 3600 * 1000);
         });
 
-        it('asks the analytics service for the caller\'s organization and range when it exists', async () => {
-            const services = t.server.app.services as any;
-            const hadService = !!services.analytics;
-            services.analytics ??= {};
-            const original = services.analytics.organizationTotals;
-            const calls: unknown[] = [];
-            services.analytics.organizationTotals = async (organizationId: number, range: { from: number; to: number }) => {
-                calls.push({ organizationId, range });
-                return { totalInteractions: 42, loyaltyChecks: 7, liveChatSessions: 3, successRate: 85.5 };
-            };
-            try {
-                const res = await get(t.server, `/api/org/analytics?organizationId=${a.organization.id}&startDate=2026-01-01&endDate=2026-01-31`, a.orgUser.token);
-                expect(res.body).to.include({ totalInteractions: 42, loyaltyChecks: 7, liveChatSessions: 3, successRate: 85.5, subdomain: 'authalpha' });
-                expect(calls).to.deep.equal([{ organizationId: a.organization.id, range: { from: Date.UTC(2026, 0, 1), to: Date.UTC(2026, 1, 1) - 1 } }]);
-                const bad = await get(t.server, `/api/org/analytics?startDate=2026-02-01&endDate=2026-01-01`, a.orgUser.token);
-                expect(bad.status).to.equal(400);
-                expect(bad.body.message).to.contain('"endDate"');
+        it('sums the caller\'s organization\'s events from the first moment of startDate to the last of endDate (UTC)', async () => {
+            const analytics = t.server.app.services.analytics;
+            const inside: Array<[string, boolean | null, string]> = [
+                ['points_retrieved', true, '2026-01-01T00:00:00.000Z'],
+                ['verification_sent', true, '2026-01-15T12:00:00.000Z'],
+                ['live_chat_requested', null, '2026-01-20T08:30:00.000Z'],
+                ['code_verification_failed', false, '2026-01-31T23:59:59.999Z']
+            ];
+            const outside: Array<[string, boolean | null, string]> = [
+                ['widget_opened', true, '2025-12-31T23:59:59.999Z'],
+                ['widget_opened', true, '2026-02-01T00:00:00.000Z']
+            ];
+            for (const [action, success, at] of [...inside, ...outside]) {
+                await analytics.track({ organizationId: a.organization.id, action, success, createdAt: Date.parse(at) });
             }
-            finally {
-                if (hadService) {
-                    services.analytics.organizationTotals = original;
-                }
-                else {
-                    delete services.analytics;
-                }
-            }
+            await analytics.track({ organizationId: b.organization.id, action: 'verification_sent', success: true, createdAt: Date.parse('2026-01-10T00:00:00.000Z') });
+            await t.server.app.jobs.drain();
+
+            const res = await get(t.server, `/api/org/analytics?organizationId=${a.organization.id}&startDate=2026-01-01&endDate=2026-01-31`, a.orgUser.token);
+            expect(res.status).to.equal(200);
+            // 1 code that showed points out of 2 outcomes (1 shown, 1 wrong code) = 50%.
+            expect(res.body).to.deep.equal({
+                organizationId: a.organization.id, name: a.organization.name, domain: 'alpha.test', subdomain: 'authalpha',
+                totalInteractions: 4, loyaltyChecks: 1, liveChatSessions: 1, successRate: 50,
+                from: '2026-01-01T00:00:00.000Z', to: '2026-01-31T23:59:59.999Z'
+            });
+            const oneDay = await get(t.server, '/api/org/analytics?startDate=2026-01-31', a.orgUser.token);
+            expect(oneDay.body).to.include({ totalInteractions: 1, from: '2026-01-31T00:00:00.000Z', to: '2026-01-31T23:59:59.999Z' });
+
+            const bad = await get(t.server, '/api/org/analytics?startDate=2026-02-01&endDate=2026-01-01', a.orgUser.token);
+            expect(bad.status).to.equal(400);
+            expect(bad.body.message).to.contain('"endDate"');
+            expect((await get(t.server, '/api/org/analytics?endDate=2026-01-01', a.orgUser.token)).status).to.equal(400);
         });
     });
 

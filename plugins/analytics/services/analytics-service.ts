@@ -2,6 +2,7 @@ import Boom from '@hapi/boom';
 import Joi from 'joi';
 import { fields } from '../../../core/http/fields';
 import type { AppContext } from '../../../core/types';
+import type { OrganizationTotals } from '../../../core/types/api';
 import { now } from '../../../core/db/base-model';
 import { validate } from '../../../core/http/validate';
 
@@ -40,13 +41,6 @@ export const eventSchema = Joi.object({
     domain: Joi.string().max(253).allow(null, ''),
     createdAt: Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER)
 });
-
-export interface OrganizationTotals {
-    totalInteractions: number;
-    loyaltyChecks: number;
-    liveChatSessions: number;
-    successRate: number;
-}
 
 const INGEST_JOB = 'analytics.ingest';
 const BATCH_SIZE = 500;
@@ -106,12 +100,12 @@ export class AnalyticsService {
         if (!Number.isFinite(from) || !Number.isFinite(to)) {
             throw Boom.badRequest('The date range is not valid');
         }
-        const rows = await this.app.db('analytics_events')
+        const rows: Array<{ action: string; n: number | string }> = await this.app.db('analytics_events')
             .where('organization_id', organizationId)
             .whereBetween('created_at', [from, to])
             .groupBy('action')
             .select('action')
-            .count({ n: '*' }) as unknown as Array<{ action: string; n: number | string }>;
+            .count({ n: '*' });
         const count = (actions: string[]) => rows.filter((r) => actions.includes(r.action)).reduce((sum, r) => sum + Number(r.n), 0);
         const totalInteractions = rows.reduce((sum, r) => sum + Number(r.n), 0);
         const succeeded = count(['points_retrieved']);
