@@ -252,7 +252,7 @@ async function prepare(count: number): Promise<{ env: Record<string, string>; or
     const tenants = server.app.services.tenants;
     const org = await tenants.createOrganization({ name: 'Bench Store', domain: 'bench.test', subdomain: `bench${id}` });
     const bot = await tenants.createBotInstance({ organizationId: org.id, name: 'bench widget' });
-    const admin = await tenants.createUser({ email: `agent@bench${id}.test`, password: 'bench-password-123', role: 'admin', organizationId: org.id });
+    const admin = await server.app.services.users.create({ email: `agent@bench${id}.test`, password: 'bench-password-123', role: 'admin', organizationId: org.id });
     const adminToken = signUserToken(config.jwtSecret, { id: admin.id, role: 'admin', organizationId: org.id, tokenVersion: 0 });
     const t = Date.now();
     const sessions: Array<{ id: string; token: string }> = [];

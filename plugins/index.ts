@@ -1,7 +1,7 @@
 import type { FeaturePlugin } from '../core/types/feature';
 import health from './health';
-import tenants from './tenants';
 import auth from './auth';
+import tenants from './tenants';
 import loyalty from './loyalty';
 import questions from './questions';
 import analytics from './analytics';
@@ -13,13 +13,14 @@ import web from './web';
 /**
  * The composition root: the explicit, ordered list of feature plugins that `createServer(config, plugins)`
  * registers. A new feature is one folder under plugins/ and one line here. The order is the order of demo
- * seeding; hapi checks each plugin's `dependencies` itself. `web` serves the admin app's catch-all route,
+ * seeding; hapi checks each plugin's `dependencies` itself. `auth` comes before `tenants`, whose routes use its
+ * strategies (auth asks services.tenants only while serving). `web` serves the admin app's catch-all route,
  * so it stays last.
  */
 export const plugins: FeaturePlugin[] = [
     health,
-    tenants,
     auth,
+    tenants,
     loyalty,
     questions,
     analytics,

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { validate } from '../../core/http/validate';
+import { botCreate } from '../../plugins/tenants/schemas';
 import { printResult, printRows, withServer } from './context';
 
 export function registerBot(program: Command): void {
@@ -13,7 +15,8 @@ export function registerBot(program: Command): void {
             await withServer(async (server) => {
                 const tenants = server.app.services.tenants;
                 const org = await tenants.requireOrganizationBySubdomain(opts.org);
-                const created = await tenants.createBotInstance({ organizationId: org.id, name: opts.name, description: opts.description ?? null });
+                const input = validate(botCreate, { organizationId: org.id, name: opts.name, description: opts.description ?? null });
+                const created = await tenants.createBotInstance(input);
                 printResult(created, !!opts.json, `Created bot instance #${created.id} "${created.name}" for ${org.subdomain}\nEmbed: ${created.embedSnippet}`);
             });
         });

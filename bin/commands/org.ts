@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { validate } from '../../core/http/validate';
+import { organizationCreate } from '../../plugins/tenants/schemas';
 import { printResult, printRows, withServer } from './context';
 
 export function registerOrg(program: Command): void {
@@ -12,9 +14,8 @@ export function registerOrg(program: Command): void {
         .option('--json', 'machine-readable output')
         .action(async (opts) => {
             await withServer(async (server) => {
-                const created = await server.app.services.tenants.createOrganization({
-                    name: opts.name, domain: opts.domain, subdomain: opts.subdomain, subscriptionPlan: opts.plan
-                });
+                const input = validate(organizationCreate, { name: opts.name, domain: opts.domain, subdomain: opts.subdomain, subscriptionPlan: opts.plan });
+                const created = await server.app.services.tenants.createOrganization(input);
                 printResult(created, !!opts.json, `Created organization #${created.id} "${created.name}" (subdomain ${created.subdomain})`);
             });
         });

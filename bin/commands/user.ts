@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
+import { validate } from '../../core/http/validate';
+import { userCreate } from '../../plugins/auth/schemas';
 import { printResult, printRows, withServer } from './context';
 
 export function registerUser(program: Command): void {
@@ -14,9 +16,9 @@ export function registerUser(program: Command): void {
         .option('--json', 'machine-readable output')
         .action(async (opts) => {
             await withServer(async (server) => {
-                const tenants = server.app.services.tenants;
-                const organizationId = opts.org ? (await tenants.requireOrganizationBySubdomain(opts.org)).id : null;
-                const created = await tenants.createUser({ email: opts.email, password: opts.password, role: opts.role, name: opts.name ?? null, organizationId });
+                const organizationId = opts.org ? (await server.app.services.tenants.requireOrganizationBySubdomain(opts.org)).id : null;
+                const input = validate(userCreate, { email: opts.email, password: opts.password, role: opts.role, name: opts.name ?? null, organizationId });
+                const created = await server.app.services.users.create(input);
                 printResult(created, !!opts.json, `Created ${created.role} ${created.email} (#${created.id})`);
             });
         });
@@ -26,9 +28,8 @@ export function registerUser(program: Command): void {
         .option('--json', 'machine-readable output')
         .action(async (opts) => {
             await withServer(async (server) => {
-                const tenants = server.app.services.tenants;
-                const filter = opts.org ? { organizationId: (await tenants.requireOrganizationBySubdomain(opts.org)).id } : {};
-                printRows(await tenants.listUsers(filter) as any, !!opts.json, ['id', 'email', 'role', 'organizationId', 'isActive', 'lastLoginAt']);
+                const filter = opts.org ? { organizationId: (await server.app.services.tenants.requireOrganizationBySubdomain(opts.org)).id } : {};
+                printRows(await server.app.services.users.list(filter) as any, !!opts.json, ['id', 'email', 'role', 'organizationId', 'isActive', 'lastLoginAt']);
             });
         });
 }

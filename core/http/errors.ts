@@ -51,8 +51,9 @@ export function registerErrorHandling(server: Server): void {
             return h.continue;
         }
         if (response.isServer) {
-            // The error itself (objection's NotFoundError carries its own `data`), else the error Boom wraps.
-            const mapped = mapDatabaseError(response) ?? (response.data ? mapDatabaseError(response.data) : null);
+            // The thrown error itself (hapi boomifies it), else what a Boom wraps: objection's NotFoundError
+            // carries its own `data` ({ message }), which must not hide it.
+            const mapped = mapDatabaseError(response) ?? mapDatabaseError(response.data);
             if (mapped) {
                 return h.response(mapped.output.payload).code(mapped.output.statusCode);
             }

@@ -43,6 +43,27 @@ export interface User {
     createdAt: string | null;
 }
 
+// ---- organization analytics (SPEC §2 'Organization', §7 GET /api/org/analytics) ----------------------
+
+/** The totals the organization dashboard's Overview shows, over a date range. */
+export interface OrganizationTotals {
+    totalInteractions: number;
+    loyaltyChecks: number;
+    liveChatSessions: number;
+    /** Percent with one decimal: codes that showed points out of all verification outcomes; 0 without any. */
+    successRate: number;
+}
+
+/** GET /api/org/analytics: the caller's organization, its totals, and the range they cover (ISO strings). */
+export interface OrganizationAnalytics extends OrganizationTotals {
+    organizationId: number;
+    name: string;
+    domain: string;
+    subdomain: string;
+    from: string;
+    to: string;
+}
+
 // ---- pre-made questions (SPEC §3 'Pre-made question') --------------------------------------------
 
 export interface Question {

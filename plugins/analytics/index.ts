@@ -9,6 +9,7 @@ import { widgetOf } from '../../core/http/callers';
 import { hostOf } from '../../core/http/origins';
 import { Limit } from '../../core/http/rate-limit';
 import { AnalyticsService, WIDGET_ACTIONS } from './services/analytics-service';
+import { registerOrgTotalsRoute } from './routes/org-totals';
 import baseline from './migrations/20260101000003-analytics';
 
 declare module '../../core/types' {
@@ -57,6 +58,7 @@ const feature: FeaturePlugin = {
             const service = new AnalyticsService({ db: server.app.db, jobs: server.app.jobs });
             provide(server, 'analytics', service);
             const limit = new Limit(server.app, { name: 'analytics-track-ip', points: 600, duration: 60 });
+            registerOrgTotalsRoute(server, service);
 
             server.route<{ Payload: TrackPayload }>({
                 method: 'POST',

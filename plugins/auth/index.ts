@@ -1,7 +1,8 @@
+import * as Crypto from 'crypto';
 import Boom from '@hapi/boom';
-import Joi from 'joi';
 import type { Request, Server, ServerRoute } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
+import { provide } from '../../core/types';
 import type { StaffCaller } from '../../core/types/auth';
 import { allow, PUBLIC } from '../../core/http/access';
 import { staffOf } from '../../core/http/callers';
@@ -11,36 +12,41 @@ import { registerJwtScheme } from './scheme';
 import { registerWidgetScheme } from './widget-scheme';
 import { LoginThrottle } from './throttle';
 import { Semaphore } from './semaphore';
+import { UserService } from './services/user-service';
+import { registerUserRoutes } from './routes/users';
+import { loginPayload } from './schemas';
+import { DEMO_USERS } from './demo-data';
 import baseline from './migrations/20260101000001-auth';
+
+declare module '../../core/types' {
+    interface Services {
+        users: UserService;
+    }
+}
 
 /** Password checks running at once per process (each scrypt check takes 128 MiB). */
 const PASSWORD_CHECKS_AT_ONCE = 4;
 
 export const INVALID_LOGIN = 'Invalid email or password';
 
-const loginPayload = Joi.object({
-    email: Joi.string().trim().email({ tlds: false }).max(320).required(),
-    password: Joi.string().min(1).max(200).required()
-});
-
 /** Checks email + password for one of the roles; the same answer for every kind of failure. */
 export async function checkLogin(server: Server, email: string, password: string, roles: Role[]) {
-    const tenants = server.app.services.tenants;
-    const user = await tenants.findUserRecordByEmail(email);
-    const ok = await verifyPassword(password, user ? user.password_hash : await dummyPasswordHash());
-    if (!user || !ok || !user.is_active || !roles.includes(user.role)) {
+    const { users, tenants } = server.app.services;
+    const user = await users.findRecordByEmail(email);
+    const ok = await verifyPassword(password, user ? user.passwordHash : await dummyPasswordHash());
+    if (!user || !ok || !user.isActive || !roles.includes(user.role)) {
         throw Boom.unauthorized(INVALID_LOGIN);
     }
     let organization = null;
-    if (user.organization_id) {
-        organization = await tenants.getOrganization(user.organization_id);
+    if (user.organizationId) {
+        organization = await tenants.getOrganization(user.organizationId);
         if (!organization || !organization.isActive) {
             throw Boom.unauthorized(INVALID_LOGIN);
         }
     }
-    await tenants.touchLogin(user.id);
+    await users.touchLogin(user.id);
     const token = signUserToken(server.app.config.jwtSecret, {
-        id: user.id, role: user.role, organizationId: user.organization_id, tokenVersion: user.token_version
+        id: user.id, role: user.role, organizationId: user.organizationId, tokenVersion: user.tokenVersion
     });
     return { user, organization, token };
 }
@@ -49,12 +55,56 @@ function publicUser(c: StaffCaller) {
     return { id: c.userId, email: c.email, role: c.role, organizationId: c.organizationId };
 }
 
+/**
+ * The demo logins (super admin, admin and org user of the demo organization): fixed passwords outside
+ * production, random ones in production, printed once by the caller. Idempotent.
+ */
+async function seedDemoLogins(server: Server, organizationId: number): Promise<string[]> {
+    const users = server.app.services.users;
+    const production = server.app.config.env === 'production';
+    const lines: string[] = [];
+    for (const demo of DEMO_USERS) {
+        if (await users.findRecordByEmail(demo.email)) {
+            lines.push(`Login exists: ${demo.role.padEnd(11)} ${demo.email}`);
+            continue;
+        }
+        const password = production ? Crypto.randomBytes(12).toString('base64url') : demo.password;
+        await users.create({
+            email: demo.email,
+            password,
+            role: demo.role,
+            name: demo.name,
+            organizationId: demo.role === 'super_admin' ? null : organizationId
+        });
+        lines.push(`Created login: ${demo.role.padEnd(11)} ${demo.email}  password: ${password}`);
+    }
+    return lines;
+}
+
+/**
+ * Staff accounts and every way of proving who calls: the users table and its service (`services.users`), the
+ * logins, the staff token strategies, the widget-key strategy with the widget's CORS, and the super-admin user API.
+ * It registers before the tenants plugin and asks `services.tenants` about organizations only while serving
+ * requests; start-up fails if no plugin provided it.
+ */
 const feature: FeaturePlugin = {
     migrations: [baseline],
+    seedDemo: seedDemoLogins,
     plugin: {
         name: 'auth',
-        dependencies: ['tenants'],
         register(server: Server) {
+            const users = new UserService({
+                db: server.app.db,
+                organizations: () => server.app.services.tenants,
+                revoke: (who) => server.app.realtime.revoke(who)
+            });
+            provide(server, 'users', users);
+            server.ext('onPreStart', () => {
+                if (!server.app.services.tenants) {
+                    throw new Error('The auth plugin needs services.tenants (organizations) at request time: register the tenants plugin too');
+                }
+            });
+
             registerJwtScheme(server);
             registerWidgetScheme(server);
             const throttle = new LoginThrottle(server);
@@ -142,7 +192,7 @@ const feature: FeaturePlugin = {
                                     email: user.email,
                                     name: user.name,
                                     role: user.role,
-                                    organizationId: user.organization_id,
+                                    organizationId: user.organizationId,
                                     organization: organization && {
                                         id: organization.id,
                                         name: organization.name,
@@ -158,8 +208,11 @@ const feature: FeaturePlugin = {
                 },
                 verify('auth.org.verify', '/api/org/verify', 'org_user')
             ]);
+
+            registerUserRoutes(server, users);
         }
     }
 };
 
 export default feature;
+export { UserService };

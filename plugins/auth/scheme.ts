@@ -47,17 +47,18 @@ async function checkStaffSession(server: Server, session: StaffSession): Promise
     if (Date.now() >= session.expiresAt) {
         throw Boom.unauthorized('Token expired', 'Bearer');
     }
-    const user = await server.app.services.tenants.findUserRecordById(session.userId);
-    if (!user || !user.is_active || user.token_version !== session.tokenVersion || user.role !== session.role) {
+    const { users, tenants } = server.app.services;
+    const user = await users.findRecordById(session.userId);
+    if (!user || !user.isActive || user.tokenVersion !== session.tokenVersion || user.role !== session.role) {
         throw Boom.unauthorized('Token revoked', 'Bearer');
     }
-    if (user.organization_id) {
-        const org = await server.app.services.tenants.getOrganization(user.organization_id);
+    if (user.organizationId) {
+        const org = await tenants.getOrganization(user.organizationId);
         if (!org || !org.isActive) {
             throw Boom.unauthorized('Organization disabled', 'Bearer');
         }
     }
-    return { kind: 'staff', userId: user.id, email: user.email, role: user.role, organizationId: user.organization_id };
+    return { kind: 'staff', userId: user.id, email: user.email, role: user.role, organizationId: user.organizationId };
 }
 
 /**

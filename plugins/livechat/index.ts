@@ -10,7 +10,7 @@ import { ChatService, SESSION_ROUTE, TRANSCRIPT_JOB, WAIT_TIMEOUT_JOB } from './
 import { MailService } from './services/mail-service';
 import { registerCustomerScheme } from './customer-auth';
 import { livechatRoutes } from './routes';
-import { originAllowed, setWidgetCorsHeaders, widgetOriginAllowed } from '../auth/widget-scheme';
+import { originAllowed, setWidgetCorsHeaders, widgetOriginAllowed } from '../../core/http/origins';
 import baseline from './migrations/20260101000004-livechat';
 import widgetSessionMigration from './migrations/20261123000000-chat-widget-session';
 
@@ -85,7 +85,7 @@ const feature: FeaturePlugin = {
             registerCustomerScheme(server);
             const { realtime, config, db, dbClient, jobs, services } = server.app;
             const mail = new MailService({ db, mail: config.mail });
-            const chat = new ChatService({ db, dbClient, jobs, realtime, chat: config.chat, mail, tenants: services.tenants });
+            const chat = new ChatService({ db, dbClient, jobs, realtime, chat: config.chat, mail, tenants: services.tenants, users: services.users });
             provide(server, 'livechat', chat);
             provide(server, 'mail', mail);
 

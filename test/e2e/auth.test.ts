@@ -266,7 +266,7 @@ describe('accounts in the browser: admin, super admin and organization user', fu
     });
 
     it('shows the demo credentials box on the super-admin login outside production', async () => {
-        await t.server.app.services.tenants.createUser({ email: 'super@demo.local', password: 'superadmin-demo', role: 'super_admin' });
+        await t.server.app.services.users.create({ email: 'super@demo.local', password: 'superadmin-demo', role: 'super_admin' });
         await page.goto(`${t.url}/super-admin-login`, { waitUntil: 'networkidle0' });
         await waitForText(page, 'Demo credentials');
         expect(await text(page)).to.contain('super@demo.local');

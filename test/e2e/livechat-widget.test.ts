@@ -4,7 +4,7 @@ import { startTestServer, TestServer } from '../helpers/server';
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { seedDemo } from '../../bin/commands/seed';
 import { signUserToken } from '../../core/auth/tokens';
-import { DEMO_USERS } from '../../plugins/tenants/demo-data';
+import { DEMO_USERS } from '../../plugins/auth/demo-data';
 
 /** Runs in the customer's page: the widget's shadow root. */
 const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
@@ -28,8 +28,8 @@ async function customerTypes(page: Page, text: string): Promise<void> {
  */
 async function conversation(customerNode: TestServer, agentNode: TestServer, prefix: string): Promise<void> {
     const { organizationId } = await seedDemo(agentNode.server);
-    const admin = (await agentNode.server.app.services.tenants.findUserRecordByEmail(DEMO_USERS[1].email))!;
-    const token = signUserToken(agentNode.server.app.config.jwtSecret, { id: admin.id, role: 'admin', organizationId, tokenVersion: admin.token_version });
+    const admin = (await agentNode.server.app.services.users.findRecordByEmail(DEMO_USERS[1].email))!;
+    const token = signUserToken(agentNode.server.app.config.jwtSecret, { id: admin.id, role: 'admin', organizationId, tokenVersion: admin.tokenVersion });
 
     const agentBrowser: Browser = await launchBrowser();
     const customerBrowser: Browser = await launchBrowser();

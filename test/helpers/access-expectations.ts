@@ -22,7 +22,7 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'auth.admin.login': 'public',
     'auth.super-admin.login': 'public',
     'auth.org.login': 'public',
-    'tenants.demo-credentials.get': 'public',
+    'auth.demo-credentials.get': 'public',
 
     // ---- token checks ----
     'auth.admin.verify': ['admin'],
@@ -38,14 +38,14 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'tenants.bot-instances.create': ['super_admin'],
     'tenants.bot-instances.update': ['super_admin'],
     'tenants.bot-instances.deactivate': ['super_admin'],
-    'tenants.users.list': ['super_admin'],
-    'tenants.users.create': ['super_admin'],
-    'tenants.users.update': ['super_admin'],
-    'tenants.users.deactivate': ['super_admin'],
+    'auth.users.list': ['super_admin'],
+    'auth.users.create': ['super_admin'],
+    'auth.users.update': ['super_admin'],
+    'auth.users.deactivate': ['super_admin'],
 
     // ---- organization users: their own organization ----
     'tenants.org-bot-instances.list': ['org_user'],
-    'tenants.org-analytics.get': ['org_user'],
+    'analytics.org-totals.get': ['org_user'],
 
     // ---- the widget (public key of a bot instance) ----
     'analytics.event.track': ['widget'],

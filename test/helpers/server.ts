@@ -113,8 +113,9 @@ export async function createTenant(server: Server, subdomain: string, domain = '
     const organization = await tenants.createOrganization({ name: `Store ${subdomain}`, domain, subdomain });
     const bot = await tenants.createBotInstance({ organizationId: organization.id, name: `${subdomain} widget` });
     const password = 'correct-horse-battery';
-    const admin = await tenants.createUser({ email: `admin@${subdomain}.test`, password, role: 'admin', organizationId: organization.id });
-    const orgUser = await tenants.createUser({ email: `owner@${subdomain}.test`, password, role: 'org_user', organizationId: organization.id });
+    const users = server.app.services.users;
+    const admin = await users.create({ email: `admin@${subdomain}.test`, password, role: 'admin', organizationId: organization.id });
+    const orgUser = await users.create({ email: `owner@${subdomain}.test`, password, role: 'org_user', organizationId: organization.id });
     const { signUserToken } = await import('../../core/auth/tokens');
     const token = (u: { id: number; role: 'admin' | 'org_user' }) =>
         signUserToken(server.app.config.jwtSecret, { id: u.id, role: u.role, organizationId: organization.id, tokenVersion: 0 });

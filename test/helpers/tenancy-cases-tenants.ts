@@ -12,7 +12,7 @@ export const cases: Record<string, TenancyCase> = {
         url: `/api/org/bot-instances?organizationId=${b.organization.id}`,
         headers: { authorization: 'Bearer ' + a.orgUser.token }
     }),
-    'tenants.org-analytics.get': async ({ a, b }) => ({
+    'analytics.org-totals.get': async ({ a, b }) => ({
         method: 'GET',
         url: `/api/org/analytics?organizationId=${b.organization.id}`,
         headers: { authorization: 'Bearer ' + a.orgUser.token }

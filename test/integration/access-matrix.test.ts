@@ -92,7 +92,7 @@ describe('who may call every route, over HTTP and over a socket request frame', 
         t = await startTestServer({ listen: true });
         a = await createTenant(t.server, 'matrixa', 'matrix-a.test');
         b = await createTenant(t.server, 'matrixb', 'matrix-b.test');
-        const root = await t.server.app.services.tenants.createUser({ email: 'root@matrix.test', password: 'root-password-1', role: 'super_admin' });
+        const root = await t.server.app.services.users.create({ email: 'root@matrix.test', password: 'root-password-1', role: 'super_admin' });
         const superToken = signUserToken(t.server.app.config.jwtSecret, { id: root.id, role: 'super_admin', organizationId: null, tokenVersion: 0 });
         chat = await createSession(t.server, a, 'matrix_chat_one', 'hello');
         otherChat = await createSession(t.server, a, 'matrix_chat_two', 'hello');

@@ -56,6 +56,22 @@ describe('the loyalty-chat CLI', function () {
         expect(JSON.parse(list.stdout).map((o: any) => o.subdomain)).to.deep.equal(['shop']);
     });
 
+    it('validates what it is given with the API\'s rules, naming the field, and stores nothing', async () => {
+        const badSubdomain = await run(['org', 'create', '--name', 'Bad', '--domain', 'bad.test', '--subdomain', 'Not Valid!'], env);
+        expect(badSubdomain.code).to.equal(1);
+        expect(badSubdomain.stderr).to.contain('"subdomain" must be lowercase letters, digits and dashes');
+        const badPlan = await run(['org', 'create', '--name', 'Bad', '--domain', 'bad.test', '--subdomain', 'badplan', '--plan', 'platinum'], env);
+        expect(badPlan.code).to.equal(1);
+        expect(badPlan.stderr).to.contain('"subscriptionPlan" must be one of [free, basic, pro, enterprise]');
+        const shortPassword = await run(['user', 'create', '--email', 'short@shop.test', '--password', 'short', '--role', 'super_admin'], env);
+        expect(shortPassword.code).to.equal(1);
+        expect(shortPassword.stderr).to.contain('"password" must be at least 8 characters');
+        const orgs = await run(['org', 'list', '--json'], env);
+        expect(JSON.parse(orgs.stdout).map((o: any) => o.subdomain)).to.deep.equal(['shop']);
+        const users = await run(['user', 'list', '--json'], env);
+        expect(JSON.parse(users.stdout).map((u: any) => u.email)).to.not.include('short@shop.test');
+    });
+
     it('creates bot instances and users for an organization', async () => {
         const bot = await run(['bot', 'create', '--org', 'shop', '--name', 'Main widget', '--json'], env);
         expect(bot.code, bot.stderr).to.equal(0);

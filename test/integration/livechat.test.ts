@@ -117,7 +117,7 @@ describe('live chat over nes and HTTP', function () {
     });
 
     it('lets only one agent accept a chat', async () => {
-        const second = await t.server.app.services.tenants.createUser({ email: 'second@alpha.test', password: 'correct-horse-battery', role: 'admin', organizationId: a.organization.id });
+        const second = await t.server.app.services.users.create({ email: 'second@alpha.test', password: 'correct-horse-battery', role: 'admin', organizationId: a.organization.id });
         const { signUserToken } = await import('../../core/auth/tokens');
         const token2 = signUserToken(t.server.app.config.jwtSecret, { id: second.id, role: 'admin', organizationId: a.organization.id, tokenVersion: 0 });
         await createSession(t.server, a, 'sess_race');

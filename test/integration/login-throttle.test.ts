@@ -139,9 +139,9 @@ describe('login throttling that an attacker cannot turn against the account hold
     it('does not count a login that ended in a server error as a failure', async () => {
         const x = await tenant();
         const ip = '10.8.6.1';
-        const tenants = t.server.app.services.tenants;
-        const original = tenants.findUserRecordByEmail;
-        tenants.findUserRecordByEmail = async () => {
+        const users = t.server.app.services.users;
+        const original = users.findRecordByEmail;
+        users.findRecordByEmail = async () => {
             throw new Error('database unavailable');
         };
         try {
@@ -150,7 +150,7 @@ describe('login throttling that an attacker cannot turn against the account hold
             }
         }
         finally {
-            tenants.findUserRecordByEmail = original;
+            users.findRecordByEmail = original;
         }
         expect((await login(t.server, ADMIN, right(x), ip)).status).to.equal(200);
     });

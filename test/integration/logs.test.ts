@@ -31,7 +31,7 @@ for (const nodeEnv of ['production', 'test']) {
             const logger = pino({ level: 'debug' }, pino.destination({ dest: logFile, sync: true }));
             t = await startTestServer({ listen: true, logger, env: { NODE_ENV: nodeEnv, LOG_LEVEL: 'debug' } });
             tenant = await createTenant(t.server, 'logs', 'shop.example');
-            await t.server.app.services.tenants.createUser({ ...SUPER, role: 'super_admin' });
+            await t.server.app.services.users.create({ ...SUPER, role: 'super_admin' });
             await importCustomers(t.server, tenant.organization.id, [[PHONE, 'Alex Rivera', 'alex@example.com', 'LC-1001', 1250]]);
         });
         after(async () => {

@@ -24,7 +24,7 @@ function disconnectedWithin(client: NesClient, ms: number): Promise<number> {
 }
 
 async function superToken(server: Server, email = `root${Date.now()}${Math.random()}@trust.test`): Promise<string> {
-    const root = await server.app.services.tenants.createUser({ email, password: 'root-password-1', role: 'super_admin' });
+    const root = await server.app.services.users.create({ email, password: 'root-password-1', role: 'super_admin' });
     return signUserToken(server.app.config.jwtSecret, { id: root.id, role: 'super_admin', organizationId: null, tokenVersion: 0 });
 }
 
@@ -122,7 +122,7 @@ describe('the trust boundary: reproductions of the attack', function () {
 
     describe('4. revoked staff and stores lose their sockets', () => {
         async function agentOf(tenant: Tenant, email: string): Promise<{ token: string; id: number }> {
-            const user = await t.server.app.services.tenants.createUser({ email, password: 'agent-password-1', role: 'admin', organizationId: tenant.organization.id });
+            const user = await t.server.app.services.users.create({ email, password: 'agent-password-1', role: 'admin', organizationId: tenant.organization.id });
             return { id: user.id, token: signUserToken(t.server.app.config.jwtSecret, { id: user.id, role: 'admin', organizationId: tenant.organization.id, tokenVersion: 0 }) };
         }
 

@@ -1,6 +1,7 @@
 import Boom from '@hapi/boom';
 import type { Db } from '../../../core/db';
 import type { JobQueue } from '../../../core/jobs';
+import type { OrganizationTotals } from '../../../core/types/api';
 
 /** The widget's events (SPEC §7) plus widget_loaded; further actions come from other features through `track`. */
 export const WIDGET_ACTIONS = [
@@ -27,12 +28,6 @@ export interface AnalyticsEvent {
     createdAt?: number;
 }
 
-export interface OrganizationTotals {
-    totalInteractions: number;
-    loyaltyChecks: number;
-    liveChatSessions: number;
-    successRate: number;
-}
 
 const INGEST_JOB = 'analytics.ingest';
 const BATCH_SIZE = 500;
@@ -97,12 +92,12 @@ export class AnalyticsService {
         if (!Number.isFinite(from) || !Number.isFinite(to)) {
             throw Boom.badRequest('The date range is not valid');
         }
-        const rows = await this.db('analytics_events')
+        const rows: Array<{ action: string; n: number | string }> = await this.db('analytics_events')
             .where('organization_id', organizationId)
             .whereBetween('created_at', [from, to])
             .groupBy('action')
             .select('action')
-            .count({ n: '*' }) as unknown as Array<{ action: string; n: number | string }>;
+            .count({ n: '*' });
         const count = (actions: string[]) => rows.filter((r) => actions.includes(r.action)).reduce((sum, r) => sum + Number(r.n), 0);
         const totalInteractions = rows.reduce((sum, r) => sum + Number(r.n), 0);
         const succeeded = count(['points_retrieved']);

@@ -38,7 +38,8 @@ export interface ChatServiceDeps {
     chat: Config['chat'];
     mail: Pick<MailService, 'send'>;
     /** The store (name, domain) and its users (the default transcript recipient). */
-    tenants: Pick<Services['tenants'], 'getOrganization' | 'listUsers'>;
+    tenants: Pick<Services['tenants'], 'getOrganization'>;
+    users: Pick<Services['users'], 'list'>;
 }
 
 export interface NewChat {
@@ -435,7 +436,7 @@ export class ChatService {
 
     /** SPEC §9: a company contact address by default: the organization's first admin, else support@{domain}. */
     async defaultRecipient(organizationId: number): Promise<string> {
-        const users = await this.deps.tenants.listUsers({ organizationId });
+        const users = await this.deps.users.list({ organizationId });
         const admin = users.filter((u) => u.role === 'admin' && u.isActive).sort((a, b) => a.id - b.id)[0];
         if (admin) {
             return admin.email;

@@ -1,46 +1,49 @@
-import { BaseModel } from '../../../core/db/base-model';
+import { Model } from '../../../core/db/model';
 
-export class OrganizationModel extends BaseModel {
+/** A tenant: one retail brand, with its store's domains (CORS, analytics) and the subdomain of its widget script. */
+export class OrganizationModel extends Model {
     static override tableName = 'organizations';
-    static override booleanColumns = ['is_active'];
-    static override jsonColumnNames = ['extra_domains', 'settings'];
+    static override booleanAttributes = ['isActive'];
+    static override jsonAttributes = ['extraDomains', 'settings'];
+    static override timestamps = { created: true, updated: true };
+
     id!: number;
     name!: string;
     domain!: string;
     subdomain!: string;
-    subscription_plan!: string;
-    is_active!: boolean;
-    extra_domains!: string[] | null;
-    settings!: Record<string, unknown> | null;
-    created_at!: number;
-    updated_at!: number;
+    subscriptionPlan!: string;
+    isActive!: boolean;
+    /** Further registered domains of the store's pages (JSON array). */
+    extraDomains!: string[] | null;
+    /** JSON: the store name the widget shows, branding. */
+    settings!: { storeName?: string } | null;
+    createdAt!: number;
+    updatedAt!: number;
 }
 
-export class BotInstanceModel extends BaseModel {
+/** An embedded widget of an organization, known to the widget by its public key. */
+export class BotInstanceModel extends Model {
     static override tableName = 'bot_instances';
-    static override booleanColumns = ['is_active'];
+    static override booleanAttributes = ['isActive'];
+    static override timestamps = { created: true, updated: true };
+
     id!: number;
-    organization_id!: number;
+    organizationId!: number;
     name!: string;
     description!: string | null;
-    public_key!: string;
-    is_active!: boolean;
-    created_at!: number;
-    updated_at!: number;
-}
+    publicKey!: string;
+    isActive!: boolean;
+    createdAt!: number;
+    updatedAt!: number;
+    organization?: OrganizationModel;
 
-export class UserModel extends BaseModel {
-    static override tableName = 'users';
-    static override booleanColumns = ['is_active'];
-    id!: number;
-    organization_id!: number | null;
-    email!: string;
-    name!: string | null;
-    password_hash!: string;
-    role!: 'super_admin' | 'admin' | 'org_user';
-    is_active!: boolean;
-    token_version!: number;
-    last_login_at!: number | null;
-    created_at!: number;
-    updated_at!: number;
+    static override get relationMappings() {
+        return {
+            organization: {
+                relation: Model.BelongsToOneRelation,
+                modelClass: OrganizationModel,
+                join: { from: 'bot_instances.organization_id', to: 'organizations.id' }
+            }
+        };
+    }
 }

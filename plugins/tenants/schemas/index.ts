@@ -1,12 +1,46 @@
 import Joi from 'joi';
 import { fields } from '../../../core/http/fields';
 
+/** A new organization (POST /api/super-admin/organizations, `loyalty-chat org create`). */
+export interface OrganizationCreate {
+    name: string;
+    domain: string;
+    subdomain: string;
+    subscriptionPlan?: string;
+    extraDomains?: string[];
+    storeName?: string;
+}
+
+/** A change to an organization; isActive false revokes its users' tokens and closes their sockets. */
+export interface OrganizationUpdate {
+    name?: string;
+    domain?: string;
+    subdomain?: string;
+    subscriptionPlan?: string;
+    extraDomains?: string[];
+    storeName?: string;
+    isActive?: boolean;
+}
+
+/** A new bot instance (POST /api/super-admin/bot-instances, `loyalty-chat bot create`). */
+export interface BotInstanceCreate {
+    organizationId: number;
+    name: string;
+    description?: string | null;
+}
+
+export interface BotInstanceUpdate {
+    name?: string;
+    description?: string | null;
+    isActive?: boolean;
+}
+
 export const subdomain = Joi.string().lowercase().trim().pattern(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/)
     .messages({ 'string.pattern.base': '{{#label}} must be lowercase letters, digits and dashes (1-63 characters)' });
 export const domain = Joi.string().lowercase().trim().hostname().max(253);
 export const plan = Joi.string().trim().valid('free', 'basic', 'pro', 'enterprise');
 
-export const organizationCreate = Joi.object({
+export const organizationCreate = Joi.object<OrganizationCreate>({
     name: Joi.string().trim().min(1).max(200).required(),
     domain: domain.required(),
     subdomain: subdomain.required(),
@@ -15,7 +49,7 @@ export const organizationCreate = Joi.object({
     storeName: Joi.string().trim().max(100)
 });
 
-export const organizationUpdate = Joi.object({
+export const organizationUpdate = Joi.object<OrganizationUpdate>({
     name: Joi.string().trim().min(1).max(200),
     domain,
     subdomain,
@@ -25,33 +59,14 @@ export const organizationUpdate = Joi.object({
     isActive: Joi.boolean()
 }).min(1);
 
-export const botCreate = Joi.object({
+export const botCreate = Joi.object<BotInstanceCreate>({
     organizationId: fields.id.required(),
     name: Joi.string().trim().min(1).max(200).required(),
     description: Joi.string().trim().max(2000).allow('', null).default(null)
 });
 
-export const botUpdate = Joi.object({
+export const botUpdate = Joi.object<BotInstanceUpdate>({
     name: Joi.string().trim().min(1).max(200),
     description: Joi.string().trim().max(2000).allow('', null),
-    isActive: Joi.boolean()
-}).min(1);
-
-export const role = Joi.string().valid('super_admin', 'admin', 'org_user');
-export const email = Joi.string().trim().lowercase().email({ tlds: false }).max(320);
-export const password = Joi.string().min(8).max(200)
-    .messages({ 'string.min': '{{#label}} must be at least 8 characters' });
-
-export const userCreate = Joi.object({
-    email: email.required(),
-    password: password.required(),
-    role: role.required(),
-    name: Joi.string().trim().max(200).allow('', null),
-    organizationId: fields.id.allow(null).default(null)
-});
-
-export const userUpdate = Joi.object({
-    name: Joi.string().trim().max(200).allow('', null),
-    password,
     isActive: Joi.boolean()
 }).min(1);

@@ -1,21 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BotInstance, Organization, User } from '../../../core/types/api';
+import type { BotInstance, Organization, OrganizationAnalytics, User } from '../../../core/types/api';
 import { apiRequest, ORG_TOKEN_KEY, SUPER_ADMIN_TOKEN_KEY } from './client';
 
-export type { BotInstance, Organization, User } from '../../../core/types/api';
-
-export interface OrganizationAnalytics {
-    organizationId: number;
-    name: string;
-    domain: string;
-    subdomain: string;
-    totalInteractions: number;
-    loyaltyChecks: number;
-    liveChatSessions: number;
-    successRate: number;
-    from: string;
-    to: string;
-}
+export type { BotInstance, Organization, OrganizationAnalytics, User } from '../../../core/types/api';
 
 export const PLANS = ['free', 'basic', 'pro', 'enterprise'] as const;
 

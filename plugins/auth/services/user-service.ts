@@ -1,0 +1,121 @@
+import Boom from '@hapi/boom';
+import type { Db } from '../../../core/db';
+import { iso } from '../../../core/db/model';
+import { hashPassword } from '../../../core/auth/passwords';
+import type { Organization, User } from '../../../core/types/api';
+import { UserModel } from '../models/user';
+import type { UserCreate, UserUpdate } from '../schemas';
+
+export type { User };
+
+/** The one thing the users ask of the organizations (the tenants plugin's service): does this one exist? */
+export interface OrganizationLookup {
+    getOrganization(id: number): Promise<Organization | null>;
+}
+
+export interface UserServiceDeps {
+    db: Db;
+    /**
+     * The organizations, asked when needed: the tenants plugin provides them after this plugin has registered
+     * (the auth plugin checks at start-up that it did).
+     */
+    organizations: () => OrganizationLookup;
+    /** Closes the open sockets of a user on every node (core/realtime), once their tokens are revoked. */
+    revoke: (who: { userId: number }) => Promise<void>;
+}
+
+export function toUser(row: UserModel): User {
+    return {
+        id: row.id,
+        email: row.email,
+        name: row.name,
+        role: row.role,
+        organizationId: row.organizationId,
+        isActive: row.isActive,
+        lastLoginAt: iso(row.lastLoginAt),
+        createdAt: iso(row.createdAt)
+    };
+}
+
+/**
+ * Staff logins (super admins, admins, organization users): created and changed by the super-admin API and the
+ * CLI, read by the logins and the token checks. Input is validated by the caller (the route, or the CLI
+ * command with the same schema).
+ */
+export class UserService {
+    private readonly db: Db;
+
+    constructor(private readonly deps: UserServiceDeps) {
+        this.db = deps.db;
+    }
+
+    async create(input: UserCreate): Promise<User> {
+        const organizationId = input.organizationId ?? null;
+        if (input.role === 'super_admin' && organizationId) {
+            throw Boom.badRequest('A super_admin belongs to no organization');
+        }
+        if (input.role !== 'super_admin') {
+            if (!organizationId) {
+                throw Boom.badRequest(`A ${input.role} needs an organization`);
+            }
+            if (!await this.deps.organizations().getOrganization(organizationId)) {
+                throw Boom.notFound('Organization not found');
+            }
+        }
+        if (await UserModel.query(this.db).findOne({ email: input.email })) {
+            throw Boom.conflict(`A user with email ${input.email} already exists`);
+        }
+        const row = await UserModel.query(this.db).insertAndFetch({
+            email: input.email,
+            name: input.name || null,
+            passwordHash: await hashPassword(input.password),
+            role: input.role,
+            organizationId,
+            isActive: true,
+            tokenVersion: 0
+        });
+        return toUser(row);
+    }
+
+    async list(filter: { organizationId?: number } = {}): Promise<User[]> {
+        const query = UserModel.query(this.db).orderBy('id');
+        if (filter.organizationId !== undefined) {
+            query.where('organization_id', filter.organizationId);
+        }
+        return (await query).map(toUser);
+    }
+
+    async get(id: number): Promise<User> {
+        return toUser(await UserModel.query(this.db).findById(id).throwIfNotFound({ message: 'User not found' }));
+    }
+
+    /** Changing the password or disabling a user bumps token_version, which revokes every token at once. */
+    async update(id: number, input: UserUpdate): Promise<User> {
+        const row = await UserModel.query(this.db).findById(id).throwIfNotFound({ message: 'User not found' });
+        const { password, ...changes } = input;
+        const revoke = password !== undefined || input.isActive === false;
+        const updated = await UserModel.query(this.db).patchAndFetchById(id, {
+            ...changes,
+            ...(changes.name !== undefined ? { name: changes.name || null } : {}),
+            ...(password !== undefined ? { passwordHash: await hashPassword(password) } : {}),
+            ...(revoke ? { tokenVersion: row.tokenVersion + 1 } : {})
+        });
+        if (revoke) {
+            await this.deps.revoke({ userId: id });
+        }
+        return toUser(updated);
+    }
+
+    /** The stored row with the password hash and token version: for the logins and the token checks only. */
+    async findRecordByEmail(email: string): Promise<UserModel | undefined> {
+        return UserModel.query(this.db).findOne({ email: email.trim().toLowerCase() });
+    }
+
+    async findRecordById(id: number): Promise<UserModel | undefined> {
+        return UserModel.query(this.db).findById(id);
+    }
+
+    async touchLogin(id: number): Promise<void> {
+        await UserModel.query(this.db).findById(id).patch({ lastLoginAt: Date.now() });
+    }
+}
