@@ -3,6 +3,7 @@ import Joi from 'joi';
 import type { Request, Server, ServerRoute } from '@hapi/hapi';
 import { Limit, tooMany } from '../../../core/http/rate-limit';
 import { allow } from '../../../core/http/access';
+import { hostOf } from '../../../core/http/origins';
 import { clientIp } from '../../../core/http/client-ip';
 import { fields, MAX_ID } from '../../../core/http/fields';
 import { adminOf, callerOf, widgetOf } from '../../../core/http/callers';
@@ -36,18 +37,6 @@ function actorOf(request: Request): Actor {
     }
     const admin = adminOf(request);
     return { kind: 'agent', organizationId: admin.organizationId, userId: admin.userId };
-}
-
-function hostOf(value: string | undefined): string | null {
-    if (!value) {
-        return null;
-    }
-    try {
-        return new URL(value).hostname.toLowerCase();
-    }
-    catch {
-        return null;
-    }
 }
 
 export function livechatRoutes(server: Server): ServerRoute[] {
