@@ -1,14 +1,14 @@
 import type { FeaturePlugin } from '../../core/types/feature';
 import { KnowledgeEntryModel } from './models';
-import baseline from './migrations/20260101000006-ai';
 import { DEMO_KNOWLEDGE } from './demo-data';
+import { migrations } from './migrations';
 
 /**
  * The AI agent (SPEC §2 'AI question management', DESIGN §7). For now it owns its tables (knowledge entries,
  * chat history, tool calls, settings) and the demo store's knowledge; its routes and the agent follow.
  */
 const feature: FeaturePlugin = {
-    migrations: [baseline],
+    migrations,
     async seedDemo(server, organizationId) {
         const db = server.app.db;
         if (await KnowledgeEntryModel.query(db).where('organization_id', organizationId).first()) {

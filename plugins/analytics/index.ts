@@ -10,7 +10,7 @@ import { hostOf } from '../../core/http/origins';
 import { Limit } from '../../core/http/rate-limit';
 import { AnalyticsService, WIDGET_ACTIONS } from './services/analytics-service';
 import { registerOrgTotalsRoute } from './routes/org-totals';
-import baseline from './migrations/20260101000003-analytics';
+import { migrations } from './migrations';
 
 declare module '../../core/types' {
     interface Services {
@@ -50,7 +50,7 @@ export function normalizeEventPhone(text: string | null | undefined): string | n
 }
 
 const feature: FeaturePlugin = {
-    migrations: [baseline],
+    migrations,
     plugin: {
         name: 'analytics',
         dependencies: ['tenants', 'auth'],

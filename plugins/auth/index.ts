@@ -16,7 +16,7 @@ import { UserService } from './services/user-service';
 import { registerUserRoutes } from './routes/users';
 import { loginPayload } from './schemas';
 import { DEMO_USERS } from './demo-data';
-import baseline from './migrations/20260101000001-auth';
+import { migrations } from './migrations';
 
 declare module '../../core/types' {
     interface Services {
@@ -88,7 +88,7 @@ async function seedDemoLogins(server: Server, organizationId: number): Promise<s
  * requests; start-up fails if no plugin provided it.
  */
 const feature: FeaturePlugin = {
-    migrations: [baseline],
+    migrations,
     seedDemo: seedDemoLogins,
     plugin: {
         name: 'auth',

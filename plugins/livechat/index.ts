@@ -11,8 +11,7 @@ import { MailService } from './services/mail-service';
 import { registerCustomerScheme } from './customer-auth';
 import { livechatRoutes } from './routes';
 import { originAllowed, setWidgetCorsHeaders, widgetOriginAllowed } from '../../core/http/origins';
-import baseline from './migrations/20260101000004-livechat';
-import widgetSessionMigration from './migrations/20261123000000-chat-widget-session';
+import { migrations } from './migrations';
 
 declare module '../../core/types' {
     interface Services {
@@ -77,7 +76,7 @@ function pick(message: Record<string, unknown>, keys: string[]): Record<string, 
 }
 
 const feature: FeaturePlugin = {
-    migrations: [baseline, widgetSessionMigration],
+    migrations,
     plugin: {
         name: 'livechat',
         dependencies: ['tenants', 'auth'],

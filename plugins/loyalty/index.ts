@@ -13,7 +13,7 @@ import { BuiltinLoyaltyProvider } from './providers/builtin';
 import { AlpineIqLoyaltyProvider } from './providers/alpineiq';
 import { OutboxSmsSender, TwilioSmsSender } from './sms';
 import { DEMO_CUSTOMERS } from './demo-data';
-import baseline from './migrations/20260101000002-loyalty';
+import { migrations } from './migrations';
 
 declare module '../../core/types' {
     interface Services {
@@ -72,7 +72,7 @@ function widgetContext<P extends { sessionId?: string }>(request: Request<{ Payl
 }
 
 const feature: FeaturePlugin = {
-    migrations: [baseline],
+    migrations,
     /** The demo store's loyalty members and their orders, for the built-in provider. */
     async seedDemo(server, organizationId) {
         return server.app.services.loyalty.seedDemoCustomers(organizationId, DEMO_CUSTOMERS);

@@ -6,7 +6,7 @@ import { provide } from '../../core/types';
 import { allow } from '../../core/http/access';
 import { adminOf, callerOf } from '../../core/http/callers';
 import { createSchema, orderSchema, QuestionCreate, QuestionOrder, QuestionService, QuestionUpdate, updateSchema } from './services/question-service';
-import baseline from './migrations/20260101000005-questions';
+import { migrations } from './migrations';
 
 declare module '../../core/types' {
     interface Services {
@@ -25,7 +25,7 @@ function orgOf<Refs extends ReqRef>(request: Request<Refs>): number {
 }
 
 const feature: FeaturePlugin = {
-    migrations: [baseline],
+    migrations,
     async seedDemo(server, organizationId) {
         return server.app.services.questions.addDefaults(organizationId);
     },

@@ -3,10 +3,10 @@ import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
 import { localBaseUrl } from '../../config';
 import { TenantService } from './services/tenant-service';
-import baseline from './migrations/20260101000000-tenants';
 import { registerSuperAdminRoutes } from './routes/super-admin';
 import { registerOrgRoutes } from './routes/org';
 import { DEMO_BOT, DEMO_ORG } from './demo-data';
+import { migrations } from './migrations';
 
 declare module '../../core/types' {
     interface Services {
@@ -40,7 +40,7 @@ export async function seedDemoOrganization(server: Server): Promise<{ organizati
  * bot instances. Its routes use the staff strategies of the auth plugin, which therefore registers first.
  */
 const feature: FeaturePlugin = {
-    migrations: [baseline],
+    migrations,
     plugin: {
         name: 'tenants',
         dependencies: ['auth'],

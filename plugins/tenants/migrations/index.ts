@@ -1,0 +1,7 @@
+import type { MigrationEntry } from '../../../core/db/migration-source';
+import baseline from './20260101000000-tenants';
+
+/** The tenants plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
+export const migrations: MigrationEntry[] = [
+    baseline
+];
