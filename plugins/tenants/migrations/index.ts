@@ -1,7 +1,9 @@
 import type { MigrationEntry } from '../../../core/db/migration-source';
 import baseline from './20260101000000-tenants';
+import organizationTimeZone from './20261123100000-organization-time-zone';
 
 /** The tenants plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
-    baseline
+    baseline,
+    organizationTimeZone
 ];

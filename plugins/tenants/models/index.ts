@@ -17,6 +17,8 @@ export class OrganizationModel extends Model {
     extraDomains!: string[] | null;
     /** JSON: the store name the widget shows, branding. */
     settings!: { storeName?: string } | null;
+    /** IANA time zone of the store's day and hour buckets (default America/New_York). */
+    timeZone!: string;
     createdAt!: number;
     updatedAt!: number;
 }
