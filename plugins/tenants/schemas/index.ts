@@ -37,7 +37,7 @@ export interface BotInstanceUpdate {
 
 export const subdomain = Joi.string().lowercase().trim().pattern(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/)
     .messages({ 'string.pattern.base': '{{#label}} must be lowercase letters, digits and dashes (1-63 characters)' });
-export const domain = Joi.string().lowercase().trim().hostname().max(253);
+export const domain = fields.domain;
 export const plan = Joi.string().trim().valid('free', 'basic', 'pro', 'enterprise');
 
 export const organizationCreate = Joi.object<OrganizationCreate>({
