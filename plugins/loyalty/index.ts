@@ -8,7 +8,8 @@ import { fields } from '../../core/http/fields';
 import { widgetOf } from '../../core/http/callers';
 import { hostOf } from '../../core/http/origins';
 import type { Organization } from '../../core/types/api';
-import { LoyaltyService, MESSAGES, WidgetContext } from './services/loyalty-service';
+import { LoyaltyService, MESSAGES, ResolvedProvider, WidgetContext } from './services/loyalty-service';
+import { MemoryLookupCache, RedisLookupCache } from './services/lookup-cache';
 import { BuiltinLoyaltyProvider } from './providers/builtin';
 import { AlpineIqLoyaltyProvider } from './providers/alpineiq';
 import { OutboxSmsSender, TwilioSmsSender } from './sms';
@@ -82,14 +83,19 @@ const feature: FeaturePlugin = {
         dependencies: ['tenants', 'auth'],
         register(server: Server) {
             const { config, db, log, redis } = server.app;
-            const provider = config.loyalty.provider === 'alpineiq'
-                ? new AlpineIqLoyaltyProvider(config.loyalty.alpineiq)
-                : new BuiltinLoyaltyProvider(db);
+            const builtin: ResolvedProvider = { provider: new BuiltinLoyaltyProvider(db), cacheKey: null };
+            const fromEnv: ResolvedProvider = {
+                provider: new AlpineIqLoyaltyProvider(async () => config.loyalty.alpineiq, config.loyalty.alpineiq.timeoutMs),
+                cacheKey: 'env'
+            };
+            const cacheSeconds = config.loyalty.cacheSeconds;
+            const cache = redis ? new RedisLookupCache(redis, config.redisPrefix, cacheSeconds) : new MemoryLookupCache(cacheSeconds);
             const sms = config.sms.provider === 'twilio'
                 ? new TwilioSmsSender(db, config.sms.twilio, log)
                 : new OutboxSmsSender(db, log, { logBody: config.env === 'development' });
             const service = new LoyaltyService({
-                db, log, secret: config.jwtSecret, limits: { redis, config: { redisPrefix: config.redisPrefix } }, provider, sms
+                db, log, secret: config.jwtSecret, limits: { redis, config: { redisPrefix: config.redisPrefix } }, sms, cache,
+                providerOf: async () => (config.loyalty.provider === 'alpineiq' ? fromEnv : builtin)
             });
             provide(server, 'loyalty', service);
 
