@@ -71,6 +71,28 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'livechat.email-settings.update': ['admin'],
     'livechat.email.test': ['admin'],
 
+    // ---- analytics dashboard: an admin's own organization, a super admin's any (organizationId) ----
+    'analytics.summary.get': ['admin', 'super_admin'],
+    'analytics.hourly.get': ['admin', 'super_admin'],
+    'analytics.daily.get': ['admin', 'super_admin'],
+    'analytics.timeline.get': ['admin', 'super_admin'],
+    'analytics.domains.list': ['admin', 'super_admin'],
+    'analytics.domain.get': ['admin', 'super_admin'],
+    'analytics.questions.get': ['admin', 'super_admin'],
+    'analytics.phones.list': ['admin', 'super_admin'],
+    'analytics.phone.activity': ['admin', 'super_admin'],
+    'analytics.phone.details': ['admin', 'super_admin'],
+    'analytics.customer.lookup': ['admin', 'super_admin'],
+    'analytics.failed-verifications.list': ['admin', 'super_admin'],
+    'analytics.chat.get': ['admin', 'super_admin'],
+    'analytics.chat-durations.get': ['admin', 'super_admin'],
+    'analytics.chat-status.get': ['admin', 'super_admin'],
+    'analytics.chat-sessions.list': ['admin', 'super_admin'],
+    'analytics.chat-messages.list': ['admin', 'super_admin'],
+    'analytics.order-history.list': ['admin', 'super_admin'],
+    'analytics.websocket.get': ['admin', 'super_admin'],
+    'analytics.export.get': ['admin', 'super_admin'],
+
     // ---- one live chat: its agents and its own customer ----
     'livechat.session.get': ['admin', 'customer'],
     'livechat.message.list': ['admin', 'customer'],
