@@ -70,6 +70,10 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'livechat.email-settings.get': ['admin'],
     'livechat.email-settings.update': ['admin'],
     'livechat.email.test': ['admin'],
+    'livechat.session.read': ['admin'],
+    'livechat.session.context': ['admin'],
+    'livechat.history.list': ['admin'],
+    'livechat.canned-replies.list': ['admin'],
 
     // ---- one live chat: its agents and its own customer ----
     'livechat.session.get': ['admin', 'customer'],
