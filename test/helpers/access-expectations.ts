@@ -70,6 +70,10 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'livechat.email-settings.get': ['admin'],
     'livechat.email-settings.update': ['admin'],
     'livechat.email.test': ['admin'],
+    'livechat.session.read': ['admin'],
+    'livechat.session.context': ['admin'],
+    'livechat.history.list': ['admin'],
+    'livechat.canned-replies.list': ['admin'],
 
     // ---- analytics dashboard: an admin's own organization, a super admin's any (organizationId) ----
     'analytics.summary.get': ['admin', 'super_admin'],
