@@ -232,7 +232,7 @@ export class ConsoleService {
         }
         else {
             try {
-                const customer = await loyalty.provider.findCustomer(organizationId, normalized);
+                const customer = await loyalty.customer(organizationId, normalized);
                 if (!customer) {
                     result.loyaltyError = 'Not a loyalty member';
                 }
