@@ -5,13 +5,12 @@ import { provide } from '../../core/types';
 import { allow } from '../../core/http/access';
 import { clientIp } from '../../core/http/client-ip';
 import { fields } from '../../core/http/fields';
-import { widgetOf } from '../../core/http/callers';
+import { staffOf, widgetOf } from '../../core/http/callers';
 import { hostOf } from '../../core/http/origins';
 import type { Organization } from '../../core/types/api';
-import { LoyaltyService, MESSAGES, ResolvedProvider, WidgetContext } from './services/loyalty-service';
+import { LoyaltyService, MESSAGES, WidgetContext } from './services/loyalty-service';
 import { MemoryLookupCache, RedisLookupCache } from './services/lookup-cache';
-import { BuiltinLoyaltyProvider } from './providers/builtin';
-import { AlpineIqLoyaltyProvider } from './providers/alpineiq';
+import { ProviderSettingsService, ProviderSettingsUpdate, providerSettingsUpdate } from './services/provider-settings';
 import { OutboxSmsSender, TwilioSmsSender } from './sms';
 import { DEMO_CUSTOMERS } from './demo-data';
 import { migrations } from './migrations';
@@ -83,11 +82,7 @@ const feature: FeaturePlugin = {
         dependencies: ['tenants', 'auth'],
         register(server: Server) {
             const { config, db, log, redis } = server.app;
-            const builtin: ResolvedProvider = { provider: new BuiltinLoyaltyProvider(db), cacheKey: null };
-            const fromEnv: ResolvedProvider = {
-                provider: new AlpineIqLoyaltyProvider(async () => config.loyalty.alpineiq, config.loyalty.alpineiq.timeoutMs),
-                cacheKey: 'env'
-            };
+            const settings = new ProviderSettingsService(db, config, log);
             const cacheSeconds = config.loyalty.cacheSeconds;
             const cache = redis ? new RedisLookupCache(redis, config.redisPrefix, cacheSeconds) : new MemoryLookupCache(cacheSeconds);
             const sms = config.sms.provider === 'twilio'
@@ -95,9 +90,42 @@ const feature: FeaturePlugin = {
                 : new OutboxSmsSender(db, log, { logBody: config.env === 'development' });
             const service = new LoyaltyService({
                 db, log, secret: config.jwtSecret, limits: { redis, config: { redisPrefix: config.redisPrefix } }, sms, cache,
-                providerOf: async () => (config.loyalty.provider === 'alpineiq' ? fromEnv : builtin)
+                providerOf: (organizationId) => settings.resolve(organizationId)
             });
             provide(server, 'loyalty', service);
+
+            // ---- super admin: an organization's loyalty provider (the API key is never answered) ----
+            const orgParams = Joi.object<{ id: number }>({ id: fields.id.required() });
+            server.route<{ Params: { id: number } }>({
+                method: 'GET',
+                path: '/api/super-admin/organizations/{id}/loyalty-provider',
+                options: {
+                    id: 'loyalty.provider-settings.get',
+                    auth: allow('super_admin'),
+                    validate: { params: orgParams },
+                    handler: (request) => settings.get(request.params.id)
+                }
+            });
+            server.route<{ Params: { id: number }; Payload: ProviderSettingsUpdate }>({
+                method: 'PUT',
+                path: '/api/super-admin/organizations/{id}/loyalty-provider',
+                options: {
+                    id: 'loyalty.provider-settings.update',
+                    auth: allow('super_admin'),
+                    validate: { params: orgParams, payload: providerSettingsUpdate },
+                    handler: (request) => settings.update(request.params.id, request.payload, staffOf(request).userId)
+                }
+            });
+            server.route<{ Params: { id: number } }>({
+                method: 'POST',
+                path: '/api/super-admin/organizations/{id}/loyalty-provider/check',
+                options: {
+                    id: 'loyalty.provider-settings.check',
+                    auth: allow('super_admin'),
+                    validate: { params: orgParams },
+                    handler: (request) => settings.check(request.params.id)
+                }
+            });
 
             server.route<{ Payload: CodeRequest }>({
                 method: 'POST',

@@ -200,3 +200,148 @@ describe('the Alpine IQ provider with a key Alpine IQ refuses', function () {
         expect(alpine.requests).to.have.length(2);
     });
 });
+
+describe('per-organization Alpine IQ settings, set by a super admin', function () {
+    this.timeout(30000);
+    let t: TestServer;
+    let server: Server;
+    let north: Tenant;
+    let south: Tenant;
+    let superToken: string;
+    let alpineA: Awaited<ReturnType<typeof startFakeAlpineIq>>;
+    let alpineB: Awaited<ReturnType<typeof startFakeAlpineIq>>;
+    const KEY_A = 'north-key-a1b2c3d4';
+    const KEY_B = 'south-key-e5f6a7b8';
+    let settingsLog: string;
+
+    const api = (method: string, url: string, payload?: object, token = superToken) =>
+        server.inject({ method, url, payload, headers: { authorization: `Bearer ${token}` } });
+    const settingsUrl = (tenant: Tenant) => `/api/super-admin/organizations/${tenant.organization.id}/loyalty-provider`;
+    const verify = (tenant: Tenant, identifier: string) =>
+        server.inject({ method: 'POST', url: '/api/loyalty/verify', payload: { identifier }, headers: { 'x-widget-key': tenant.bot.publicKey } });
+
+    before(async () => {
+        alpineA = await startFakeAlpineIq({ apiKey: KEY_A, uid: 'north-uid', members: [
+            { phone: '+15555550100', contactId: 'N-1', firstName: 'Nora', lastName: 'North', email: 'nora@north.test', points: 111 }
+        ] });
+        alpineB = await startFakeAlpineIq({ apiKey: KEY_B, uid: 'south-uid', members: [
+            { phone: '+15555550100', contactId: 'S-1', firstName: 'Sol', lastName: 'South', email: 'sol@south.test', points: 222 }
+        ] });
+        // The server itself uses the built-in provider: each store's Alpine IQ account is its own setting.
+        settingsLog = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-aiq-')), 'server.log');
+        const logger = pino({ level: 'debug' }, pino.destination({ dest: settingsLog, sync: true }));
+        t = await startTestServer({ logger, env: { LOG_LEVEL: 'debug', LOYALTY_CACHE_SECONDS: '30' } });
+        server = t.server;
+        north = await createTenant(server, 'north');
+        south = await createTenant(server, 'south');
+        const user = await server.app.services.users.create({ email: 'root@aiq.test', password: 'super-secret-passphrase-91', role: 'super_admin' });
+        const { signUserToken } = await import('../../core/auth/tokens');
+        superToken = signUserToken(server.app.config.jwtSecret, { id: user.id, role: 'super_admin', organizationId: null, tokenVersion: 0 });
+    });
+    after(async () => {
+        await t?.close();
+        await alpineA?.close();
+        await alpineB?.close();
+        Fs.rmSync(Path.dirname(settingsLog), { recursive: true, force: true });
+    });
+
+    it('starts on the server default and answers whether a key is stored, never the key', async () => {
+        const res = await api('GET', settingsUrl(north));
+        expect(res.statusCode, res.payload).to.equal(200);
+        expect(res.result).to.deep.include({ organizationId: north.organization.id, provider: 'default', effectiveProvider: 'builtin', hasApiKey: false, uid: null, updatedAt: null });
+    });
+
+    it('stores each organization\'s account sealed and looks each store\'s customers up in its own account', async () => {
+        const a = await api('PUT', settingsUrl(north), { provider: 'alpineiq', uid: 'north-uid', baseUrl: `${alpineA.url}/`, apiKey: KEY_A });
+        expect(a.statusCode, a.payload).to.equal(200);
+        expect(a.result).to.deep.include({ provider: 'alpineiq', effectiveProvider: 'alpineiq', uid: 'north-uid', baseUrl: alpineA.url, hasApiKey: true });
+        expect(a.payload).not.to.contain(KEY_A);
+        const b = await api('PUT', settingsUrl(south), { provider: 'alpineiq', uid: 'south-uid', baseUrl: alpineB.url, apiKey: KEY_B });
+        expect(b.statusCode, b.payload).to.equal(200);
+        const rows = await server.app.db('loyalty_provider_settings').orderBy('organization_id');
+        expect(rows).to.have.length(2);
+        expect(JSON.stringify(rows)).not.to.contain(KEY_A).and.not.to.contain(KEY_B);
+        expect(rows[0].api_key_sealed).to.match(/^v1\./);
+
+        const loyalty = server.app.services.loyalty;
+        expect(await loyalty.lookupCustomer(north.organization.id, '+15555550100')).to.include({ found: true, name: 'Nora North', alpineId: 'N-1' });
+        expect(await loyalty.lookupCustomer(south.organization.id, '+15555550100')).to.include({ found: true, name: 'Sol South', alpineId: 'S-1' });
+        expect(alpineA.requests.every((r) => r.headers['x-apikey'] === KEY_A)).to.equal(true);
+        expect(alpineB.requests.every((r) => r.headers['x-apikey'] === KEY_B)).to.equal(true);
+        expect((await verify(north, '555-555-0100')).statusCode).to.equal(200);
+
+        const read = await api('GET', settingsUrl(south));
+        expect(read.result).to.deep.include({ provider: 'alpineiq', hasApiKey: true });
+        expect(read.payload).not.to.contain(KEY_B);
+    });
+
+    it('keeps the stored key when a change leaves it out, and uses new settings at once (not the cached answers)', async () => {
+        // North's account moves to B's server and UID with B's key: the cached N-1 must not be answered.
+        const moved = await api('PUT', settingsUrl(north), { provider: 'alpineiq', uid: 'south-uid', baseUrl: alpineB.url, apiKey: KEY_B });
+        expect(moved.statusCode).to.equal(200);
+        expect(await server.app.services.loyalty.lookupCustomer(north.organization.id, '+15555550100')).to.include({ alpineId: 'S-1' });
+        const kept = await api('PUT', settingsUrl(north), { provider: 'alpineiq', uid: 'south-uid', baseUrl: alpineB.url });
+        expect(kept.result).to.deep.include({ hasApiKey: true });
+        const check = await api('POST', `${settingsUrl(north)}/check`);
+        expect(check.result).to.deep.equal({ ok: true, provider: 'alpineiq', message: 'Alpine IQ accepted the API key' });
+    });
+
+    it('checks the settings: a refused key and an unreachable server are reported, not thrown', async () => {
+        await api('PUT', settingsUrl(north), { provider: 'alpineiq', uid: 'south-uid', baseUrl: alpineB.url, apiKey: 'wrong-key-00000000' });
+        const refused = await api('POST', `${settingsUrl(north)}/check`);
+        expect(refused.statusCode).to.equal(200);
+        expect(refused.result).to.deep.equal({ ok: false, provider: 'alpineiq', message: 'Alpine IQ refused the API key (401)' });
+        expect((await verify(north, '+15555550100')).statusCode).to.equal(502);
+        await api('PUT', settingsUrl(north), { provider: 'alpineiq', uid: 'north-uid', baseUrl: 'http://127.0.0.1:9', apiKey: KEY_A });
+        const down = await api('POST', `${settingsUrl(north)}/check`);
+        expect(down.result).to.deep.include({ ok: false, message: 'Alpine IQ cannot be reached' });
+        expect((await verify(north, '+15555550100')).statusCode).to.equal(503);
+    });
+
+    it('goes back to the server default, removing the stored account', async () => {
+        const res = await api('PUT', settingsUrl(north), { provider: 'default' });
+        expect(res.result).to.deep.include({ provider: 'default', effectiveProvider: 'builtin', hasApiKey: false });
+        expect(await server.app.db('loyalty_provider_settings').where({ organization_id: north.organization.id })).to.have.length(0);
+        expect((await verify(north, '+15555550100')).statusCode, 'not a built-in member').to.equal(404);
+    });
+
+    it('refuses bad settings with a 400 naming the problem, storing nothing', async () => {
+        const before = await server.app.db('loyalty_provider_settings').orderBy('organization_id');
+        const cases: Array<[object, RegExp]> = [
+            [{ provider: 'alpineiq', baseUrl: alpineA.url, apiKey: KEY_A }, /UID/],
+            [{ provider: 'alpineiq', uid: 'x' }, /API key/],
+            [{ provider: 'alpineiq', uid: 'x', baseUrl: 'ftp://host', apiKey: KEY_A }, /base URL/],
+            [{ provider: 'alpineiq', uid: 'x y', apiKey: KEY_A }, /UID/],
+            [{ provider: 'alpineiq', uid: 'x', apiKey: 'short' }, /API key/],
+            [{ provider: 'other' }, /provider/],
+            [{}, /provider/]
+        ];
+        for (const [payload, message] of cases) {
+            const res = await api('PUT', settingsUrl(north), payload);
+            expect(res.statusCode, JSON.stringify(payload)).to.equal(400);
+            expect(JSON.parse(res.payload).message, JSON.stringify(payload)).to.match(message);
+        }
+        expect(await server.app.db('loyalty_provider_settings').orderBy('organization_id')).to.deep.equal(before);
+        expect((await api('GET', '/api/super-admin/organizations/999999/loyalty-provider')).statusCode).to.equal(404);
+        expect((await api('PUT', '/api/super-admin/organizations/999999/loyalty-provider', { provider: 'builtin' })).statusCode).to.equal(404);
+    });
+
+    it('is for super admins only: an organization\'s admin, org user, widget or anonymous caller is refused', async () => {
+        for (const token of [north.admin.token, north.orgUser.token]) {
+            // Staff tokens of another role do not pass the route's strategies at all: 401, as everywhere.
+            expect((await api('GET', settingsUrl(north), undefined, token)).statusCode).to.equal(401);
+            expect((await api('PUT', settingsUrl(north), { provider: 'builtin' }, token)).statusCode).to.equal(401);
+            expect((await api('POST', `${settingsUrl(north)}/check`, undefined, token)).statusCode).to.equal(401);
+        }
+        expect((await server.inject({ method: 'GET', url: settingsUrl(north) })).statusCode).to.equal(401);
+        expect((await server.inject({ method: 'GET', url: settingsUrl(north), headers: { 'x-widget-key': north.bot.publicKey } })).statusCode).to.equal(401);
+    });
+
+    it('wrote none of the keys it was given into the log', () => {
+        const log = Fs.readFileSync(settingsLog, 'utf8');
+        expect(log).to.contain('loyalty-provider');
+        for (const key of [KEY_A, KEY_B, 'wrong-key-00000000']) {
+            expect(log).not.to.contain(key);
+        }
+    });
+});

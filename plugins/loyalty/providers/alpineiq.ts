@@ -172,9 +172,13 @@ export class AlpineIqClient {
             .slice(0, Math.max(0, Math.min(limit, MAX_ORDERS)));
     }
 
-    /** Whether the key and UID work: a lookup of a number no member has must answer (an error envelope counts). */
+    /**
+     * Whether the key and the UID work: a lookup of a number no member has and a page of a contact's orders must
+     * answer without refusing (an error envelope counts as an answer).
+     */
     async check(): Promise<void> {
         await this.call('POST', `/api/v2/loyalty/lookup/${encodeURIComponent('+15550000000')}`);
+        await this.call('GET', `/api/v1.1/contact/orders/${this.uid()}/0?start=0&limit=1`);
     }
 }
 
