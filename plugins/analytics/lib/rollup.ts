@@ -89,7 +89,8 @@ export class RollupBatch {
             `case when excluded.?? is not null and (?? is null or excluded.?? >= ??) then excluded.?? else ?? end`,
             [at, `${table}.${at}`, at, `${table}.${at}`, value, `${table}.${value}`]
         );
-        const max = (table: string, col: string) => trx.raw(`case when excluded.?? > ?? then excluded.?? else ?? end`, [col, `${table}.${col}`, col, `${table}.${col}`]);
+        const max = (table: string, col: string) => trx.raw(`case when ?? is null or excluded.?? > ?? then excluded.?? else ?? end`,
+            [`${table}.${col}`, col, `${table}.${col}`, col, `${table}.${col}`]);
         const min = (table: string, col: string) => trx.raw(`case when excluded.?? < ?? then excluded.?? else ?? end`, [col, `${table}.${col}`, col, `${table}.${col}`]);
 
         const counts = async (table: string, bucket: 'hour' | 'day', map: Map<string, Counts>) => {
