@@ -74,6 +74,11 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'livechat.session.context': ['admin'],
     'livechat.history.list': ['admin'],
     'livechat.canned-replies.list': ['admin'],
+    'system-test.organization.get': ['admin'],
+    'system-test.analytics.run': ['admin'],
+    'system-test.availability.get': ['admin'],
+    'system-test.loyalty.run': ['admin'],
+    'system-test.summary.get': ['admin'],
 
     // ---- one live chat: its agents and its own customer ----
     'livechat.session.get': ['admin', 'customer'],

@@ -80,6 +80,16 @@ export class AnalyticsService {
         return this.flushing;
     }
 
+    /** How many distinct page domains sent events in [from, to] (epoch ms, both inclusive): the /test page's 'active domains'. */
+    async activeDomains(organizationId: number, range: { from: number; to: number }): Promise<number> {
+        const [row] = await this.db('analytics_events')
+            .where('organization_id', organizationId)
+            .whereBetween('created_at', [range.from, range.to])
+            .whereNotNull('domain')
+            .countDistinct({ n: 'domain' });
+        return Number((row as { n?: number | string } | undefined)?.n ?? 0);
+    }
+
     /**
      * The organization dashboard's totals (SPEC §2 Organization 'Overview') over [from, to], both inclusive
      * (epoch ms, Date or ISO string). successRate is a percentage with one decimal: codes that showed points
