@@ -77,6 +77,11 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'livechat.session.context': ['admin'],
     'livechat.history.list': ['admin'],
     'livechat.canned-replies.list': ['admin'],
+    'system-test.organization.get': ['admin'],
+    'system-test.analytics.run': ['admin'],
+    'system-test.availability.get': ['admin'],
+    'system-test.loyalty.run': ['admin'],
+    'system-test.summary.get': ['admin'],
 
     // ---- analytics dashboard: an admin's own organization, a super admin's any (organizationId) ----
     'analytics.summary.get': ['admin', 'super_admin'],
