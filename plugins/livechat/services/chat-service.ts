@@ -9,6 +9,7 @@ import type { Realtime } from '../../../core/realtime/socket-server';
 import type { Services } from '../../../core/types';
 import { AgentPresenceModel, ChatMessageModel, ChatSessionModel, ChatStatus, EmailSettingsModel } from '../models';
 import type { MailService } from './mail-service';
+import { analyticsSessions } from './analytics-sessions';
 import type { ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
 
 export type { ChatMessage, ChatSession, EmailSettings };
@@ -118,6 +119,11 @@ export class ChatService {
 
     // ---- figures for analytics (SPEC §3 'Chat status' and 'Websocket stats') ----------------------
 
+    /** SPEC §3 'Chat session row (analytics)' of the chats created in [from, to] (read-only; see analytics-sessions.ts). */
+    analyticsSessions(organizationId: number, range: { from: number; to: number }, page?: { offset: number; limit: number }): ReturnType<typeof analyticsSessions> {
+        return analyticsSessions(this.db, organizationId, range, page);
+    }
+
     /** SPEC §3 'Chat status': activeSessions, waitingSessions. */
     async chatStatus(organizationId: number): Promise<{ activeSessions: number; waitingSessions: number }> {
         const rows = await ChatSessionModel.query(this.db).select('status').count({ n: '*' })
@@ -148,6 +154,11 @@ export class ChatService {
 
     /** Customer sockets on this node, per organization (see websocketStats). */
     private readonly localCustomers = new Map<number, { count: number; last: number | null }>();
+
+    /** This node's customer sockets of every organization (analytics sums them over the nodes through Redis). */
+    customerSocketCounts(): Array<{ organizationId: number; count: number; last: number | null }> {
+        return [...this.localCustomers].map(([organizationId, e]) => ({ organizationId, count: e.count, last: e.last }));
+    }
 
     customerSocket(organizationId: number, delta: 1 | -1): void {
         const entry = this.localCustomers.get(organizationId) ?? { count: 0, last: null };
@@ -425,9 +436,16 @@ export class ChatService {
         return rows.length;
     }
 
-    /** Star / archive (SPEC §4). */
+    /**
+     * Star / archive (SPEC §4). Archive applies to ended chats: archiving an open one ends it first, so its
+     * customer is told (session_ended, reason `archived`) instead of writing on to nobody.
+     */
     async setFlags(organizationId: number, sessionId: string, flags: ChatFlags): Promise<ChatSession> {
-        const row = await this.findSession(organizationId, sessionId);
+        let row = await this.findSession(organizationId, sessionId);
+        if (flags.isArchived && OPEN_STATUSES.includes(row.status)) {
+            await this.end(organizationId, sessionId, 'agent', 'archived');
+            row = await this.findSession(organizationId, sessionId);
+        }
         await row.$query(this.db).patch(flags);
         return toSession(row);
     }

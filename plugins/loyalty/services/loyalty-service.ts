@@ -309,6 +309,15 @@ export class LoyaltyService implements LoyaltyLookups {
     }
 
     /**
+     * The member behind a phone for the staff console (name, email, loyalty id, points), or null for a phone that
+     * is not a member. A phone no country has is a 400; a provider that is down or slow a 503, one that refuses
+     * our key a 502.
+     */
+    async customer(organizationId: number, phoneInput: string): Promise<LoyaltyCustomer | null> {
+        return this.findCustomer(organizationId, this.normalizePhone(phoneInput), { fresh: false, failureMessage: MESSAGES.providerDown });
+    }
+
+    /**
      * A customer's newest orders for other plugins (analytics, the staff console): at most `limit` (1 to 5),
      * newest first; none for a phone that is not a member. A phone no country has is a 400; a provider that is
      * down or slow a 503, one that refuses our key a 502 (Boom errors a route can pass on).
