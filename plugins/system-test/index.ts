@@ -112,17 +112,12 @@ const feature: FeaturePlugin = {
                             }
                             const loyalty = services.loyalty;
                             const started = Date.now();
-                            let customer;
-                            try {
-                                customer = await loyalty.provider.findCustomer(organizationId, phone);
-                            }
-                            catch (err) {
-                                throw Boom.badGateway(`Loyalty provider "${loyalty.provider.name}" failed: ${(err as Error).message}`);
-                            }
+                            // A fresh lookup; a provider failure is a 503 or 502 naming the provider and the reason.
+                            const { provider, customer } = await loyalty.probe(organizationId, phone);
                             return {
                                 ok: true,
                                 ms: Date.now() - started,
-                                provider: loyalty.provider.name,
+                                provider,
                                 phone,
                                 found: !!customer,
                                 customer: customer ? { name: customer.name, points: customer.points } : null,

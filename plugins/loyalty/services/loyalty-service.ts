@@ -318,6 +318,21 @@ export class LoyaltyService implements LoyaltyLookups {
     }
 
     /**
+     * A fresh look at the organization's provider (the admin's system test): its name and the member behind a
+     * phone, or null. A provider failure is a 503 (down or slow) or a 502 (refused key) with the reason.
+     */
+    async probe(organizationId: number, phoneInput: string): Promise<{ provider: 'builtin' | 'alpineiq'; customer: LoyaltyCustomer | null }> {
+        const phone = this.normalizePhone(phoneInput);
+        const { provider } = await this.providerOf(organizationId);
+        try {
+            return { provider: provider.name, customer: (await this.lookup(organizationId, phone, true)).customer };
+        }
+        catch (err) {
+            throw this.providerFailure(err, organizationId, `Loyalty provider "${provider.name}" failed: ${(err as Error).message}`);
+        }
+    }
+
+    /**
      * A customer's newest orders for other plugins (analytics, the staff console): at most `limit` (1 to 5),
      * newest first; none for a phone that is not a member. A phone no country has is a 400; a provider that is
      * down or slow a 503, one that refuses our key a 502 (Boom errors a route can pass on).
