@@ -27,19 +27,28 @@ interface TrackPayload {
     errorMessage?: string | null;
     pointsRetrieved?: number | null;
     questionId?: number | null;
+    /** Ignored: the page's host comes from the Origin header (older loaders still send it). */
     domain?: string | null;
 }
 
 const trackPayload = Joi.object<TrackPayload>({
     sessionId: fields.widgetSessionId.allow(null, ''),
     action: Joi.string().valid(...WIDGET_ACTIONS).required(),
-    phoneNumber: fields.phone.allow(null, ''),
+    // A failed verification is mostly a mistyped number: it is kept, marked as malformed (see MALFORMED_PHONE).
+    phoneNumber: Joi.when('action', {
+        is: 'verification_failed',
+        then: Joi.string().max(200).allow(null, ''),
+        otherwise: fields.phone.allow(null, '')
+    }),
     success: Joi.boolean().allow(null),
     errorMessage: Joi.string().max(1000).allow(null, ''),
     pointsRetrieved: Joi.number().integer().min(0).max(MAX_ID).allow(null),
     questionId: Joi.number().integer().min(0).max(MAX_ID).allow(null),
     domain: fields.domain.allow(null, '')
 }).required();
+
+/** The error_message of a verification_failed event whose phone was not a phone number (phone_number stays empty). */
+export const MALFORMED_PHONE = 'malformed phone number';
 
 /** E.164 when the number is possible (as the loyalty routes store it), else its digits. */
 export function normalizeEventPhone(text: string | null | undefined): string | null {
@@ -72,17 +81,19 @@ const feature: FeaturePlugin = {
                         const widget = widgetOf(request);
                         await limit.consume(clientIp(request));
                         const p = request.payload;
+                        const malformed = !!p.phoneNumber && !!fields.phone.validate(p.phoneNumber).error;
                         await service.track({
                             organizationId: widget.organizationId,
                             botInstanceId: widget.botInstanceId,
                             sessionId: p.sessionId || null,
                             action: p.action,
-                            phoneNumber: normalizeEventPhone(p.phoneNumber),
+                            phoneNumber: malformed ? null : normalizeEventPhone(p.phoneNumber),
                             success: p.success ?? null,
-                            errorMessage: p.errorMessage || null,
+                            errorMessage: malformed ? [MALFORMED_PHONE, p.errorMessage].filter(Boolean).join(': ').slice(0, 1000) : p.errorMessage || null,
                             pointsRetrieved: p.pointsRetrieved ?? null,
                             questionId: p.questionId ?? null,
-                            domain: p.domain || hostOf(request.headers.origin as string | undefined)
+                            // Where the page is, as the browser says: never what the body claims.
+                            domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined)
                         });
                         return h.response({ success: true }).code(202);
                     }
