@@ -35,7 +35,7 @@ export interface RetrievalResult {
  * Confidence below which the built-in agent abstains and offers a fallback instead of guessing. Tuned on the
  * evaluation set (test/fixtures/ai-eval.json, bench/ai-eval.ts).
  */
-export const ABSTAIN_BELOW = 0.6;
+export const ABSTAIN_BELOW = 0.4;
 
 /** Terms that say little about which entry answers (they count half in the confidence). */
 const WEAK_TERMS = new Set(['store', 'item', 'point', 'member']);

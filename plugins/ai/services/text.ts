@@ -8,7 +8,8 @@
 const STOP_WORDS = new Set(('a an and are as at be been but by can could did do does doing for from had has have how i if in into ' +
     'is it its just me my myself of on or our ours please should so some than that the their them then there these they ' +
     'this those to too us was we were what when where which while who whom why will with would you your yours am any ' +
-    'tell know want need like about also hi hello hey thanks thank ok okay much many way get ' +
+    'tell know want need like about also hi hello hey thanks thank ok okay much many way ' +
+    'long late something anything right now tonight today happen happens week morning still ever usual usually during policy not last ' +
     'there\'s what\'s it\'s i\'m don\'t can\'t').split(/\s+/));
 
 /** A few words a stemmer cannot join, mapped to one form. */
@@ -24,15 +25,15 @@ const IRREGULAR: Record<string, string> = {
  */
 const SYNONYM_GROUPS: string[][] = [
     ['hour', 'open', 'close', 'opening', 'closing', 'time', 'schedule'],
-    ['earn', 'collect', 'accumul', 'gain', 'accru', 'rack'],
+    ['earn', 'collect', 'accumul', 'gain', 'accru', 'rack', 'get'],
     ['point', 'reward', 'rewards'],
     ['return', 'refund', 'exchang', 'send back', 'money back'],
     ['ship', 'deliveri', 'deliv', 'shipment', 'post', 'mail'],
-    ['discount', 'promot', 'promo', 'sale', 'deal', 'offer', 'coupon', 'off'],
+    ['discount', 'promot', 'promo', 'sale', 'deal', 'coupon', 'off'],
     ['member', 'membership', 'loyalti', 'program', 'programm', 'club', 'sign', 'join', 'enrol', 'regist'],
     ['store', 'shop', 'locat', 'branch', 'outlet'],
-    ['expir', 'lapse', 'vanish', 'disappear', 'lose', 'lost'],
-    ['redeem', 'spend', 'use', 'cash', 'appli', 'claim'],
+    ['expir', 'valid', 'lapse', 'vanish', 'disappear', 'lose', 'lost'],
+    ['redeem', 'spend', 'use', 'appli', 'claim', 'worth'],
     ['price', 'cost', 'expens', 'cheap'],
     ['sunday', 'weekend'],
     ['saturday', 'weekend'],
