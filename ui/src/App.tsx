@@ -14,6 +14,8 @@ const OrgLogin = lazy(() => import('./pages/OrgLogin'));
 const OrgDashboard = lazy(() => import('./pages/OrgDashboard'));
 const AdminQuestions = lazy(() => import('./pages/AdminQuestions'));
 const AdminChat = lazy(() => import('./pages/AdminChat'));
+const AiManagement = lazy(() => import('./pages/AiManagement'));
+const AiTest = lazy(() => import('./pages/AiTest'));
 
 /** The routes of SPEC §2. */
 export function App() {
@@ -29,7 +31,8 @@ export function App() {
                 <Route path="/test-dashboard" element={<AdminGuard><Placeholder title="System tests" /></AdminGuard>} />
                 <Route path="/admin-chat" element={<AdminGuard redirect><AdminChat /></AdminGuard>} />
                 <Route path="/admin-questions" element={<AdminGuard><AdminQuestions /></AdminGuard>} />
-                <Route path="/ai-management" element={<AdminGuard><Placeholder title="AI management" /></AdminGuard>} />
+                <Route path="/ai-management" element={<AdminGuard><AiManagement /></AdminGuard>} />
+                <Route path="/ai-test" element={<AdminGuard><AiTest /></AdminGuard>} />
                 <Route path="/super-admin-login" element={<SuperAdminLogin />} />
                 <Route path="/super-admin" element={<SuperAdmin />} />
                 <Route path="/org-login" element={<OrgLogin />} />

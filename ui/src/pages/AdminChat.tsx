@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Intent, Navbar, OverlayToaster } from '@blueprintjs/core';
+import { AiConversation } from '../features/ai/AiConversation';
 import { Link } from 'react-router-dom';
 import {
     appendMessage, ChatMessage, ChatSession, chatKeys, SocketCommand, useAcceptChat, useActiveChats, useChatMessages, useEndChat, useSendMessage,
@@ -49,6 +50,8 @@ export default function AdminChat() {
     const [connection, setConnection] = useState<ConnectionState>('connecting');
     const [attempt, setAttempt] = useState(0);
     const [banner, setBanner] = useState<{ phone: string; until: number } | null>(null);
+    /** The question each AI hand-off started from (ai_transfer_request), by chat session. */
+    const [aiQuestions, setAiQuestions] = useState<Record<string, string>>({});
     const socketRef = useRef<AgentSocket | null>(null);
     const toasterRef = useRef<OverlayToaster | null>(null);
     const now = useNow();
@@ -84,6 +87,12 @@ export default function AdminChat() {
             case 'ai_transfer_request': {
                 void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
                 const phone = String(push.phoneNumber ?? 'Unknown');
+                if (push.type !== 'new_customer' && typeof push.originalQuestion === 'string') {
+                    const id = String(push.sessionId);
+                    const question = push.originalQuestion;
+                    setAiQuestions((q) => ({ ...q, [id]: question }));
+                    void queryClient.invalidateQueries({ queryKey: ['ai', 'conversation'] });
+                }
                 playTwoBeeps();
                 setBanner({ phone, until: Date.now() + BANNER_MS });
                 const who = phone === 'Unknown' ? 'A customer' : `Customer ${phone}`;
@@ -214,7 +223,10 @@ export default function AdminChat() {
                         onEnd={end}
                     />
                 </div>
-                <Conversation session={selectedSession} messages={messages.data ?? []} canSend={connected && !!selectedSession} onSend={send} />
+                <div className="lc-chat-main">
+                    <AiConversation sessionId={selectedSession?.sessionId ?? null} originalQuestion={selectedSession ? aiQuestions[selectedSession.sessionId] : null} />
+                    <Conversation session={selectedSession} messages={messages.data ?? []} canSend={connected && !!selectedSession} onSend={send} />
+                </div>
             </div>
         </>
     );
