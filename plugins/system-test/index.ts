@@ -112,17 +112,18 @@ const feature: FeaturePlugin = {
                             }
                             const loyalty = services.loyalty;
                             const started = Date.now();
+                            const providerName = await loyalty.providerName(organizationId);
                             let customer;
                             try {
-                                customer = await loyalty.provider.findCustomer(organizationId, phone);
+                                customer = await loyalty.customer(organizationId, phone);
                             }
                             catch (err) {
-                                throw Boom.badGateway(`Loyalty provider "${loyalty.provider.name}" failed: ${(err as Error).message}`);
+                                throw Boom.badGateway(`Loyalty provider "${providerName}" failed: ${(err as Error).message}`);
                             }
                             return {
                                 ok: true,
                                 ms: Date.now() - started,
-                                provider: loyalty.provider.name,
+                                provider: providerName,
                                 phone,
                                 found: !!customer,
                                 customer: customer ? { name: customer.name, points: customer.points } : null,
