@@ -39,6 +39,8 @@ export const settings = {
     ALPINEIQ_API_KEY: Joi.string().allow('').default(''),
     ALPINEIQ_UID: Joi.string().allow('').default(''),
     ALPINEIQ_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://lab.alpineiq.com'),
+    ALPINEIQ_TIMEOUT_MS: Joi.number().integer().min(100).max(5000).default(4000),
+    LOYALTY_CACHE_SECONDS: Joi.number().integer().min(0).max(60).default(30),
     MAIL_TRANSPORT: Joi.string<'outbox' | 'smtp'>().valid('outbox', 'smtp').default('outbox'),
     SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }).allow('').default(''),
     MAIL_FROM: Joi.string().default('loyalty-chat <no-reply@localhost>'),
@@ -332,8 +334,10 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
             alpineiq: {
                 apiKey: v.ALPINEIQ_API_KEY || null,
                 uid: v.ALPINEIQ_UID || null,
-                baseUrl: String(v.ALPINEIQ_BASE_URL).replace(/\/+$/, '')
-            }
+                baseUrl: String(v.ALPINEIQ_BASE_URL).replace(/\/+$/, ''),
+                timeoutMs: v.ALPINEIQ_TIMEOUT_MS
+            },
+            cacheSeconds: v.LOYALTY_CACHE_SECONDS
         },
         mail: { transport: v.MAIL_TRANSPORT, smtpUrl: v.SMTP_URL || null, from: v.MAIL_FROM },
         ai: {

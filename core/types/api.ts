@@ -112,6 +112,10 @@ export interface ChatSession {
     messageCount?: number;
     waitSeconds?: number;
     messages?: ChatMessage[];
+    /** Console lists: the newest message (a preview) and the customer messages no agent has read yet. */
+    lastMessage?: { sender: Sender; message: string; timestamp: string } | null;
+    unreadCount?: number;
+    agentReadSeq?: number;
 }
 
 export interface EmailSettings {

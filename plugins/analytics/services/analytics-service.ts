@@ -126,6 +126,16 @@ export class AnalyticsService {
         return this.flushing;
     }
 
+    /** How many distinct page domains sent events in [from, to] (epoch ms, both inclusive): the /test page's 'active domains'. */
+    async activeDomains(organizationId: number, range: { from: number; to: number }): Promise<number> {
+        const [row] = await this.db('analytics_events')
+            .where('organization_id', organizationId)
+            .whereBetween('created_at', [range.from, range.to])
+            .whereNotNull('domain')
+            .countDistinct({ n: 'domain' });
+        return Number((row as { n?: number | string } | undefined)?.n ?? 0);
+    }
+
     /**
      * Recomputes the rollups from the raw events (`loyalty-chat analytics rebuild`, after a time zone change),
      * of one organization or all, in one transaction: readers see the old rollups until it commits. The

@@ -147,7 +147,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 },
                 handler: async (request) => {
                     const q = request.query as { status: 'active' | 'recent'; includeArchived: boolean };
-                    return chat().listSessions(adminOf(request).organizationId, q);
+                    return server.app.services.livechatConsole.listSessions(adminOf(request).organizationId, q);
                 }
             }
         },

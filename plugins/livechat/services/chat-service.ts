@@ -436,9 +436,16 @@ export class ChatService {
         return rows.length;
     }
 
-    /** Star / archive (SPEC §4). */
+    /**
+     * Star / archive (SPEC §4). Archive applies to ended chats: archiving an open one ends it first, so its
+     * customer is told (session_ended, reason `archived`) instead of writing on to nobody.
+     */
     async setFlags(organizationId: number, sessionId: string, flags: ChatFlags): Promise<ChatSession> {
-        const row = await this.findSession(organizationId, sessionId);
+        let row = await this.findSession(organizationId, sessionId);
+        if (flags.isArchived && OPEN_STATUSES.includes(row.status)) {
+            await this.end(organizationId, sessionId, 'agent', 'archived');
+            row = await this.findSession(organizationId, sessionId);
+        }
         await row.$query(this.db).patch(flags);
         return toSession(row);
     }

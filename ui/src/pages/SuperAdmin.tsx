@@ -1,7 +1,7 @@
 import { FormEvent, ReactNode, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
-    Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, Elevation, FormGroup, H4, HTMLSelect, HTMLTable,
+    Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, Elevation, FormGroup, H4, HTMLSelect, HTMLTable, Icon,
     InputGroup, NonIdealState, Spinner, Switch, Tab, Tabs, Tag, TextArea
 } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
@@ -252,9 +252,9 @@ function Dashboard({ email, onLogout }: { email: string; onLogout: () => void })
                     </div>
                 </div>
                 <div className="lc-stats">
-                    <CountCard label="Organizations" icon={<span className="bp5-icon-large bp5-icon-office" />} {...count(organizations.data)} />
-                    <CountCard label="Bot instances" icon={<span className="bp5-icon-large bp5-icon-chat" />} {...count(bots.data)} />
-                    <CountCard label="Users" icon={<span className="bp5-icon-large bp5-icon-people" />} {...count(users.data)} />
+                    <CountCard label="Organizations" icon={<Icon icon="office" size={20} />} {...count(organizations.data)} />
+                    <CountCard label="Bot instances" icon={<Icon icon="chat" size={20} />} {...count(bots.data)} />
+                    <CountCard label="Users" icon={<Icon icon="people" size={20} />} {...count(users.data)} />
                 </div>
                 <Card elevation={Elevation.ONE} className="lc-tabs-card">
                     <div className="lc-tabs-bar">
