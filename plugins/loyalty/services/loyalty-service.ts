@@ -331,6 +331,27 @@ export class LoyaltyService implements LoyaltyLookups {
     }
 
     /**
+     * The /test page's loyalty round trip: the organization's provider looks the phone up now (never from the
+     * cache), and the code text is only prepared (a dry run: nothing is sent). A failing provider is a 503 (down or
+     * slow) or 502 (refused our key) whose message names the provider and its error, for the store's admin.
+     */
+    async systemTest(organizationId: number, phoneInput: string): Promise<{ provider: string; customer: LoyaltyCustomer | null; sms: string }> {
+        const phone = this.normalizePhone(phoneInput);
+        const { provider } = await this.providerOf(organizationId);
+        try {
+            const { customer } = await this.lookup(organizationId, phone, true);
+            return { provider: provider.name, customer, sms: this.sms.name };
+        }
+        catch (err) {
+            if (err instanceof ProviderError) {
+                const message = `Loyalty provider "${provider.name}" failed: ${err.message}`;
+                throw err.kind === 'refused' ? Boom.badGateway(message) : Boom.serverUnavailable(message);
+            }
+            throw err;
+        }
+    }
+
+    /**
      * A customer's newest orders for other plugins (analytics, the staff console): at most `limit` (1 to 5),
      * newest first; none for a phone that is not a member. A phone no country has is a 400; a provider that is
      * down or slow a 503, one that refuses our key a 502 (Boom errors a route can pass on).
