@@ -2,6 +2,7 @@
 const Path = require('path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const MiniCssExtractPlugin = require('mini-css-extract-plugin');
+const { IconPathsPlugin, ICONS_VERSION } = require('./icon-paths-plugin');
 
 const root = Path.resolve(__dirname, '..');
 
@@ -35,7 +36,12 @@ const admin = (env, argv) => ({
     },
     plugins: [
         new MiniCssExtractPlugin({ filename: 'assets/[name].[contenthash:10].css', chunkFilename: 'assets/[name].[contenthash:10].css' }),
-        new HtmlWebpackPlugin({ template: Path.join(root, 'ui/index.html'), filename: 'index.html' })
+        new HtmlWebpackPlugin({ template: Path.join(root, 'ui/index.html'), filename: 'index.html' }),
+        // Icons one by one (ui/src/icons.ts): per-icon JSON files, and Blueprint's all-paths loaders left out.
+        new IconPathsPlugin(),
+        new (require('webpack').DefinePlugin)({ __ICONS_VERSION__: JSON.stringify(ICONS_VERSION) }),
+        new (require('webpack').NormalModuleReplacementPlugin)(/paths-loaders[\\/](allPathsLoader|splitPathsBySizeLoader)(\.js)?$/,
+            Path.join(root, 'ui/src/icon-loaders-stub.ts'))
     ],
     optimization: { splitChunks: { chunks: 'async' } },
     performance: { hints: false },

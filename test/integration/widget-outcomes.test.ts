@@ -36,9 +36,9 @@ describe('the widget\'s expected outcomes and tracked domains (issue 11)', funct
         expect(rows.map((r) => [r.action, r.domain])).to.deep.equal([['widget_opened', 'shop.localtest'], ['widget_loaded', null]]);
     });
 
-    it('accepts verification_failed with a malformed phone and stores it marked as malformed, without the text', async () => {
+    it('accepts verification_failed with a malformed phone and stores it marked as malformed', async () => {
         const res = await post('/api/analytics/track', {
-            sessionId: 'widget_o_2', action: 'verification_failed', phoneNumber: 'call me maybe', success: false, errorMessage: 'Please enter a valid phone number'
+            sessionId: 'widget_o_2', action: 'verification_failed', phoneNumber: '555-01', success: false, errorMessage: 'Please enter a valid phone number'
         });
         expect(res.statusCode, res.payload).to.equal(202);
         const good = await post('/api/analytics/track', { sessionId: 'widget_o_2', action: 'verification_failed', phoneNumber: '(555) 555-0100', success: false });
@@ -48,9 +48,9 @@ describe('the widget\'s expected outcomes and tracked domains (issue 11)', funct
         expect(other.statusCode).to.equal(400);
         await server.app.jobs.drain();
         const rows = await events('widget_o_2');
-        expect(rows.map((r) => [r.action, r.phone_number, r.error_message])).to.deep.equal([
-            ['verification_failed', null, 'malformed phone number: Please enter a valid phone number'],
-            ['verification_failed', '+15555550100', null]
+        expect(rows.map((r) => [r.action, r.phone_number, !!r.phone_valid])).to.deep.equal([
+            ['verification_failed', '55501', false],
+            ['verification_failed', '+15555550100', true]
         ]);
     });
 

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import {
-    Alert, Button, ButtonGroup, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H2, H5, HTMLSelect, InputGroup,
+    Alert, Button, ButtonGroup, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H1, H5, HTMLSelect, InputGroup,
     Intent, NonIdealState, Spinner, Switch, Tab, Tabs, Tag, TextArea
 } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
@@ -94,6 +95,14 @@ export default function AdminQuestions() {
     const saveOrder = useSaveOrder();
     const create = useCreateQuestion();
     const [editing, setEditing] = useState<Question | null | 'new'>(null);
+    // The admin home's "Add Question" comes here with ?add=1: the add dialog opens (once).
+    const [params, setParams] = useSearchParams();
+    useEffect(() => {
+        if (params.get('add') === '1') {
+            setEditing('new');
+            setParams({}, { replace: true });
+        }
+    }, [params, setParams]);
     const [deleting, setDeleting] = useState<Question | null>(null);
     const [tab, setTab] = useState<string>('manage');
 
@@ -159,7 +168,7 @@ export default function AdminQuestions() {
 
     return (
         <div className="lc-page">
-            <H2>Pre-made Questions</H2>
+            <H1 className="lc-h1">Pre-made Questions</H1>
             <Tabs id="questions-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
                 <Tab id="manage" title="Manage Questions" panel={manage} />
                 <Tab id="preview" title="Preview" panel={preview} />
