@@ -263,15 +263,14 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
     keyState.current = { selectedId, view, pane };
     useEffect(() => {
         const onKey = (e: KeyboardEvent) => {
-            if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) {
-                return;
-            }
             const target = e.target as HTMLElement | null;
-            if (target?.closest?.('.bp5-overlay')) {
+            if (e.key === 'Escape') {
+                setBanner(null);        // Esc always dismisses the new-request banner, even from the reply box
+            }
+            if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || target?.closest?.('.bp5-overlay')) {
                 return;
             }
             if (e.key === 'Escape') {
-                setBanner(null);
                 if (!isTyping(target) && keyState.current.pane !== 'list') {
                     setPane(keyState.current.pane === 'customer' ? 'conversation' : 'list');
                 }
