@@ -110,10 +110,8 @@ const feature: FeaturePlugin = {
                             if (!phone) {
                                 throw Boom.badRequest('"phone" must be a phone number');
                             }
-                            const loyalty = services.loyalty;
                             const started = Date.now();
-                            // A fresh lookup; a provider failure is a 503 or 502 naming the provider and the reason.
-                            const { provider, customer } = await loyalty.probe(organizationId, phone);
+                            const { provider, customer, sms } = await services.loyalty.systemTest(organizationId, phone);
                             return {
                                 ok: true,
                                 ms: Date.now() - started,
@@ -121,9 +119,9 @@ const feature: FeaturePlugin = {
                                 phone,
                                 found: !!customer,
                                 customer: customer ? { name: customer.name, points: customer.points } : null,
-                                sms: { provider: loyalty.sms.name, dryRun: true, sent: false, to: phone },
+                                sms: { provider: sms, dryRun: true, sent: false, to: phone },
                                 message: customer
-                                    ? `Found ${customer.name ?? 'a member'} with ${customer.points} points; a code text to ${phone} would go through ${loyalty.sms.name} (dry run, nothing sent)`
+                                    ? `Found ${customer.name ?? 'a member'} with ${customer.points} points; a code text to ${phone} would go through ${sms} (dry run, nothing sent)`
                                     : `The provider answered: ${phone} is not a member (dry run, nothing sent)`
                             };
                         }

@@ -142,6 +142,14 @@ export class AnalyticsService {
      * cached customer lookups of analytics_phones are kept. Returns the number of events read.
      */
     async rebuild(organizationId?: number, onProgress?: (events: number) => void): Promise<number> {
+        // Zones first: inside the transaction every query must use it (SQLite has one connection).
+        const ids = organizationId === undefined
+            ? (await this.db('analytics_events').distinct('organization_id')).map((r: { organization_id: number }) => Number(r.organization_id))
+            : [organizationId];
+        const zones = new Map<number, string>();
+        for (const id of ids) {
+            zones.set(id, await this.timeZoneOf(id));
+        }
         return this.db.transaction(async (trx) => {
             const scoped = (table: string) => (organizationId === undefined ? trx(table) : trx(table).where('organization_id', organizationId));
             for (const table of ROLLUP_TABLES) {
@@ -159,7 +167,7 @@ export class AnalyticsService {
                 }
                 const batch = new RollupBatch();
                 for (const row of rows) {
-                    batch.add(row, await this.timeZoneOf(row.organization_id));
+                    batch.add(row, zones.get(Number(row.organization_id)) ?? DEFAULT_TIME_ZONE);
                 }
                 await batch.write(trx);
                 lastId = Number(rows[rows.length - 1].id);
