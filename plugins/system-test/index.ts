@@ -111,18 +111,25 @@ const feature: FeaturePlugin = {
                                 throw Boom.badRequest('"phone" must be a phone number');
                             }
                             const loyalty = services.loyalty;
+                            // The configured default provider (services.loyalty no longer exposes the provider itself).
+                            const providerName = server.app.config.loyalty.provider;
                             const started = Date.now();
+                            // lookupCustomer names the provider's own error; customer() then gives the points (cached).
+                            const probe = await loyalty.lookupCustomer(organizationId, phone);
+                            if (probe.error) {
+                                throw Boom.badGateway(`Loyalty provider "${providerName}" failed: ${probe.error}`);
+                            }
                             let customer;
                             try {
-                                customer = await loyalty.provider.findCustomer(organizationId, phone);
+                                customer = probe.found ? await loyalty.customer(organizationId, phone) : null;
                             }
                             catch (err) {
-                                throw Boom.badGateway(`Loyalty provider "${loyalty.provider.name}" failed: ${(err as Error).message}`);
+                                throw Boom.badGateway(`Loyalty provider "${providerName}" failed: ${(err as Error).message}`);
                             }
                             return {
                                 ok: true,
                                 ms: Date.now() - started,
-                                provider: loyalty.provider.name,
+                                provider: providerName,
                                 phone,
                                 found: !!customer,
                                 customer: customer ? { name: customer.name, points: customer.points } : null,

@@ -204,12 +204,12 @@ describe('analytics dashboard API (/api/analytics/*)', function () {
     });
 
     it('looks a listed phone\'s customer up once and then answers from the cached column', async () => {
-        const provider = server.app.services.loyalty.provider as any;
-        const original = provider.findCustomer.bind(provider);
+        const loyalty = server.app.services.loyalty;
+        const original = loyalty.lookupCustomer;
         let calls = 0;
-        provider.findCustomer = (...args: any[]) => {
+        loyalty.lookupCustomer = (...args: Parameters<typeof original>) => {
             calls += 1;
-            return original(...args);
+            return original.apply(loyalty, args);
         };
         try {
             const first = await get('/api/analytics/alpine-customer/%2B15555550100');
@@ -221,7 +221,7 @@ describe('analytics dashboard API (/api/analytics/*)', function () {
             expect(list.body.data.find((r: any) => r.phoneNumber === '+15555550100').lookup).to.deep.equal(first.body);
         }
         finally {
-            provider.findCustomer = original;
+            loyalty.lookupCustomer = original;
         }
     });
 

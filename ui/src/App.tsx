@@ -16,6 +16,8 @@ const AdminQuestions = lazy(() => import('./pages/AdminQuestions'));
 const AdminChat = lazy(() => import('./pages/AdminChat'));
 const AdminLayout = lazy(() => import('./layout/AdminLayout'));
 const SystemTest = lazy(() => import('./pages/SystemTest'));
+// The analytics screen and its charts load only on /analytics (DESIGN §9).
+const AnalyticsPage = lazy(() => import('./pages/analytics/AnalyticsPage'));
 
 /** The routes of SPEC §2. */
 export function App() {
@@ -35,7 +37,7 @@ export function App() {
                 </Route>
                 {/* …or, for these (SPEC §2), sends the visitor to /admin-login. */}
                 <Route element={<AdminGuard redirect><AdminLayout /></AdminGuard>}>
-                    <Route path="/analytics" element={<Placeholder title="Analytics" />} />
+                    <Route path="/analytics" element={<AnalyticsPage />} />
                     <Route path="/admin-chat" element={<AdminChat />} />
                     <Route path="/admin-chat/history" element={<AdminChat view="history" />} />
                 </Route>
