@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, Callout, Card, Dialog, DialogBody, FormGroup, H1, HTMLTable, InputGroup, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { useWaitingChats } from '../../api/chat';
 import { useFailedVerifications, useSummary, type DateFilter } from '../../api/analytics';
-import { Empty, formatTime, Loaded } from './common';
+import { Empty, formatTime, Loaded, focusInside } from './common';
 import OverviewTab from './OverviewTab';
 import PhonesTab from './PhonesTab';
 import { ChatTab, ChatTrendsTab, DurationsTab, LiveChatTab, QuestionsTab, WebSocketTab } from './ChatTabs';
@@ -30,7 +30,7 @@ type TabId = typeof TABS[number][0];
 function FailedDialog({ open, filter, timeZone, onClose }: { open: boolean; filter: DateFilter; timeZone: string; onClose: () => void }) {
     const failed = useFailedVerifications(filter, open);
     return (
-        <Dialog isOpen={open} onClose={onClose} title="Failed verification attempts" className="lc-a-dialog lc-a-dialog-wide">
+        <Dialog isOpen={open} onClose={onClose} onOpened={focusInside} title="Failed verification attempts" className="lc-a-dialog lc-a-dialog-wide">
             <DialogBody>
                 <Loaded query={failed}>{(d) => (!d.data.length ? <Empty text="No failed verification attempts found" /> : (
                     <div className="lc-a-scroll">
@@ -138,7 +138,7 @@ export default function AnalyticsPage() {
                         renderActiveTabPanelOnly className="lc-a-tabs" large={false}>
                         {TABS.map(([id, title]) => <Tab key={id} id={id} title={title} />)}
                     </Tabs>
-                    <div className="lc-a-panel" role="tabpanel" aria-labelledby={`bp5-tab-title_analytics-tabs_${tab}`}>
+                    <div className="lc-a-panel" role="tabpanel" id={`bp5-tab-panel_analytics-tabs_${tab}`} aria-labelledby={`bp5-tab-title_analytics-tabs_${tab}`}>
                         {tab === 'overview' && <OverviewTab summary={summary.data} filter={filter} />}
                         {tab === 'phones' && <PhonesTab filter={filter} timeZone={timeZone} />}
                         {tab === 'chat' && <ChatTab filter={filter} timeZone={timeZone} />}

@@ -8,13 +8,13 @@ import {
     useChatAnalytics, useChatDurations, useChatSessions, useChatStatus, useQuestionUsage, useSessionMessages, useWebsocketStats, type DateFilter
 } from '../../api/analytics';
 import { BarChart, COLORS, LineChart } from './charts';
-import { Empty, formatTime, formatWait, Loaded, Pager, Stat, StatusBadge } from './common';
+import { Empty, formatTime, formatWait, Loaded, Pager, Stat, StatusBadge, focusInside } from './common';
 import { Download } from './Download';
 
 function MessagesDialog({ sessionId, timeZone, onClose }: { sessionId: string | null; timeZone: string; onClose: () => void }) {
     const messages = useSessionMessages(sessionId);
     return (
-        <Dialog isOpen={!!sessionId} onClose={onClose} title={`Messages of …${sessionId?.slice(-8) ?? ''}`} className="lc-a-dialog">
+        <Dialog isOpen={!!sessionId} onClose={onClose} onOpened={focusInside} title={`Messages of …${sessionId?.slice(-8) ?? ''}`} className="lc-a-dialog">
             <DialogBody>
                 <Loaded query={messages}>{(d) => (!d.messages.length ? <Empty text="No messages found for this session" /> : (
                     <ol className="lc-a-messages">{d.messages.map((m) => (

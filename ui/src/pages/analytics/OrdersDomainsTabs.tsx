@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Card, Classes, Dialog, DialogBody, H2, H3, HTMLTable, Tag } from '@blueprintjs/core';
 import { useDomainDetail, useDomains, useOrderHistory, type DateFilter, type OrderHistoryResponse } from '../../api/analytics';
-import { Empty, formatTime, Loaded, Pager, Stat } from './common';
+import { Empty, formatTime, Loaded, Pager, Stat, focusInside } from './common';
 import { Download } from './Download';
 
 type OrderRow = OrderHistoryResponse['orderHistory'][number];
@@ -9,7 +9,7 @@ type OrderRow = OrderHistoryResponse['orderHistory'][number];
 function OrdersDialog({ row, onClose }: { row: OrderRow | null; onClose: () => void }) {
     const d = row?.orderDetails;
     return (
-        <Dialog isOpen={!!row} onClose={onClose} title={`Orders of ${row?.phoneNumber ?? ''}`} className="lc-a-dialog">
+        <Dialog isOpen={!!row} onClose={onClose} onOpened={focusInside} title={`Orders of ${row?.phoneNumber ?? ''}`} className="lc-a-dialog">
             <DialogBody>
                 {!d || !d.found ? <p>{d?.error ?? 'No order data available'}</p> : (
                     <>

@@ -9,7 +9,7 @@ export default function OverviewTab({ summary, filter }: { summary: AnalyticsSum
     const daily = useDaily(filter);
     const other = Math.max(0, summary.totalInteractions - summary.successfulVerifications - summary.failedVerifications);
     return (
-        <div className="lc-a-grid">
+        <div className="lc-a-overview">
             <Card className="lc-a-card">
                 <H2 className="lc-a-h2">Interaction types</H2>
                 <PieChart title="Interaction types" slices={[
@@ -21,14 +21,14 @@ export default function OverviewTab({ summary, filter }: { summary: AnalyticsSum
             <Card className="lc-a-card">
                 <H2 className="lc-a-h2">By hour of day</H2>
                 <Loaded query={hourly}>{(rows) => (
-                    <BarChart title="Interactions by hour" rows={rows.map((r) => ({ label: String(r.hour), values: [r.widget_opened, r.verified, r.points_viewed] }))}
+                    <BarChart width={640} title="Interactions by hour" rows={rows.map((r) => ({ label: String(r.hour), values: [r.widget_opened, r.verified, r.points_viewed] }))}
                         series={[{ name: 'Opened', color: COLORS.other }, { name: 'Verified', color: COLORS.successful }, { name: 'Points viewed', color: COLORS.points }]} />
                 )}</Loaded>
             </Card>
             <Card className="lc-a-card lc-a-wide">
                 <H2 className="lc-a-h2">By day</H2>
                 <Loaded query={daily}>{(rows) => (
-                    <BarChart stacked title="Interactions by day" rows={rows.map((r) => ({ label: r.date.slice(5), values: [r.widget_opened, r.verified, r.points_viewed, r.live_chat_requested] }))}
+                    <BarChart width={960} height={240} stacked title="Interactions by day" rows={rows.map((r) => ({ label: r.date.slice(5), values: [r.widget_opened, r.verified, r.points_viewed, r.live_chat_requested] }))}
                         series={[{ name: 'Opened', color: COLORS.other }, { name: 'Verified', color: COLORS.successful }, { name: 'Points viewed', color: COLORS.points }, { name: 'Live chat', color: COLORS.failed }]} />
                 )}</Loaded>
             </Card>

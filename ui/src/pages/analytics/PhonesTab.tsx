@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Card, Classes, Dialog, DialogBody, H2, HTMLTable, Tag } from '@blueprintjs/core';
 import { useCustomerLookup, usePhoneDetails, usePhones, type DateFilter, type PhoneRow } from '../../api/analytics';
-import { Empty, formatTime, Loaded, Pager, RateBadge, rateColor, useMediaQuery } from './common';
+import { Empty, formatTime, Loaded, Pager, RateBadge, rateColor, useMediaQuery, focusInside } from './common';
 import { Download } from './Download';
 
 function Lookup({ row }: { row: PhoneRow }) {
@@ -19,7 +19,7 @@ function Lookup({ row }: { row: PhoneRow }) {
 function PhoneDialog({ phone, filter, timeZone, onClose }: { phone: string | null; filter: DateFilter; timeZone: string; onClose: () => void }) {
     const details = usePhoneDetails(phone, filter);
     return (
-        <Dialog isOpen={!!phone} onClose={onClose} title={`Phone ${phone ?? ''}`} className="lc-a-dialog">
+        <Dialog isOpen={!!phone} onClose={onClose} onOpened={focusInside} title={`Phone ${phone ?? ''}`} className="lc-a-dialog">
             <DialogBody>
                 <Loaded query={details}>{(d) => (
                     <div>
@@ -73,7 +73,7 @@ export default function PhonesTab({ filter, timeZone }: { filter: DateFilter; ti
                                     <td><Button minimal small className="lc-link-button" text={r.phoneNumber} onClick={() => setSelected(r.phoneNumber)} /></td>
                                     <td><Lookup row={r} /></td>
                                     <td>{r.totalInteractions}</td><td>{r.successfulVerifications}</td><td>{r.failedVerifications}</td>
-                                    <td>{r.lastPointsShown ?? '—'}</td><td><RateBadge rate={r.successRate} /></td><td>{formatTime(r.lastActivity, timeZone)}</td>
+                                    <td>{r.lastPointsShown ?? '—'}</td><td>{r.successfulVerifications + r.failedVerifications ? <RateBadge rate={r.successRate} /> : '—'}</td><td>{formatTime(r.lastActivity, timeZone)}</td>
                                 </tr>
                             ))}</tbody>
                         </HTMLTable>
@@ -82,7 +82,8 @@ export default function PhonesTab({ filter, timeZone }: { filter: DateFilter; ti
                             <li key={r.phoneNumber}>
                                 <button type="button" className="lc-a-phone-card" onClick={() => setSelected(r.phoneNumber)}>
                                     <span className="lc-a-phone-number">{r.phoneNumber}</span>
-                                    <span className={`lc-rate lc-rate-${rateColor(r.successRate)}`}>{r.successRate}%</span>
+                                    {r.successfulVerifications + r.failedVerifications
+                                        ? <span className={`lc-rate lc-rate-${rateColor(r.successRate)}`}>{r.successRate}%</span> : <span>—</span>}
                                     <span className="lc-a-phone-meta">{r.totalInteractions} interactions · last points {r.lastPointsShown ?? '—'}</span>
                                     <span className="lc-a-phone-meta">{formatTime(r.lastActivity, timeZone)}</span>
                                 </button>

@@ -57,10 +57,9 @@ function niceMax(v: number): number {
 }
 
 /** Bars per label: grouped side by side, or stacked. */
-export function BarChart({ rows, series, stacked = false, title, height = 220 }: {
-    rows: Array<{ label: string; values: number[] }>; series: Series[]; stacked?: boolean; title: string; height?: number;
+export function BarChart({ rows, series, stacked = false, title, height = 220, width = 640 }: {
+    rows: Array<{ label: string; values: number[] }>; series: Series[]; stacked?: boolean; title: string; height?: number; width?: number;
 }) {
-    const width = 640;
     const pad = { left: 40, right: 8, top: 10, bottom: 28 };
     const max = niceMax(Math.max(0, ...rows.map((r) => (stacked ? r.values.reduce((a, b) => a + b, 0) : Math.max(0, ...r.values)))));
     const plotH = height - pad.top - pad.bottom;
@@ -71,7 +70,7 @@ export function BarChart({ rows, series, stacked = false, title, height = 220 }:
     const label = `${title}: ${rows.map((r) => `${r.label} ${r.values.map((v, i) => `${series[i].name} ${v}`).join(', ')}`).join('; ')}`;
     return (
         <figure className="lc-chart">
-            <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label} className="lc-bars" preserveAspectRatio="none">
+            <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label} className="lc-bars">
                 {[0, 0.5, 1].map((f) => (
                     <g key={f}>
                         <line x1={pad.left} x2={width - pad.right} y1={y(max * f)} y2={y(max * f)} stroke="#E5E8EB" />
@@ -100,8 +99,7 @@ export function BarChart({ rows, series, stacked = false, title, height = 220 }:
 }
 
 /** Lines per series over the labels. */
-export function LineChart({ rows, series, title, height = 220 }: { rows: Array<{ label: string; values: number[] }>; series: Series[]; title: string; height?: number }) {
-    const width = 640;
+export function LineChart({ rows, series, title, height = 220, width = 960 }: { rows: Array<{ label: string; values: number[] }>; series: Series[]; title: string; height?: number; width?: number }) {
     const pad = { left: 40, right: 12, top: 10, bottom: 28 };
     const max = niceMax(Math.max(0, ...rows.flatMap((r) => r.values)));
     const plotH = height - pad.top - pad.bottom;

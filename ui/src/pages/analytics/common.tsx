@@ -95,3 +95,13 @@ export function Stat({ label, value, sub }: { label: string; value: ReactNode; s
         </div>
     );
 }
+
+/**
+ * A dialog's onOpened: moves the focus into it (to its close button) when Blueprint's own auto focus found no
+ * container yet, so Escape and Tab work from the keyboard at once.
+ */
+export function focusInside(node: HTMLElement): void {
+    if (!node.contains(document.activeElement)) {
+        (node.querySelector<HTMLElement>('.bp5-dialog-close-button') ?? node.querySelector<HTMLElement>('button, [href], [tabindex]'))?.focus();
+    }
+}
