@@ -48,6 +48,8 @@ export const settings = {
     OPENAI_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.openai.com/v1'),
     OPENAI_API_KEY: Joi.string().allow('').default(''),
     OPENAI_MODEL: Joi.string().default('gpt-4o-mini'),
+    OPENAI_TIMEOUT_MS: Joi.number().integer().min(100).max(120000).default(15000),
+    OPENAI_MAX_TOOL_ROUNDS: Joi.number().integer().min(1).max(10).default(3),
     CHAT_WAIT_TIMEOUT_SECONDS: Joi.number().integer().min(10).max(86400).default(600),
     CHAT_MAX_MESSAGE_LENGTH: Joi.number().integer().min(1).max(10000).default(2000),
     ANALYTICS_RETENTION_DAYS: Joi.number().integer().min(1).max(36500).default(400),
@@ -342,7 +344,8 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
         mail: { transport: v.MAIL_TRANSPORT, smtpUrl: v.SMTP_URL || null, from: v.MAIL_FROM },
         ai: {
             provider: v.AI_PROVIDER,
-            openai: { baseUrl: String(v.OPENAI_BASE_URL).replace(/\/+$/, ''), apiKey: v.OPENAI_API_KEY || null, model: v.OPENAI_MODEL }
+            openai: { baseUrl: String(v.OPENAI_BASE_URL).replace(/\/+$/, ''), apiKey: v.OPENAI_API_KEY || null, model: v.OPENAI_MODEL,
+                timeoutMs: v.OPENAI_TIMEOUT_MS, maxToolRounds: v.OPENAI_MAX_TOOL_ROUNDS }
         },
         chat: { waitTimeoutSeconds: v.CHAT_WAIT_TIMEOUT_SECONDS, maxMessageLength: v.CHAT_MAX_MESSAGE_LENGTH },
         analytics: { retentionDays: v.ANALYTICS_RETENTION_DAYS },

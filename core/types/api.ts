@@ -69,10 +69,18 @@ export interface OrganizationAnalytics extends OrganizationTotals {
 
 // ---- pre-made questions (SPEC §3 'Pre-made question') --------------------------------------------
 
+/**
+ * What the widget does when a question is chosen: show its answer, run the loyalty check (phone + code), or
+ * reach live support. The behaviour follows the kind, never the question's text (issue 11).
+ */
+export type QuestionKind = 'answer' | 'loyalty_check' | 'live_support';
+export const QUESTION_KINDS: readonly QuestionKind[] = ['answer', 'loyalty_check', 'live_support'];
+
 export interface Question {
     id: number;
     question: string;
     answer: string;
+    kind: QuestionKind;
     isActive: boolean;
     sortOrder: number;
     createdAt: string | null;
@@ -215,3 +223,80 @@ export interface OrderHistoryResponse {
     pagination: { page: number; totalPages: number; totalCount: number; limit: number };
 }
 export interface WebsocketStats { totalActiveChatConnections: number; totalAgentConnections: number; activeSessionIds: string[]; lastConnectionTime: string | null }
+// ---- AI agent (SPEC §3 'Knowledge entry', 'AI chat history record', 'AI status and sessions summary') ----
+
+export interface KnowledgeEntry {
+    id: number;
+    title: string;
+    content: string;
+    isActive: boolean;
+    createdAt: string | null;
+    updatedAt: string | null;
+}
+
+/** What the agent offered instead of an answer from the store's knowledge (null: it answered). */
+export type AiFallbackAction = 'live_chat' | 'questions' | 'verify_phone' | 'live_chat_unavailable';
+
+export interface AiChatRecord {
+    id: number;
+    userQuestion: string;
+    aiResponse: string;
+    sessionId: string | null;
+    phoneNumber: string | null;
+    domain: string | null;
+    createdAt: string | null;
+    isResolved: boolean;
+    fallbackAction: string | null;
+}
+
+export interface AiSource {
+    id: number;
+    title: string;
+    /** knowledge entry, pre-made question, the store's information, or a tier-2 tool's result */
+    kind?: 'knowledge' | 'question' | 'store' | 'tool';
+}
+
+/** POST /api/ai/chat */
+export interface AiChatAnswer {
+    answer: string;
+    historyId: number;
+    fallbackAction: AiFallbackAction | null;
+    sources: AiSource[];
+}
+
+/** POST /api/ai/test: the answer plus what it was made from. */
+export interface AiTestAnswer {
+    answer: string;
+    fallbackAction: AiFallbackAction | null;
+    sources: AiSource[];
+    confidence: number;
+    provider: 'builtin' | 'openai';
+    entries: Array<{ id: number; title: string; kind: 'knowledge' | 'question' | 'store'; score: number; confidence: number }>;
+    tools: string[];
+}
+
+/** One exchange of a widget session with the agent (what a human agent sees on hand-off). */
+export interface AiTurn {
+    question: string;
+    answer: string;
+    fallbackAction: string | null;
+    createdAt: string | null;
+}
+
+export interface AiStatus {
+    enabled: boolean;
+}
+
+/** GET /api/ai-agent/sessions: SPEC §3 plus the answer and resolution rates (percent, one decimal). */
+export interface AiSessionsSummary {
+    activeSessions: number;
+    todayFunctionCalls: number;
+    verificationsToday: number;
+    successRate: number;
+    questions: number;
+    answered: number;
+    answerRate: number;
+    resolved: number;
+    resolutionRate: number;
+    handoffs: number;
+}

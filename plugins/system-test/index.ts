@@ -110,32 +110,18 @@ const feature: FeaturePlugin = {
                             if (!phone) {
                                 throw Boom.badRequest('"phone" must be a phone number');
                             }
-                            const loyalty = services.loyalty;
-                            // The configured default provider (services.loyalty no longer exposes the provider itself).
-                            const providerName = server.app.config.loyalty.provider;
                             const started = Date.now();
-                            // lookupCustomer names the provider's own error; customer() then gives the points (cached).
-                            const probe = await loyalty.lookupCustomer(organizationId, phone);
-                            if (probe.error) {
-                                throw Boom.badGateway(`Loyalty provider "${providerName}" failed: ${probe.error}`);
-                            }
-                            let customer;
-                            try {
-                                customer = probe.found ? await loyalty.customer(organizationId, phone) : null;
-                            }
-                            catch (err) {
-                                throw Boom.badGateway(`Loyalty provider "${providerName}" failed: ${(err as Error).message}`);
-                            }
+                            const { provider, customer, sms } = await services.loyalty.systemTest(organizationId, phone);
                             return {
                                 ok: true,
                                 ms: Date.now() - started,
-                                provider: providerName,
+                                provider,
                                 phone,
                                 found: !!customer,
                                 customer: customer ? { name: customer.name, points: customer.points } : null,
-                                sms: { provider: loyalty.sms.name, dryRun: true, sent: false, to: phone },
+                                sms: { provider: sms, dryRun: true, sent: false, to: phone },
                                 message: customer
-                                    ? `Found ${customer.name ?? 'a member'} with ${customer.points} points; a code text to ${phone} would go through ${loyalty.sms.name} (dry run, nothing sent)`
+                                    ? `Found ${customer.name ?? 'a member'} with ${customer.points} points; a code text to ${phone} would go through ${sms} (dry run, nothing sent)`
                                     : `The provider answered: ${phone} is not a member (dry run, nothing sent)`
                             };
                         }

@@ -111,14 +111,14 @@ describe('the system test dashboard\'s round trips (/api/admin/system-test/*)', 
         expect((bad.result as any).message).to.contain('"phone" must be a phone number');
     });
 
-    it('answers 502 with the provider\'s error when the loyalty provider is unreachable', async () => {
+    it('answers 503 naming the provider and its error when the loyalty provider is unreachable', async () => {
         const port = await closedPort();
         const down = await startTestServer({ env: { LOYALTY_PROVIDER: 'alpineiq', ALPINEIQ_API_KEY: 'k', ALPINEIQ_UID: '1', ALPINEIQ_BASE_URL: `http://127.0.0.1:${port}` } });
         try {
             const c = await createTenant(down.server, 'sysdown', 'sysdown.test');
             const res = await down.server.inject({ method: 'POST', url: '/api/admin/system-test/loyalty', headers: bearer(c.admin.token), payload: {} });
-            expect(res.statusCode).to.equal(502);
-            expect((res.result as any).message).to.match(/^Loyalty provider "alpineiq" failed: The loyalty provider cannot be reached/);
+            expect(res.statusCode, res.payload).to.equal(503);
+            expect((res.result as any).message).to.match(/^Loyalty provider "alpineiq" failed: Alpine IQ cannot be reached/);
         }
         finally {
             await down.close();

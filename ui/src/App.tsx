@@ -16,6 +16,8 @@ const AdminQuestions = lazy(() => import('./pages/AdminQuestions'));
 const AdminChat = lazy(() => import('./pages/AdminChat'));
 const AdminLayout = lazy(() => import('./layout/AdminLayout'));
 const SystemTest = lazy(() => import('./pages/SystemTest'));
+const AiManagement = lazy(() => import('./pages/AiManagement'));
+const AiTest = lazy(() => import('./pages/AiTest'));
 // The analytics screen and its charts load only on /analytics (DESIGN §9).
 const AnalyticsPage = lazy(() => import('./pages/analytics/AnalyticsPage'));
 
@@ -33,7 +35,8 @@ export function App() {
                     <Route path="/test" element={<SystemTest />} />
                     <Route path="/test-dashboard" element={<SystemTest />} />
                     <Route path="/admin-questions" element={<AdminQuestions />} />
-                    <Route path="/ai-management" element={<Placeholder title="AI management" />} />
+                    <Route path="/ai-management" element={<AiManagement />} />
+                    <Route path="/ai-test" element={<AiTest />} />
                 </Route>
                 {/* …or, for these (SPEC §2), sends the visitor to /admin-login. */}
                 <Route element={<AdminGuard redirect><AdminLayout /></AdminGuard>}>

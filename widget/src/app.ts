@@ -5,7 +5,7 @@
 import { api, ApiError, track, TrackEvent, WidgetConfig } from './config';
 import { createLiveChat, LiveChat, LiveChatOptions } from './live-chat';
 import { adoptStyles } from './styles';
-import { DEFAULT_QUESTIONS, FaqItem, LIVE_QUESTION, LIVE_WORDS, LOYALTY_QUESTION, TEXT } from './texts';
+import { DEFAULT_QUESTIONS, FaqItem, LIVE_WORDS, LOYALTY_WORDS, TEXT } from './texts';
 
 export type Step = 'initial' | 'questions' | 'identifier' | 'code' | 'success' | 'live_chat';
 
@@ -116,10 +116,10 @@ export function mount(options: MountOptions): PanelController {
     };
     const emit = (event: TrackEvent) => track(config, sessionId, event);
 
-    const questionsLoaded = api<Array<{ id: number; question: string; answer: string }>>(config, '/api/questions')
+    const questionsLoaded = api<FaqItem[]>(config, '/api/questions')
         .then((rows) => {
             if (Array.isArray(rows)) {
-                questions = rows.map((q) => ({ id: q.id, question: q.question, answer: q.answer }));
+                questions = rows.map((q) => ({ id: q.id, question: q.question, answer: q.answer, kind: q.kind ?? 'answer' }));
             }
         })
         .catch((err) => console.warn('loyalty-chat: using the default questions', err))
@@ -185,11 +185,11 @@ export function mount(options: MountOptions): PanelController {
         }
         add(q.question, true);
         emit({ action: 'question_clicked', questionId: q.id, success: true });
-        if (LOYALTY_QUESTION.test(q.question)) {
+        if (q.kind === 'loyalty_check') {
             add(TEXT.askPhone);
             setStep('identifier');
         }
-        else if (LIVE_QUESTION.test(q.question)) {
+        else if (q.kind === 'live_support') {
             void startLiveChat(q.question);
         }
         else {
@@ -205,8 +205,14 @@ export function mount(options: MountOptions): PanelController {
         phone = identifier;
         setPending(true);
         try {
-            const res = await api<{ message?: string }>(config, '/api/loyalty/verify', { identifier, sessionId });
+            const res = await api<{ ok?: boolean; reason?: string; message?: string }>(config, '/api/loyalty/verify', { identifier, sessionId });
             if (gen !== generation) return;
+            if (res && res.ok === false) {
+                add(TEXT.notFound, false, true);
+                emit({ action: 'verification_failed', phoneNumber: identifier, success: false, errorMessage: res.message ?? res.reason ?? null });
+                setStep('questions');
+                return;
+            }
             add(TEXT.codeSent);
             emit({ action: 'verification_sent', phoneNumber: identifier, success: true });
             void res;
@@ -233,8 +239,20 @@ export function mount(options: MountOptions): PanelController {
         const gen = generation;
         setPending(true);
         try {
-            const res = await api<{ points: number }>(config, '/api/loyalty/view', { identifier: phone, code, sessionId });
+            const res = await api<{ ok?: boolean; reason?: string; message?: string; points: number }>(config, '/api/loyalty/view', { identifier: phone, code, sessionId });
             if (gen !== generation) return;
+            if (res && res.ok === false) {
+                const message = res.message ?? 'Invalid verification code';
+                emit({ action: 'code_verification_failed', phoneNumber: phone, success: false, errorMessage: message });
+                if (res.reason === 'invalid_code') {
+                    add(TEXT.wrongCode(message.replace(/\.$/, '')), false, true);
+                }
+                else {
+                    add(TEXT.notFound, false, true);
+                    setStep('questions');
+                }
+                return;
+            }
             verifiedPhone = phone;
             add(TEXT.points(Number(res.points) || 0));
             emit({ action: 'points_retrieved', phoneNumber: phone, success: true, pointsRetrieved: Number(res.points) || 0 });
@@ -334,11 +352,10 @@ export function mount(options: MountOptions): PanelController {
             return;
         }
         const match = questions.find((q) => q.question.toLowerCase() === text.toLowerCase());
-        if (match && LOYALTY_QUESTION.test(match.question)) {
-            add(TEXT.askPhone);
-            setStep('identifier');
+        if (match && match.kind === 'live_support') {
+            void startLiveChat(text);
         }
-        else if (LOYALTY_QUESTION.test(text)) {
+        else if ((match && match.kind === 'loyalty_check') || (!match && LOYALTY_WORDS.test(text))) {
             add(TEXT.askPhone);
             setStep('identifier');
         }
@@ -360,6 +377,8 @@ export function mount(options: MountOptions): PanelController {
         messages = [];
         list.replaceChildren();
         phone = '';
+        verifiedPhone = null;     // a shared device: the next customer starts unknown (issue 11)
+        live = null;
         input.value = '';
         pending = false;
         setStep('initial');

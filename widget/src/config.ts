@@ -50,6 +50,7 @@ export async function api<T>(config: WidgetConfig, path: string, body?: unknown,
 
 /** Posts an analytics event; failures are only logged (SPEC §7). */
 export function track(config: WidgetConfig, sessionId: string, event: TrackEvent): void {
-    api(config, '/api/analytics/track', { ...event, sessionId, domain: location.hostname || null }, true)
+    // The server takes the page's host from the Origin header.
+    api(config, '/api/analytics/track', { ...event, sessionId }, true)
         .catch((err) => console.warn('loyalty-chat: analytics event not recorded', err));
 }

@@ -73,14 +73,11 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 auth: allow('widget'),
                 tags: ['widget'],
                 validate: { payload: Joi.object({ sessionId: fields.widgetSessionId.allow('') }).allow(null).unknown(false) },
-                handler: async (request, h) => {
+                handler: async (request) => {
                     const c = widgetOf(request);
                     const available = await chat().agentsAvailable(c.organizationId);
-                    // SPEC §7: a success status means an agent is available.
-                    if (!available) {
-                        return h.response({ available: false, message: 'No agents are available right now' }).code(503);
-                    }
-                    return { available: true };
+                    // Nobody available is an expected outcome, not an error (issue 11): 200 either way.
+                    return available ? { available: true } : { available: false, message: 'No agents are available right now' };
                 }
             }
         },
@@ -103,13 +100,19 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                     const c = widgetOf(request);
                     await createLimit.consume(clientIp(request), 'Too many chat requests. Please try again later.');
                     const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null };
+                    // A customer who talked with the AI agent first arrives with that conversation (issue 13).
+                    const aiConversation = await server.app.services.ai?.conversationForSession(c.organizationId, body.sessionId) ?? [];
                     const { session, created } = await chat().createSession({
                         organizationId: c.organizationId,
                         botInstanceId: c.botInstanceId,
                         sessionId: body.sessionId,
                         phoneNumber: body.phoneNumber ?? null,
                         customerMessage: body.customerMessage ?? null,
-                        domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined)
+                        domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined),
+                        ...(aiConversation.length ? {
+                            via: 'ai' as const,
+                            aiContext: { originalQuestion: body.customerMessage?.trim() || aiConversation[aiConversation.length - 1].question, aiConversation }
+                        } : {})
                     });
                     const token = signCustomerToken(server.app.config.jwtSecret, { organizationId: c.organizationId, sessionId: session.sessionId });
                     return h.response({

@@ -10,7 +10,7 @@ import type { Services } from '../../../core/types';
 import { AgentPresenceModel, ChatMessageModel, ChatSessionModel, ChatStatus, EmailSettingsModel } from '../models';
 import type { MailService } from './mail-service';
 import { analyticsSessions } from './analytics-sessions';
-import type { ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
+import type { AiTurn, ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
 
 export type { ChatMessage, ChatSession, EmailSettings };
 
@@ -51,6 +51,14 @@ export interface NewChat {
     customerMessage: string | null;
     domain: string | null;
     via?: 'widget' | 'ai';
+    /** The AI conversation before the hand-off (via 'ai'): what the agents see with the request. */
+    aiContext?: AiTransferContext;
+}
+
+/** What the AI agent hands over with a customer (issue 13): the question that led here and the exchanges before it. */
+export interface AiTransferContext {
+    originalQuestion: string;
+    aiConversation: AiTurn[];
 }
 
 export type ChatFlags = Partial<Pick<ChatSession, 'isStarred' | 'isArchived'>>;
@@ -225,11 +233,31 @@ export class ChatService {
         const session = toSession(row);
         const type = input.via === 'ai' ? 'ai_transfer_request' : 'new_customer';
         await this.deps.realtime.publish(paths.agents(input.organizationId), {
-            type, sessionId, phoneNumber: session.phoneNumber, message: first, originalQuestion: first, createdAt: session.createdAt
+            type, sessionId, phoneNumber: session.phoneNumber, message: first,
+            originalQuestion: input.aiContext?.originalQuestion ?? first, createdAt: session.createdAt,
+            ...(input.aiContext ? { aiConversation: input.aiContext.aiConversation } : {})
         });
         await this.deps.jobs.add(WAIT_TIMEOUT_JOB, { organizationId: input.organizationId, sessionId },
             { delay: this.deps.chat.waitTimeoutSeconds * 1000, jobId: `wait-${input.organizationId}-${sessionId}` });
         return { session, created: true };
+    }
+
+    /**
+     * The AI agent hands a customer to the live agents: opens the widget session's chat (or keeps its open
+     * one) and sends the organization's agents `ai_transfer_request` with the original question and the AI
+     * conversation (SPEC §7), which the console shows.
+     */
+    async setAiTransferContext(input: Omit<NewChat, 'via' | 'aiContext' | 'customerMessage'> & AiTransferContext): Promise<{ session: ChatSession; created: boolean }> {
+        const aiContext = { originalQuestion: input.originalQuestion, aiConversation: input.aiConversation };
+        const result = await this.createSession({ ...input, customerMessage: input.originalQuestion, via: 'ai', aiContext });
+        if (!result.created) {
+            const { session } = result;
+            await this.deps.realtime.publish(paths.agents(input.organizationId), {
+                type: 'ai_transfer_request', sessionId: session.sessionId, phoneNumber: session.phoneNumber, message: input.originalQuestion,
+                originalQuestion: input.originalQuestion, aiConversation: input.aiConversation, createdAt: session.createdAt
+            });
+        }
+        return result;
     }
 
     async getSession(organizationId: number, sessionId: string, options: { messages?: boolean } = {}): Promise<ChatSession> {

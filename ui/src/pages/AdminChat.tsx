@@ -6,7 +6,7 @@ import {
     appendMessage, ChatMessage, ChatSession, chatKeys, SocketCommand, useAcceptChat, useActiveChats, useChatMessages, useEndChat, useSendMessage,
     useSessionFlag, useWaitingChats
 } from '../api/chat';
-import { useMarkRead } from '../api/console';
+import { consoleKeys, useMarkRead } from '../api/console';
 import { useAdminAuth } from '../auth/AdminGuard';
 import { AgentPush, AgentSocket, ConnectionState } from '../components/chat/agent-socket';
 import { AgentStatusPanel } from '../components/chat/AgentStatusPanel';
@@ -91,6 +91,8 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
     const [drafts, setDrafts] = useState<Record<string, string>>(readDrafts);
     const [pane, setPane] = useState<Pane>('list');
     const [archiving, setArchiving] = useState<ChatSession | null>(null);
+    /** The question each AI hand-off started from (ai_transfer_request), by chat session. */
+    const [aiQuestions, setAiQuestions] = useState<Record<string, string>>({});
     const socketRef = useRef<AgentSocket | null>(null);
     const toasterRef = useRef<OverlayToaster | null>(null);
     const conversationRef = useRef<ConversationHandle | null>(null);
@@ -152,6 +154,12 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
             case 'ai_transfer_request': {
                 void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
                 const phone = String(push.phoneNumber ?? 'Unknown');
+                if (push.type !== 'new_customer' && typeof push.originalQuestion === 'string') {
+                    const id = String(push.sessionId);
+                    const question = push.originalQuestion;
+                    setAiQuestions((q) => ({ ...q, [id]: question }));
+                    void queryClient.invalidateQueries({ queryKey: consoleKeys.context(id) });
+                }
                 playTwoBeeps();
                 setBanner({ phone, until: Date.now() + BANNER_MS });
                 const who = phone === 'Unknown' ? 'A customer' : `Customer ${phone}`;
@@ -255,15 +263,14 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
     keyState.current = { selectedId, view, pane };
     useEffect(() => {
         const onKey = (e: KeyboardEvent) => {
-            if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) {
-                return;
-            }
             const target = e.target as HTMLElement | null;
-            if (target?.closest?.('.bp5-overlay')) {
+            if (e.key === 'Escape') {
+                setBanner(null);        // Esc always dismisses the new-request banner, even from the reply box
+            }
+            if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || target?.closest?.('.bp5-overlay')) {
                 return;
             }
             if (e.key === 'Escape') {
-                setBanner(null);
                 if (!isTyping(target) && keyState.current.pane !== 'list') {
                     setPane(keyState.current.pane === 'customer' ? 'conversation' : 'list');
                 }
@@ -379,7 +386,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
                             onBack={() => setPane('list')}
                             onShowCustomer={() => setPane('customer')}
                         />
-                        <CustomerPanel session={selectedSession} onBack={() => setPane('conversation')} />
+                        <CustomerPanel session={selectedSession} originalQuestion={selectedSession ? aiQuestions[selectedSession.sessionId] : null} onBack={() => setPane('conversation')} />
                     </div>
                 )}
             <Alert

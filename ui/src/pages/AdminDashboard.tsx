@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { AnchorButton, Button, Card, Elevation, H1, H5, Icon, Intent, Spinner, Tag } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
 import { apiRequest } from '../api/client';
+import { AiAgentPanel } from '../features/ai/AiAgentPanel';
 
 interface Health {
     status: string;
@@ -25,6 +26,7 @@ const SECTIONS: { to: string; title: string; text: string; icon: IconName; newTa
     { to: '/admin-chat', title: 'Live Chat', text: 'Answer waiting customers and follow active conversations.', icon: 'chat' },
     { to: '/analytics', title: 'Analytics', text: 'Interactions, verifications, phones, domains and chat sessions.', icon: 'timeline-bar-chart' },
     { to: '/admin-questions', title: 'Manage Questions', text: 'Edit, order and preview the pre-made questions of the widget.', icon: 'help' },
+    { to: '/ai-management', title: 'AI Management', text: 'The AI agent\'s knowledge base and its conversations with customers.', icon: 'predictive-analysis' },
     { to: '/test-dashboard', title: 'Test Dashboard', text: 'Check analytics, websocket, live chat and loyalty end to end.', icon: 'lab-test' },
     { to: '/demo', title: 'Demo Page', text: 'Open the demo storefront with the widget in a new tab.', icon: 'shop', newTab: true }
 ];
@@ -107,9 +109,12 @@ export default function AdminDashboard() {
             </div>
             <Overview />
             <div className="lc-home-layout">
-                <section className="lc-grid" aria-label="Sections">
-                    {SECTIONS.map((section) => <SectionCard key={section.to} {...section} />)}
-                </section>
+                <div className="lc-home-main">
+                    <section className="lc-grid" aria-label="Sections">
+                        {SECTIONS.map((section) => <SectionCard key={section.to} {...section} />)}
+                    </section>
+                    <AiAgentPanel />
+                </div>
                 <aside className="lc-home-side">
                     <SystemStatus />
                     <Card elevation={Elevation.ONE}>

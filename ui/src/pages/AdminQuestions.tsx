@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import {
-    Alert, Button, ButtonGroup, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H1, H5, InputGroup,
+    Alert, Button, ButtonGroup, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H1, H5, HTMLSelect, InputGroup,
     Intent, NonIdealState, Spinner, Switch, Tab, Tabs, Tag, TextArea
 } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import {
-    DEFAULT_QUESTIONS, Question, QuestionInput, useCreateQuestion, useDeleteQuestion, useQuestions, useSaveOrder, useUpdateQuestion
+    DEFAULT_QUESTIONS, KIND_LABELS, Question, QuestionInput, QuestionKind, useCreateQuestion, useDeleteQuestion, useQuestions, useSaveOrder, useUpdateQuestion
 } from '../api/questions';
 // This page's own layout rules (scoped by class names): a stylesheet, as the pages' CSP allows no inline style.
 import './admin-questions.css';
@@ -21,6 +21,7 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
     const [question, setQuestion] = useState(initial?.question ?? '');
     const [answer, setAnswer] = useState(initial?.answer ?? '');
     const [isActive, setActive] = useState(initial?.isActive ?? true);
+    const [kind, setKind] = useState<QuestionKind>(initial?.kind ?? 'answer');
     const create = useCreateQuestion();
     const update = useUpdateQuestion();
     const pending = create.isPending || update.isPending;
@@ -28,7 +29,7 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
     const canSave = question.trim() !== '' && answer.trim() !== '' && !pending;
 
     const save = async () => {
-        const input: QuestionInput = { question: question.trim(), answer: answer.trim(), isActive };
+        const input: QuestionInput = { question: question.trim(), answer: answer.trim(), kind, isActive };
         if (initial) {
             await update.mutateAsync({ id: initial.id, ...input });
         }
@@ -48,6 +49,10 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
                 <FormGroup label="Answer" labelFor="q-answer">
                     <TextArea id="q-answer" value={answer} onChange={(e) => setAnswer(e.target.value)} fill rows={5} maxLength={5000} />
                 </FormGroup>
+                <FormGroup label="When a customer chooses it" labelFor="q-kind">
+                    <HTMLSelect id="q-kind" value={kind} fill onChange={(e) => setKind(e.currentTarget.value as QuestionKind)}
+                        options={(Object.keys(KIND_LABELS) as QuestionKind[]).map((k) => ({ value: k, label: KIND_LABELS[k] }))} />
+                </FormGroup>
                 <Switch label="Active" checked={isActive} onChange={(e) => setActive((e.target as HTMLInputElement).checked)} />
             </DialogBody>
             <DialogFooter actions={<>
@@ -65,6 +70,7 @@ function QuestionRow(props: { q: Question; index: number; count: number; onEdit(
         <Card className="lc-question" data-question-id={q.id}>
             <div className="lc-question-head">
                 <H5 className="lc-question-title">{q.question}</H5>
+                {q.kind !== 'answer' && <Tag minimal intent={Intent.PRIMARY} data-kind={q.kind}>{q.kind === 'loyalty_check' ? 'Loyalty check' : 'Live support'}</Tag>}
                 <Tag minimal intent={q.isActive ? Intent.SUCCESS : Intent.NONE}>{q.isActive ? 'Active' : 'Inactive'}</Tag>
             </div>
             <p className="lc-question-answer">{q.answer}</p>

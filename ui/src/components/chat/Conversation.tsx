@@ -66,7 +66,15 @@ export const Conversation = forwardRef<ConversationHandle, {
     const [cannedIndex, setCannedIndex] = useState(0);
     const [cannedClosed, setCannedClosed] = useState(false);
     const input = useRef<HTMLTextAreaElement>(null);
-    useImperativeHandle(ref, () => ({ focusReply: () => input.current?.focus() }), []);
+    useImperativeHandle(ref, () => ({
+        focusReply: () => {
+            const el = input.current;
+            if (el) {
+                el.focus();
+                el.setSelectionRange(el.value.length, el.value.length);     // go on where the draft ends
+            }
+        }
+    }), []);
 
     const slash = draft.startsWith('/') && !cannedClosed;
     const canned = useCannedReplies(slash);

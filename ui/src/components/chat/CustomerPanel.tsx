@@ -16,6 +16,9 @@ function aiTurn(entry: unknown): Array<{ who: string; text: string }> {
         return typeof entry === 'string' ? [{ who: 'AI', text: entry }] : [];
     }
     const e = entry as Record<string, unknown>;
+    if (typeof e.question === 'string' && typeof e.answer === 'string') {
+        return [{ who: 'Customer', text: e.question }, { who: 'AI', text: e.answer }];
+    }
     if (typeof e.userQuestion === 'string' || typeof e.aiResponse === 'string') {
         return [
             ...(typeof e.userQuestion === 'string' ? [{ who: 'Customer', text: e.userQuestion }] : []),
@@ -34,7 +37,7 @@ function aiTurn(entry: unknown): Array<{ who: string; text: string }> {
  * Who the agent is talking to (issue 14): the phone (and whether it was proved with a code), loyalty points and
  * the last orders from the provider, the AI conversation before the hand-off, and earlier chats of that phone.
  */
-export function CustomerPanel({ session, onBack }: { session: ChatSession | null; onBack?(): void }) {
+export function CustomerPanel({ session, onBack, originalQuestion }: { session: ChatSession | null; onBack?(): void; originalQuestion?: string | null }) {
     const context = useCustomerContext(session?.sessionId ?? null);
     const head = (
         <div className="lc-pane-head">
@@ -86,9 +89,10 @@ export function CustomerPanel({ session, onBack }: { session: ChatSession | null
                                 </ul>
                             </section>
                         )}
-                        {ai.length > 0 && (
-                            <section aria-labelledby="lc-ai-title" className="lc-customer-section">
+                        {(ai.length > 0 || !!originalQuestion) && (
+                            <section aria-labelledby="lc-ai-title" className="lc-customer-section" data-testid="ai-conversation">
                                 <h3 id="lc-ai-title" className="lc-customer-heading">Before the hand-off (AI agent)</h3>
+                                {originalQuestion && <p><strong>Original question:</strong> {originalQuestion}</p>}
                                 <ol className="lc-ai-turns">
                                     {ai.map((turn, i) => <li key={i}><strong>{turn.who}:</strong> {turn.text}</li>)}
                                 </ol>
