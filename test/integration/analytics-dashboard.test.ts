@@ -204,11 +204,10 @@ describe('analytics dashboard API (/api/analytics/*)', function () {
     });
 
     it('looks a listed phone\'s customer up once and then answers from the cached column', async () => {
-        // Counted where analytics reaches the loyalty plugin: each call here is a provider lookup.
-        const loyalty = server.app.services.loyalty as any;
+        const loyalty = server.app.services.loyalty;
         const original = loyalty.lookupCustomer;
         let calls = 0;
-        loyalty.lookupCustomer = (...args: any[]) => {
+        loyalty.lookupCustomer = (...args: Parameters<typeof original>) => {
             calls += 1;
             return original.apply(loyalty, args);
         };

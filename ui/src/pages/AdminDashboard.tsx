@@ -87,11 +87,11 @@ function Overview() {
     const summary = useQuery({ queryKey: ['analytics', 'summary', 30, 'home'], queryFn: () => apiRequest<Summary>('/api/analytics/summary?days=30') });
     const show = (n: number | undefined, suffix = '') => (summary.data && typeof n === 'number' ? `${Math.round(n * 10) / 10}${suffix}` : '—');
     return (
-        <div className="lc-stats" aria-label="Last 30 days">
-            <Stat label="Interactions (30 days)" value={show(summary.data?.totalInteractions)} />
+        <div className="lc-stats" role="group" aria-label="Last 30 days">
+            <Stat label="Success rate" value={show(summary.data?.successRate, '%')} />
+            <Stat label="Active domains" value={show(summary.data?.activeDomains)} />
             <Stat label="Loyalty checks" value={show(summary.data?.loyaltyChecks)} />
             <Stat label="Live chat sessions" value={show(summary.data?.liveChatSessions)} />
-            <Stat label="Success rate" value={show(summary.data?.successRate, '%')} />
         </div>
     );
 }

@@ -6,6 +6,7 @@ import { BotInstance, useOrgAnalytics, useOrgBotInstances } from '../api/tenants
 import { AppHeader } from '../components/AppHeader';
 import { CopyButton } from '../components/CopyButton';
 import { StaffUser, useStaffSession } from '../auth/session';
+import { BarChart, COLORS } from './analytics/charts';
 
 function Stat({ label, value, icon }: { label: string; value: ReactNode; icon: ReactNode }) {
     return (
@@ -127,12 +128,19 @@ function Dashboard({ user, onLogout, onRejected }: { user: StaffUser; onLogout: 
                                         options={[{ value: 7, label: 'Last 7 days' }, { value: 30, label: 'Last 30 days' }, { value: 90, label: 'Last 90 days' }, { value: 365, label: 'Last 12 months' }]} />
                                 </FormGroup>
                                 {period.isPending ? <Spinner size={24} /> : period.isError ? <Callout intent="danger">{period.error.message}</Callout> : (
+                                    <>
                                     <div className="lc-stats">
                                         <Stat label="Total interactions" value={number(period.data.totalInteractions)} icon={<Icon icon="chat" size={20} />} />
                                         <Stat label="Loyalty checks" value={number(period.data.loyaltyChecks)} icon={<Icon icon="star" size={20} />} />
                                         <Stat label="Live chat sessions" value={number(period.data.liveChatSessions)} icon={<Icon icon="headset" size={20} />} />
                                         <Stat label="Success rate" value={`${Math.round(period.data.successRate * 10) / 10}%`} icon={<Icon icon="tick-circle" size={20} />} />
                                     </div>
+                                    <Card elevation={Elevation.ZERO} className="lc-org-daily" data-testid="org-daily-chart">
+                                        <H5>Daily interactions ({period.data.timeZone})</H5>
+                                        <BarChart stacked title="Daily interactions" rows={period.data.daily.map((r) => ({ label: r.date.slice(5), values: [r.widget_opened, r.verified, r.points_viewed, r.live_chat_requested] }))}
+                                            series={[{ name: 'Opened', color: COLORS.other }, { name: 'Verified', color: COLORS.successful }, { name: 'Points viewed', color: COLORS.points }, { name: 'Live chat', color: COLORS.failed }]} />
+                                    </Card>
+                                    </>
                                 )}
                                 <Callout intent="primary" icon="info-sign" className="lc-note">
                                     For detailed analytics (phones, chat sessions, domains), please contact your administrator.
