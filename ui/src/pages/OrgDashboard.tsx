@@ -137,7 +137,7 @@ function Dashboard({ user, onLogout, onRejected }: { user: StaffUser; onLogout: 
                                     </div>
                                     <Card elevation={Elevation.ZERO} className="lc-org-daily" data-testid="org-daily-chart">
                                         <H5>Daily interactions ({period.data.timeZone})</H5>
-                                        <BarChart stacked title="Daily interactions" rows={period.data.daily.map((r) => ({ label: r.date.slice(5), values: [r.widget_opened, r.verified, r.points_viewed, r.live_chat_requested] }))}
+                                        <BarChart stacked width={1000} title="Daily interactions" rows={period.data.daily.map((r) => ({ label: r.date.slice(5), values: [r.widget_opened, r.verified, r.points_viewed, r.live_chat_requested] }))}
                                             series={[{ name: 'Opened', color: COLORS.other }, { name: 'Verified', color: COLORS.successful }, { name: 'Points viewed', color: COLORS.points }, { name: 'Live chat', color: COLORS.failed }]} />
                                     </Card>
                                     </>
