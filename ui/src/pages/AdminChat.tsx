@@ -159,7 +159,17 @@ export default function AdminChat() {
             return;
         }
         const timer = setTimeout(() => setBanner(null), Math.max(0, banner.until - Date.now()));
-        return () => clearTimeout(timer);
+        // Esc closes it too (WCAG 2.1.1: not by mouse only).
+        const onKey = (e: KeyboardEvent) => {
+            if (e.key === 'Escape') {
+                setBanner(null);
+            }
+        };
+        document.addEventListener('keydown', onKey);
+        return () => {
+            clearTimeout(timer);
+            document.removeEventListener('keydown', onKey);
+        };
     }, [banner]);
 
     const connected = connection === 'connected';
@@ -186,20 +196,23 @@ export default function AdminChat() {
 
     return (
         <>
-            <Navbar>
-                <Navbar.Group>
-                    <Navbar.Heading>Live Chat</Navbar.Heading>
-                    <Link to="/admin-dashboard">Dashboard</Link>
-                </Navbar.Group>
-            </Navbar>
+            <header>
+                <Navbar>
+                    <Navbar.Group>
+                        <Navbar.Heading><h1 className="lc-navbar-title">Live Chat</h1></Navbar.Heading>
+                        <Link to="/admin-dashboard">Dashboard</Link>
+                    </Navbar.Group>
+                </Navbar>
+            </header>
             <OverlayToaster ref={toasterRef} maxToasts={1} position="top-right" />
+            <main className="lc-chat">
             {banner && (
                 <div className="lc-banner" role="alert" data-testid="new-chat-banner" onClick={() => setBanner(null)}>
                     New chat request!
                     <small>{banner.phone === 'Unknown' ? 'A customer' : banner.phone} is waiting for an agent</small>
+                    <button type="button" className="lc-banner-close" onClick={() => setBanner(null)}>Close (Esc)</button>
                 </div>
             )}
-            <div className="lc-chat">
                 <div className="lc-chat-side">
                     <AgentStatusPanel connection={connection} attempt={attempt} toast={toast} agentEmail={user.email} />
                     <WaitingChats chats={waiting.data ?? []} now={now} canAccept={connected} onAccept={accept} />
@@ -215,7 +228,7 @@ export default function AdminChat() {
                     />
                 </div>
                 <Conversation session={selectedSession} messages={messages.data ?? []} canSend={connected && !!selectedSession} onSend={send} />
-            </div>
+            </main>
         </>
     );
 }

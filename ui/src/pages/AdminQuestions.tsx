@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import {
-    Alert, Button, ButtonGroup, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H2, H5, InputGroup,
-    Intent, NonIdealState, Spinner, Switch, Tab, Tabs, Tag, TextArea
+    Alert, Button, ButtonGroup, Callout, Card, DialogBody, DialogFooter, FormGroup, InputGroup,
+    Intent, Spinner, Switch, Tab, Tabs, Tag, TextArea
 } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import {
     DEFAULT_QUESTIONS, Question, QuestionInput, useCreateQuestion, useDeleteQuestion, useQuestions, useSaveOrder, useUpdateQuestion
 } from '../api/questions';
+import { AppDialog, EmptyState, Heading } from '../components/a11y';
 // This page's own layout rules (scoped by class names): a stylesheet, as the pages' CSP allows no inline style.
 import './admin-questions.css';
 
@@ -38,7 +39,7 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
     };
 
     return (
-        <Dialog isOpen={open} onClose={onClose} title={initial ? 'Edit question' : 'Add question'}>
+        <AppDialog isOpen={open} onClose={onClose} title={initial ? 'Edit question' : 'Add question'}>
             <DialogBody>
                 {error && <Callout intent={Intent.DANGER} className="lc-mb">{errorText(error)}</Callout>}
                 <FormGroup label="Question" labelFor="q-question">
@@ -53,7 +54,7 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
                 <Button text="Cancel" onClick={onClose} />
                 <Button intent={Intent.PRIMARY} text={pending ? 'Saving...' : 'Save'} disabled={!canSave} onClick={() => save().catch(() => undefined)} />
             </>} />
-        </Dialog>
+        </AppDialog>
     );
 }
 
@@ -63,7 +64,7 @@ function QuestionRow(props: { q: Question; index: number; count: number; onEdit(
     return (
         <Card className="lc-question" data-question-id={q.id}>
             <div className="lc-question-head">
-                <H5 className="lc-question-title">{q.question}</H5>
+                <Heading level={2} look={5} className="lc-question-title">{q.question}</Heading>
                 <Tag minimal intent={q.isActive ? Intent.SUCCESS : Intent.NONE}>{q.isActive ? 'Active' : 'Inactive'}</Tag>
             </div>
             <p className="lc-question-answer">{q.answer}</p>
@@ -119,17 +120,18 @@ export default function AdminQuestions() {
             {remove.error && <Callout intent={Intent.DANGER} className="lc-mb">{errorText(remove.error)}</Callout>}
             {questions.isPending && <Spinner />}
             {loadFailed && (
-                <Callout intent={Intent.WARNING} className="lc-mb" title="The questions could not be loaded">
+                <Callout intent={Intent.WARNING} className="lc-mb">
+                    <Heading level={2} look={5}>The questions could not be loaded</Heading>
                     <p>{errorText(questions.error)}. Showing the five built-in default questions.</p>
                     <Button text={create.isPending ? 'Saving...' : 'Save the defaults to the server'} disabled={create.isPending} onClick={() => saveDefaults().catch(() => undefined)} />
                     {create.error && <p className="lc-error-text">{errorText(create.error)}</p>}
                 </Callout>
             )}
             {loadFailed && DEFAULT_QUESTIONS.map((q) => (
-                <Card key={q.question} className="lc-question"><H5>{q.question}</H5><p>{q.answer}</p></Card>
+                <Card key={q.question} className="lc-question"><Heading level={2} look={5}>{q.question}</Heading><p>{q.answer}</p></Card>
             ))}
             {questions.isSuccess && !list.length && (
-                <NonIdealState icon="help" title="No questions yet" description="Add the questions customers see in the widget." />
+                <EmptyState icon="help" title="No questions yet" level={2} description="Add the questions customers see in the widget." />
             )}
             {list.map((q, index) => (
                 <QuestionRow key={q.id} q={q} index={index} count={list.length} busy={saveOrder.isPending}
@@ -141,7 +143,7 @@ export default function AdminQuestions() {
     const active = list.filter((q) => q.isActive);
     const preview = (
         <Card className="lc-preview">
-            <H5>How can I help you?</H5>
+            <Heading level={2} look={5}>How can I help you?</Heading>
             <div className="lc-preview-list">
                 {(loadFailed ? DEFAULT_QUESTIONS : active).map((q) => (
                     <Button key={q.question} className="lc-preview-chip" minimal outlined text={q.question} />
@@ -152,8 +154,8 @@ export default function AdminQuestions() {
     );
 
     return (
-        <div className="lc-page">
-            <H2>Pre-made Questions</H2>
+        <main className="lc-page">
+            <Heading level={1} look={2}>Pre-made Questions</Heading>
             <Tabs id="questions-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
                 <Tab id="manage" title="Manage Questions" panel={manage} />
                 <Tab id="preview" title="Preview" panel={preview} />
@@ -168,6 +170,7 @@ export default function AdminQuestions() {
                 cancelButtonText="Cancel"
                 confirmButtonText="Delete"
                 onCancel={() => setDeleting(null)}
+                aria-labelledby="lc-delete-question"
                 onConfirm={() => {
                     if (deleting) {
                         remove.mutate(deleting.id);
@@ -175,8 +178,8 @@ export default function AdminQuestions() {
                     setDeleting(null);
                 }}
             >
-                <p>Are you sure you want to delete this question?</p>
+                <p id="lc-delete-question">Are you sure you want to delete this question?</p>
             </Alert>
-        </div>
+        </main>
     );
 }

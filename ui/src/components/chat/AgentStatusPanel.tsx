@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Button, Card, H5, InputGroup, Switch, Tag, Intent } from '@blueprintjs/core';
+import { Button, Card, InputGroup, Switch, Tag, Intent } from '@blueprintjs/core';
+import { Heading } from '../a11y';
 import { useAgentStatus, useEmailSettings, useSaveEmailSettings, useSetAvailability, useTestEmail } from '../../api/chat';
 import { ApiError } from '../../api/client';
 import { notificationsSupported } from './alerts';
@@ -38,7 +39,7 @@ export function AgentStatusPanel({ connection, attempt, toast, agentEmail }: { c
 
     return (
         <Card className="lc-status-card">
-            <H5>Agent status</H5>
+            <Heading level={2} look={5}>Agent status</Heading>
             {agentEmail && <div className="lc-chat-item-meta">Signed in as {agentEmail}</div>}
             <div className="lc-status-row">
                 <span>Connection</span>
@@ -63,9 +64,9 @@ export function AgentStatusPanel({ connection, attempt, toast, agentEmail }: { c
                         : permission === 'denied' ? <Tag intent="danger">Blocked</Tag>
                             : <Button small text="Enable" onClick={() => void Notification.requestPermission().then(setPermission)} />}
             </div>
-            <H5 style={{ marginTop: 16 }}>Email transcripts</H5>
+            <Heading level={2} look={5} className="lc-heading-gap">Email transcripts</Heading>
             <Switch checked={enabled} label="Email a transcript when a chat ends" onChange={(e) => setEnabled((e.target as HTMLInputElement).checked)} />
-            <InputGroup type="email" placeholder="Recipient email" value={recipient} onChange={(e) => setRecipient(e.target.value)} />
+            <InputGroup type="email" aria-label="Transcript recipient email" placeholder="Recipient email" value={recipient} onChange={(e) => setRecipient(e.target.value)} />
             <div className="lc-status-row" style={{ justifyContent: 'flex-start', marginTop: 8 }}>
                 <Button
                     intent="primary"

@@ -1,4 +1,5 @@
-import { Button, Card, H5, Tag } from '@blueprintjs/core';
+import { Button, Card, Tag } from '@blueprintjs/core';
+import { Heading } from '../a11y';
 import type { ChatSession } from '../../api/chat';
 import { mmss, waitColour } from './alerts';
 
@@ -10,7 +11,7 @@ function since(iso: string | null, now: number): number {
 export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: ChatSession[]; now: number; canAccept: boolean; onAccept(sessionId: string): void }) {
     return (
         <Card>
-            <H5>Waiting chats <Tag round minimal>{chats.length}</Tag></H5>
+            <Heading level={2} look={5}>Waiting chats <Tag round minimal>{chats.length}</Tag></Heading>
             {!chats.length && <div className="lc-empty">No customers waiting for chat</div>}
             <ul className="lc-chat-list" data-testid="waiting-list">
                 {chats.map((c) => {
@@ -41,7 +42,7 @@ export function ActiveChats({ chats, now, selected, canEnd, onSelect, onStar, on
 }) {
     return (
         <Card>
-            <H5>Active chats <Tag round minimal>{chats.length}</Tag></H5>
+            <Heading level={2} look={5}>Active chats <Tag round minimal>{chats.length}</Tag></Heading>
             {!chats.length && <div className="lc-empty">No active chats</div>}
             <ul className="lc-chat-list" data-testid="active-list">
                 {chats.map((c) => (

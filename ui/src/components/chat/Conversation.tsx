@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { Button, Card, H5, InputGroup, NonIdealState } from '@blueprintjs/core';
+import { Button, Card, InputGroup } from '@blueprintjs/core';
+import { EmptyState, Heading } from '../a11y';
 import type { ChatMessage, ChatSession } from '../../api/chat';
 
 /** The conversation pane: customer text is rendered as text (React escapes it), Enter sends. */
@@ -15,7 +16,7 @@ export function Conversation({ session, messages, canSend, onSend }: {
     }, [messages.length, session?.sessionId]);
 
     if (!session) {
-        return <Card className="lc-conversation"><NonIdealState icon="chat" title="No conversation selected" description="Accept a waiting chat or pick an active one." /></Card>;
+        return <Card className="lc-conversation"><EmptyState icon="chat" title="No conversation selected" level={2} description="Accept a waiting chat or pick an active one." /></Card>;
     }
 
     const send = async () => {
@@ -35,8 +36,9 @@ export function Conversation({ session, messages, canSend, onSend }: {
 
     return (
         <Card className="lc-conversation" data-testid="conversation">
-            <H5>Chat with {session.phoneNumber} <span className="lc-chat-item-meta">…{session.sessionId.slice(-8)}</span></H5>
-            <div className="lc-messages">
+            <Heading level={2} look={5}>Chat with {session.phoneNumber} <span className="lc-chat-item-meta">…{session.sessionId.slice(-8)}</span></Heading>
+            {/* A focusable scroll region: the keyboard can scroll the history once it overflows. */}
+            <div className="lc-messages" role="log" aria-label={`Messages with ${session.phoneNumber}`} tabIndex={0}>
                 {messages.map((m) => (
                     <div key={m.seq} className={`lc-msg lc-msg-${m.sender}`} data-sender={m.sender}>
                         {m.message}
@@ -47,6 +49,7 @@ export function Conversation({ session, messages, canSend, onSend }: {
             </div>
             <div className="lc-composer">
                 <InputGroup
+                    aria-label="Message to the customer"
                     placeholder={canSend ? 'Type a message and press Enter' : 'Not connected'}
                     value={text}
                     disabled={!canSend}
