@@ -39,6 +39,8 @@ export const settings = {
     ALPINEIQ_API_KEY: Joi.string().allow('').default(''),
     ALPINEIQ_UID: Joi.string().allow('').default(''),
     ALPINEIQ_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://lab.alpineiq.com'),
+    ALPINEIQ_TIMEOUT_MS: Joi.number().integer().min(100).max(5000).default(4000),
+    LOYALTY_CACHE_SECONDS: Joi.number().integer().min(0).max(60).default(30),
     MAIL_TRANSPORT: Joi.string<'outbox' | 'smtp'>().valid('outbox', 'smtp').default('outbox'),
     SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }).allow('').default(''),
     MAIL_FROM: Joi.string().default('loyalty-chat <no-reply@localhost>'),
@@ -46,8 +48,11 @@ export const settings = {
     OPENAI_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.openai.com/v1'),
     OPENAI_API_KEY: Joi.string().allow('').default(''),
     OPENAI_MODEL: Joi.string().default('gpt-4o-mini'),
+    OPENAI_TIMEOUT_MS: Joi.number().integer().min(100).max(120000).default(15000),
+    OPENAI_MAX_TOOL_ROUNDS: Joi.number().integer().min(1).max(10).default(3),
     CHAT_WAIT_TIMEOUT_SECONDS: Joi.number().integer().min(10).max(86400).default(600),
     CHAT_MAX_MESSAGE_LENGTH: Joi.number().integer().min(1).max(10000).default(2000),
+    ANALYTICS_RETENTION_DAYS: Joi.number().integer().min(1).max(36500).default(400),
     WS_MAX_CONNECTIONS_PER_IP: Joi.number().integer().min(1).max(1000000).default(100),
     WS_MAX_CONNECTIONS_PER_TOKEN: Joi.number().integer().min(1).max(10000).default(10),
     WS_MAX_FRAMES_PER_SECOND: Joi.number().integer().min(1).max(10000).default(50),
@@ -331,15 +336,19 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
             alpineiq: {
                 apiKey: v.ALPINEIQ_API_KEY || null,
                 uid: v.ALPINEIQ_UID || null,
-                baseUrl: String(v.ALPINEIQ_BASE_URL).replace(/\/+$/, '')
-            }
+                baseUrl: String(v.ALPINEIQ_BASE_URL).replace(/\/+$/, ''),
+                timeoutMs: v.ALPINEIQ_TIMEOUT_MS
+            },
+            cacheSeconds: v.LOYALTY_CACHE_SECONDS
         },
         mail: { transport: v.MAIL_TRANSPORT, smtpUrl: v.SMTP_URL || null, from: v.MAIL_FROM },
         ai: {
             provider: v.AI_PROVIDER,
-            openai: { baseUrl: String(v.OPENAI_BASE_URL).replace(/\/+$/, ''), apiKey: v.OPENAI_API_KEY || null, model: v.OPENAI_MODEL }
+            openai: { baseUrl: String(v.OPENAI_BASE_URL).replace(/\/+$/, ''), apiKey: v.OPENAI_API_KEY || null, model: v.OPENAI_MODEL,
+                timeoutMs: v.OPENAI_TIMEOUT_MS, maxToolRounds: v.OPENAI_MAX_TOOL_ROUNDS }
         },
         chat: { waitTimeoutSeconds: v.CHAT_WAIT_TIMEOUT_SECONDS, maxMessageLength: v.CHAT_MAX_MESSAGE_LENGTH },
+        analytics: { retentionDays: v.ANALYTICS_RETENTION_DAYS },
         sockets: { maxPerIp: v.WS_MAX_CONNECTIONS_PER_IP, maxPerToken: v.WS_MAX_CONNECTIONS_PER_TOKEN, maxFramesPerSecond: v.WS_MAX_FRAMES_PER_SECOND },
         seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY ?? !production
     };

@@ -47,7 +47,9 @@ export const LOG_REDACT_PATHS = [
     'res.headers["set-cookie"]', 'headers.authorization', 'headers.cookie',
     ...['token', 'access_token', 'password', 'code'].map((k) => `req.query.${k}`),
     'payload.code',
-    ...['password', 'newPassword', 'currentPassword', 'token', 'authorization'].flatMap((k) => [`payload.${k}`, `*.${k}`]),
+    ...['password', 'newPassword', 'currentPassword', 'token', 'authorization', 'apiKey'].flatMap((k) => [`payload.${k}`, `*.${k}`]),
+    // A loyalty provider's key (Alpine IQ's X-APIKEY), should a request to it ever be logged.
+    'req.headers["x-apikey"]', 'headers["x-apikey"]',
     // A joi ValidationError keeps the value it checked (a login payload, say).
     'err._original', 'err.data._original'
 ];

@@ -8,6 +8,7 @@ import analytics from './analytics';
 import ai from './ai';
 import widget from './widget';
 import livechat from './livechat';
+import systemTest from './system-test';
 import web from './web';
 
 /**
@@ -27,5 +28,6 @@ export const plugins: FeaturePlugin[] = [
     ai,
     widget,
     livechat,
+    systemTest,
     web
 ];

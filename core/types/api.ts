@@ -112,9 +112,180 @@ export interface ChatSession {
     messageCount?: number;
     waitSeconds?: number;
     messages?: ChatMessage[];
+    /** Console lists: the newest message (a preview) and the customer messages no agent has read yet. */
+    lastMessage?: { sender: Sender; message: string; timestamp: string } | null;
+    unreadCount?: number;
+    agentReadSeq?: number;
 }
 
 export interface EmailSettings {
     emailNotificationsEnabled: boolean;
     emailRecipient: string;
+}
+
+// ---- analytics (SPEC §3, §7 /api/analytics/*) ------------------------------------------------------
+
+export interface Pagination { page: number; limit: number; total: number; totalPages: number; hasNext: boolean; hasPrev: boolean }
+export interface Paged<T> { data: T[]; pagination: Pagination }
+
+/** SPEC §3 'Summary' plus the admin-home variant's fields, and the range it covers (local days). */
+export interface AnalyticsSummary {
+    totalInteractions: number;
+    successfulVerifications: number;
+    failedVerifications: number;
+    pointsViewed: number;
+    totalChatSessions: number;
+    topDomains: Array<{ domain: string; count: number }>;
+    successRate: number;
+    activeDomains: number;
+    loyaltyChecks: number;
+    liveChatSessions: number;
+    range: { startDate: string; endDate: string; timeZone: string };
+}
+
+export interface HourlyRow { hour: number; widget_loaded: number; widget_opened: number; verified: number; points_viewed: number }
+export interface DailyRow {
+    date: string; widget_loaded: number; widget_opened: number; verified: number; loyalty: number;
+    points_viewed: number; order_history_viewed: number; live_chat_requested: number;
+}
+
+export interface CustomerLookupResult { found: boolean; email: string | null; name: string | null; alpineId: string | null; error?: string }
+
+export interface PhoneRow {
+    phoneNumber: string; totalInteractions: number; successfulVerifications: number; failedVerifications: number;
+    lastPointsShown: number | null; lastActivity: string; successRate: number;
+    /** The cached loyalty customer lookup, when one was made (GET /api/analytics/alpine-customer/{phone}). */
+    lookup: CustomerLookupResult | null;
+}
+
+export interface PhoneActivityRow { action: string; success: boolean | null; pointsRetrieved: number | null; domain: string | null; timestamp: string }
+export interface PhoneDetail {
+    phoneNumber: string;
+    summary: { totalInteractions: number; pointsViewings: number; latestPoints: number | null; averagePoints: number | null };
+    pointsHistory: Array<{ points: number; domain: string | null; timestamp: string }>;
+    actionBreakdown: Record<string, number>;
+}
+
+export interface DomainRow {
+    domain: string; totalInteractions: number; successfulVerifications: number; failedVerifications: number;
+    pointsViewed: number; liveChatRequests: number; lastActivity: string | null;
+}
+export interface DomainActivityRow { action: string; actionDescription: string; success: boolean | null; phoneNumber: string | null; timestamp: string }
+export interface DomainDetail extends DomainRow { activity: DomainActivityRow[] }
+
+export type FailureType = 'verify_failed' | 'verification_failed' | 'code_failed' | 'loyalty_verify_attempt' | 'no_success_after_attempt';
+export interface FailedVerificationRow {
+    phoneNumber: string | null; action: string; failureType: FailureType; domain: string | null; timestamp: string;
+    /** False when the number as typed is not a possible phone number (kept as typed, digits only). */
+    phoneValid: boolean;
+}
+
+export type AnalyticsChatStatus = 'completed' | 'ai_resolved' | 'ai_unresolved' | 'agent_connected' | 'active' | 'waiting' | 'failed_to_respond' | 'no_interaction';
+export interface AnalyticsChatSession {
+    sessionId: string; phoneNumber: string; status: AnalyticsChatStatus; messageCount: number; customerMessages: number;
+    agentMessages: number; duration: number; waitTime: number; startedAt: string; endedAt: string | null;
+    isStarred: boolean; isArchived: boolean;
+}
+export interface ChatDurations {
+    totalCompletedSessions: number; averageDuration: number; maxDuration: number; minDuration: number;
+    durationRanges: Record<string, number>;
+    recentSessions: Array<{ sessionId: string; phoneNumber: string; startedAt: string; duration: number; status: AnalyticsChatStatus }>;
+}
+export interface ChatAnalytics {
+    summary: { totalSessions: number; completedSessions: number; failedToRespondSessions: number };
+    dailyTrends: Array<{ date: string; sessions: number; completed: number }>;
+}
+export interface ChatStatusFigures { activeSessions: number; waitingSessions: number }
+export interface QuestionUsageRow { questionId: number; question: string; answer: string; count: number }
+
+export interface OrderDetails {
+    found: boolean; customerName: string | null; totalOrders: number;
+    orders: Array<{ productName: string; quantity: number; price: number; orderDate: string }>; error?: string;
+}
+export interface OrderHistoryRow {
+    phoneNumber: string | null; timestamp: string; success: boolean | null; errorMessage: string | null;
+    domain: string | null; sessionId: string | null; orderDetails: OrderDetails | null;
+}
+export interface OrderHistoryResponse {
+    summary: { totalViews: number; successfulViews: number; uniquePhones: number; uniqueDomains: number };
+    orderHistory: OrderHistoryRow[];
+    pagination: { page: number; totalPages: number; totalCount: number; limit: number };
+}
+export interface WebsocketStats { totalActiveChatConnections: number; totalAgentConnections: number; activeSessionIds: string[]; lastConnectionTime: string | null }
+// ---- AI agent (SPEC §3 'Knowledge entry', 'AI chat history record', 'AI status and sessions summary') ----
+
+export interface KnowledgeEntry {
+    id: number;
+    title: string;
+    content: string;
+    isActive: boolean;
+    createdAt: string | null;
+    updatedAt: string | null;
+}
+
+/** What the agent offered instead of an answer from the store's knowledge (null: it answered). */
+export type AiFallbackAction = 'live_chat' | 'questions' | 'verify_phone' | 'live_chat_unavailable';
+
+export interface AiChatRecord {
+    id: number;
+    userQuestion: string;
+    aiResponse: string;
+    sessionId: string | null;
+    phoneNumber: string | null;
+    domain: string | null;
+    createdAt: string | null;
+    isResolved: boolean;
+    fallbackAction: string | null;
+}
+
+export interface AiSource {
+    id: number;
+    title: string;
+    /** knowledge entry, pre-made question, the store's information, or a tier-2 tool's result */
+    kind?: 'knowledge' | 'question' | 'store' | 'tool';
+}
+
+/** POST /api/ai/chat */
+export interface AiChatAnswer {
+    answer: string;
+    historyId: number;
+    fallbackAction: AiFallbackAction | null;
+    sources: AiSource[];
+}
+
+/** POST /api/ai/test: the answer plus what it was made from. */
+export interface AiTestAnswer {
+    answer: string;
+    fallbackAction: AiFallbackAction | null;
+    sources: AiSource[];
+    confidence: number;
+    provider: 'builtin' | 'openai';
+    entries: Array<{ id: number; title: string; kind: 'knowledge' | 'question' | 'store'; score: number; confidence: number }>;
+    tools: string[];
+}
+
+/** One exchange of a widget session with the agent (what a human agent sees on hand-off). */
+export interface AiTurn {
+    question: string;
+    answer: string;
+    fallbackAction: string | null;
+    createdAt: string | null;
+}
+
+export interface AiStatus {
+    enabled: boolean;
+}
+
+/** GET /api/ai-agent/sessions: SPEC §3 plus the answer and resolution rates (percent, one decimal). */
+export interface AiSessionsSummary {
+    activeSessions: number;
+    todayFunctionCalls: number;
+    verificationsToday: number;
+    successRate: number;
+    questions: number;
+    answered: number;
+    answerRate: number;
+    resolved: number;
+    resolutionRate: number;
+    handoffs: number;
 }

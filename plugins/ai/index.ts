@@ -1,11 +1,61 @@
+import Joi from 'joi';
+import type { ReqRef, Request, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
+import { provide } from '../../core/types';
+import { allow } from '../../core/http/access';
+import { adminOf, callerOf, widgetOf } from '../../core/http/callers';
+import { fields } from '../../core/http/fields';
+import { hostOf } from '../../core/http/origins';
+import { Limit } from '../../core/http/rate-limit';
 import { KnowledgeEntryModel } from './models';
 import { DEMO_KNOWLEDGE } from './demo-data';
 import { migrations } from './migrations';
+import { AiService, KnowledgeInput, knowledgeCreateSchema, knowledgeUpdateSchema } from './services/ai-service';
+import { BuiltinProvider } from './providers/builtin';
+import { OpenAiProvider } from './providers/openai';
+
+declare module '../../core/types' {
+    interface Services {
+        ai: AiService;
+    }
+}
+
+/** The longest question a customer (or staff on the test page) may ask. */
+export const MAX_QUESTION = 1000;
+/** Questions per widget session per minute (issue 13). */
+export const CHAT_PER_MINUTE = 60;
+
+interface IdParam {
+    id: number;
+}
+
+interface ChatRequest {
+    sessionId: string;
+    message: string;
+}
+
+interface FeedbackRequest {
+    sessionId: string;
+    historyId: number;
+    resolved: boolean;
+}
+
+const idParam = Joi.object<IdParam>({ id: fields.id.required() });
+const message = Joi.string().trim().min(1).max(MAX_QUESTION).required()
+    .messages({ 'string.empty': 'Please type a question', 'any.required': 'Please type a question', 'string.max': `Questions are at most ${MAX_QUESTION} characters` });
+
+function orgOf<Refs extends ReqRef>(request: Request<Refs>): number {
+    return adminOf(request).organizationId;
+}
+
+function domainOf<Refs extends ReqRef>(request: Request<Refs>): string | null {
+    return hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined);
+}
 
 /**
- * The AI agent (SPEC §2 'AI question management', DESIGN §7). For now it owns its tables (knowledge entries,
- * chat history, tool calls, settings) and the demo store's knowledge; its routes and the agent follow.
+ * The AI agent (issue 13; SPEC §2 'AI question management' and 'AI agent configuration panel', §7 'Questions
+ * and AI'; DESIGN §7): the knowledge base, the customer's conversation with the agent (built-in retrieval, or an
+ * OpenAI-compatible endpoint with tool calling), its history, the enabled switch and the panel's figures.
  */
 const feature: FeaturePlugin = {
     migrations,
@@ -23,11 +73,193 @@ const feature: FeaturePlugin = {
     },
     plugin: {
         name: 'ai',
-        dependencies: ['tenants'],
-        register() {
-            // Routes and services come with the AI agent.
+        dependencies: ['tenants', 'auth', 'questions', 'loyalty'],
+        register(server: Server) {
+            const { config, db, log } = server.app;
+            const provider = config.ai.provider === 'openai' ? new OpenAiProvider(config.ai.openai, log) : new BuiltinProvider();
+            const service = new AiService({ db, log, provider, services: () => server.app.services });
+            provide(server, 'ai', service);
+            const chatLimit = new Limit(server.app, { name: 'ai-chat-session', points: CHAT_PER_MINUTE, duration: 60 });
+
+            // ---- knowledge base (admin) ----
+            server.route({
+                method: 'GET',
+                path: '/api/ai/knowledge',
+                options: {
+                    id: 'ai.knowledge.list',
+                    auth: allow('admin'),
+                    handler: (request) => service.listKnowledge(orgOf(request))
+                }
+            });
+            server.route<{ Payload: KnowledgeInput }>({
+                method: 'POST',
+                path: '/api/ai/knowledge',
+                options: {
+                    id: 'ai.knowledge.create',
+                    auth: allow('admin'),
+                    validate: { payload: knowledgeCreateSchema.required() },
+                    handler: async (request, h) => h.response(await service.createKnowledge(orgOf(request), request.payload)).code(201)
+                }
+            });
+            server.route<{ Payload: { format: 'markdown' | 'csv'; text: string } }>({
+                method: 'POST',
+                path: '/api/ai/knowledge/import',
+                options: {
+                    id: 'ai.knowledge.import',
+                    auth: allow('admin'),
+                    payload: { maxBytes: 2 * 1024 * 1024 },
+                    validate: {
+                        payload: Joi.object({
+                            format: Joi.string().valid('markdown', 'csv').required(),
+                            text: Joi.string().min(1).max(2_000_000).required()
+                        }).required()
+                    },
+                    handler: async (request, h) => h.response(await service.importKnowledge(orgOf(request), request.payload.format, request.payload.text)).code(201)
+                }
+            });
+            server.route<{ Params: IdParam; Payload: Partial<KnowledgeInput> }>({
+                method: 'PUT',
+                path: '/api/ai/knowledge/{id}',
+                options: {
+                    id: 'ai.knowledge.update',
+                    auth: allow('admin'),
+                    validate: { params: idParam, payload: knowledgeUpdateSchema.required() },
+                    handler: (request) => service.updateKnowledge(orgOf(request), request.params.id, request.payload)
+                }
+            });
+            server.route<{ Params: IdParam }>({
+                method: 'DELETE',
+                path: '/api/ai/knowledge/{id}',
+                options: {
+                    id: 'ai.knowledge.delete',
+                    auth: allow('admin'),
+                    validate: { params: idParam },
+                    handler: async (request, h) => {
+                        await service.removeKnowledge(orgOf(request), request.params.id);
+                        return h.response().code(204);
+                    }
+                }
+            });
+
+            // ---- chat history (admin) ----
+            server.route<{ Query: { limit: number; sessionId?: string } }>({
+                method: 'GET',
+                path: '/api/ai/chat-history',
+                options: {
+                    id: 'ai.history.list',
+                    auth: allow('admin'),
+                    validate: { query: Joi.object({ limit: Joi.number().integer().min(1).max(500).default(50), sessionId: fields.widgetSessionId.optional() }) },
+                    handler: (request) => service.history(orgOf(request), request.query)
+                }
+            });
+            server.route({
+                method: 'GET',
+                path: '/api/ai/unresolved-chats',
+                options: {
+                    id: 'ai.history.unresolved',
+                    auth: allow('admin'),
+                    handler: (request) => service.unresolved(orgOf(request))
+                }
+            });
+            server.route<{ Params: IdParam; Payload: { isResolved: boolean } }>({
+                method: 'PATCH',
+                path: '/api/ai/chat-history/{id}',
+                options: {
+                    id: 'ai.history.update',
+                    auth: allow('admin'),
+                    validate: { params: idParam, payload: Joi.object({ isResolved: Joi.boolean().required() }).required() },
+                    handler: (request) => service.setResolved(orgOf(request), request.params.id, request.payload.isResolved)
+                }
+            });
+
+            // ---- the agent: status, switch, figures, test (admin); status also for the widget ----
+            server.route({
+                method: 'GET',
+                path: '/api/ai-agent/status',
+                options: {
+                    id: 'ai.agent.status',
+                    auth: allow('admin', 'widget'),
+                    tags: ['widget'],
+                    handler: (request) => {
+                        const caller = callerOf(request);
+                        return service.status(caller.kind === 'widget' ? caller.organizationId : orgOf(request));
+                    }
+                }
+            });
+            server.route<{ Payload: { isEnabled: boolean } }>({
+                method: 'PUT',
+                path: '/api/ai-agent/config',
+                options: {
+                    id: 'ai.agent.config',
+                    auth: allow('admin'),
+                    validate: { payload: Joi.object({ isEnabled: Joi.boolean().required() }).required() },
+                    handler: (request) => service.setEnabled(orgOf(request), request.payload.isEnabled)
+                }
+            });
+            server.route({
+                method: 'GET',
+                path: '/api/ai-agent/sessions',
+                options: {
+                    id: 'ai.agent.sessions',
+                    auth: allow('admin'),
+                    handler: (request) => service.sessionsSummary(orgOf(request))
+                }
+            });
+            server.route<{ Payload: { message: string } }>({
+                method: 'POST',
+                path: '/api/ai/test',
+                options: {
+                    id: 'ai.agent.test',
+                    auth: allow('admin'),
+                    validate: { payload: Joi.object({ message }).required() },
+                    handler: (request) => service.test(orgOf(request), request.payload.message)
+                }
+            });
+
+            // ---- the customer (widget key + the widget's session) ----
+            server.route<{ Payload: ChatRequest }>({
+                method: 'POST',
+                path: '/api/ai/chat',
+                options: {
+                    id: 'ai.chat.ask',
+                    auth: allow('widget'),
+                    tags: ['widget'],
+                    validate: { payload: Joi.object<ChatRequest>({ sessionId: fields.widgetSessionId.required(), message }).required() },
+                    handler: async (request) => {
+                        const widget = widgetOf(request);
+                        await chatLimit.consume(`${widget.organizationId}:${request.payload.sessionId}`, 'You are asking too fast. Please wait a minute.');
+                        return service.chat({
+                            organizationId: widget.organizationId,
+                            botInstanceId: widget.botInstanceId,
+                            sessionId: request.payload.sessionId,
+                            domain: domainOf(request)
+                        }, request.payload.message);
+                    }
+                }
+            });
+            server.route<{ Payload: FeedbackRequest }>({
+                method: 'POST',
+                path: '/api/ai/feedback',
+                options: {
+                    id: 'ai.chat.feedback',
+                    auth: allow('widget'),
+                    tags: ['widget'],
+                    validate: {
+                        payload: Joi.object<FeedbackRequest>({
+                            sessionId: fields.widgetSessionId.required(),
+                            historyId: fields.id.required(),
+                            resolved: Joi.boolean().required()
+                        }).required()
+                    },
+                    handler: (request) => {
+                        const widget = widgetOf(request);
+                        return service.feedback(widget.organizationId, request.payload.sessionId, request.payload.historyId, request.payload.resolved);
+                    }
+                }
+            });
         }
     }
 };
 
 export default feature;
+export { AiService };

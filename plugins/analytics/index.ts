@@ -8,8 +8,11 @@ import { e164, fields, MAX_ID } from '../../core/http/fields';
 import { widgetOf } from '../../core/http/callers';
 import { hostOf } from '../../core/http/origins';
 import { Limit } from '../../core/http/rate-limit';
-import { AnalyticsService, WIDGET_ACTIONS } from './services/analytics-service';
+import { AnalyticsService, PRUNE_JOB, WIDGET_ACTIONS } from './services/analytics-service';
+import { AnalyticsReports } from './services/reports';
+import { SocketCounts, REFRESH_MS } from './lib/socket-counts';
 import { registerOrgTotalsRoute } from './routes/org-totals';
+import { registerDashboardRoutes } from './routes/dashboard';
 import { migrations } from './migrations';
 
 declare module '../../core/types' {
@@ -17,6 +20,9 @@ declare module '../../core/types' {
         analytics: AnalyticsService;
     }
 }
+
+/** How often each node queues the retention prune (one job id, so several nodes run it once). */
+const PRUNE_EVERY_MS = 6 * 3600 * 1000;
 
 /** SPEC §3 'Analytics event' as the widget posts it; organization and bot come from the widget key. */
 interface TrackPayload {
@@ -33,7 +39,12 @@ interface TrackPayload {
 const trackPayload = Joi.object<TrackPayload>({
     sessionId: fields.widgetSessionId.allow(null, ''),
     action: Joi.string().valid(...WIDGET_ACTIONS).required(),
-    phoneNumber: fields.phone.allow(null, ''),
+    // A failed verification keeps the number as the customer typed it, however malformed (marked phoneValid false).
+    phoneNumber: Joi.when('action', {
+        is: 'verification_failed',
+        then: Joi.string().trim().max(40).allow(null, ''),
+        otherwise: fields.phone.allow(null, '')
+    }),
     success: Joi.boolean().allow(null),
     errorMessage: Joi.string().max(1000).allow(null, ''),
     pointsRetrieved: Joi.number().integer().min(0).max(MAX_ID).allow(null),
@@ -41,12 +52,17 @@ const trackPayload = Joi.object<TrackPayload>({
     domain: fields.domain.allow(null, '')
 }).required();
 
-/** E.164 when the number is possible (as the loyalty routes store it), else its digits. */
-export function normalizeEventPhone(text: string | null | undefined): string | null {
+/** E.164 when the number is possible (as the loyalty routes store it), else its digits (or, without any, its text). */
+export function normalizeEventPhone(text: string | null | undefined): { phone: string | null; valid: boolean } {
     if (!text) {
-        return null;
+        return { phone: null, valid: true };
     }
-    return e164(text) ?? text.replace(/[^\d+]/g, '').slice(0, 20);
+    const phone = e164(text);
+    if (phone) {
+        return { phone, valid: true };
+    }
+    const digits = text.replace(/[^\d+]/g, '').slice(0, 20);
+    return { phone: digits || text.replace(/[^\w +().-]/g, '').trim().slice(0, 20) || null, valid: false };
 }
 
 const feature: FeaturePlugin = {
@@ -55,10 +71,38 @@ const feature: FeaturePlugin = {
         name: 'analytics',
         dependencies: ['tenants', 'auth'],
         register(server: Server) {
-            const service = new AnalyticsService({ db: server.app.db, jobs: server.app.jobs });
+            const service = new AnalyticsService({
+                db: server.app.db,
+                jobs: server.app.jobs,
+                timeZoneOf: (id) => server.app.services.tenants.timeZoneOf(id)
+            });
             provide(server, 'analytics', service);
+            const reports = new AnalyticsReports(server.app.db);
+            const { config } = server.app;
+            const sockets = new SocketCounts(server.app.redis, config.redisPrefix, config.nodeId,
+                () => server.app.services.livechat?.customerSocketCounts() ?? []);
             const limit = new Limit(server.app, { name: 'analytics-track-ip', points: 600, duration: 60 });
-            registerOrgTotalsRoute(server, service);
+            registerOrgTotalsRoute(server, service, reports);
+            registerDashboardRoutes(server, service, reports, sockets);
+
+            server.app.jobs.define(PRUNE_JOB, async () => {
+                const deleted = await service.prune(config.analytics.retentionDays);
+                if (deleted) {
+                    server.app.log.info({ deleted, retentionDays: config.analytics.retentionDays }, 'analytics events pruned');
+                }
+            });
+            const timers: NodeJS.Timeout[] = [];
+            server.ext('onPostStart', () => {
+                const publish = () => sockets.publish().catch((err) => server.app.log.warn({ err: err.message }, 'websocket counts not published'));
+                const prune = () => server.app.jobs.add(PRUNE_JOB, {}, { jobId: `analytics-prune-${Math.floor(Date.now() / PRUNE_EVERY_MS)}`, attempts: 1 })
+                    .catch((err) => server.app.log.warn({ err: err.message }, 'analytics prune not queued'));
+                timers.push(setInterval(publish, REFRESH_MS), setInterval(prune, PRUNE_EVERY_MS));
+                timers.forEach((t) => t.unref());
+            });
+            server.ext('onPreStop', async () => {
+                timers.forEach((t) => clearInterval(t));
+                await sockets.withdraw().catch(() => undefined);
+            });
 
             server.route<{ Payload: TrackPayload }>({
                 method: 'POST',
@@ -72,17 +116,20 @@ const feature: FeaturePlugin = {
                         const widget = widgetOf(request);
                         await limit.consume(clientIp(request));
                         const p = request.payload;
+                        const phone = normalizeEventPhone(p.phoneNumber);
                         await service.track({
                             organizationId: widget.organizationId,
                             botInstanceId: widget.botInstanceId,
                             sessionId: p.sessionId || null,
                             action: p.action,
-                            phoneNumber: normalizeEventPhone(p.phoneNumber),
+                            phoneNumber: phone.phone,
+                            phoneValid: phone.valid,
                             success: p.success ?? null,
                             errorMessage: p.errorMessage || null,
                             pointsRetrieved: p.pointsRetrieved ?? null,
                             questionId: p.questionId ?? null,
-                            domain: p.domain || hostOf(request.headers.origin as string | undefined)
+                            // The page the event came from: its Origin (the widget's own word only without one).
+                            domain: hostOf(request.headers.origin as string | undefined) || p.domain || null
                         });
                         return h.response({ success: true }).code(202);
                     }

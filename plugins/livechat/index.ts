@@ -10,6 +10,8 @@ import { ChatService, SESSION_ROUTE, TRANSCRIPT_JOB, WAIT_TIMEOUT_JOB } from './
 import { MailService } from './services/mail-service';
 import { registerCustomerScheme } from './customer-auth';
 import { livechatRoutes } from './routes';
+import { consoleRoutes } from './routes/console';
+import { ConsoleService } from './services/console-service';
 import { originAllowed, setWidgetCorsHeaders, widgetOriginAllowed } from '../../core/http/origins';
 import { migrations } from './migrations';
 
@@ -17,6 +19,8 @@ declare module '../../core/types' {
     interface Services {
         livechat: ChatService;
         mail: MailService;
+        /** The agent console's lists, history, customer context and canned replies. */
+        livechatConsole: ConsoleService;
     }
 }
 
@@ -87,6 +91,8 @@ const feature: FeaturePlugin = {
             const chat = new ChatService({ db, dbClient, jobs, realtime, chat: config.chat, mail, tenants: services.tenants, users: services.users });
             provide(server, 'livechat', chat);
             provide(server, 'mail', mail);
+            const consoleService = new ConsoleService({ db, realtime, services });
+            provide(server, 'livechatConsole', consoleService);
 
             // Agents connected to this node (user id -> sockets), refreshed in agent_presence.
             const localAgents = new Map<number, number>();
@@ -199,6 +205,7 @@ const feature: FeaturePlugin = {
             });
 
             server.route(livechatRoutes(server));
+            server.route(consoleRoutes(server, consoleService));
 
             // CORS for the customer's own HTTP calls (customer token) from the store's page: the same decision as
             // the widget-key calls (plugins/auth/widget-scheme.ts). A page on another origin is refused before the

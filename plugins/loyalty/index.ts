@@ -5,12 +5,12 @@ import { provide } from '../../core/types';
 import { allow } from '../../core/http/access';
 import { clientIp } from '../../core/http/client-ip';
 import { fields } from '../../core/http/fields';
-import { widgetOf } from '../../core/http/callers';
+import { staffOf, widgetOf } from '../../core/http/callers';
 import { hostOf } from '../../core/http/origins';
 import type { Organization } from '../../core/types/api';
 import { LoyaltyService, MESSAGES, WidgetContext } from './services/loyalty-service';
-import { BuiltinLoyaltyProvider } from './providers/builtin';
-import { AlpineIqLoyaltyProvider } from './providers/alpineiq';
+import { MemoryLookupCache, RedisLookupCache } from './services/lookup-cache';
+import { ProviderSettingsService, ProviderSettingsUpdate, providerSettingsUpdate } from './services/provider-settings';
 import { OutboxSmsSender, TwilioSmsSender } from './sms';
 import { DEMO_CUSTOMERS } from './demo-data';
 import { migrations } from './migrations';
@@ -82,16 +82,50 @@ const feature: FeaturePlugin = {
         dependencies: ['tenants', 'auth'],
         register(server: Server) {
             const { config, db, log, redis } = server.app;
-            const provider = config.loyalty.provider === 'alpineiq'
-                ? new AlpineIqLoyaltyProvider(config.loyalty.alpineiq)
-                : new BuiltinLoyaltyProvider(db);
+            const settings = new ProviderSettingsService(db, config, log);
+            const cacheSeconds = config.loyalty.cacheSeconds;
+            const cache = redis ? new RedisLookupCache(redis, config.redisPrefix, cacheSeconds) : new MemoryLookupCache(cacheSeconds);
             const sms = config.sms.provider === 'twilio'
                 ? new TwilioSmsSender(db, config.sms.twilio, log)
                 : new OutboxSmsSender(db, log, { logBody: config.env === 'development' });
             const service = new LoyaltyService({
-                db, log, secret: config.jwtSecret, limits: { redis, config: { redisPrefix: config.redisPrefix } }, provider, sms
+                db, log, secret: config.jwtSecret, limits: { redis, config: { redisPrefix: config.redisPrefix } }, sms, cache,
+                providerOf: (organizationId) => settings.resolve(organizationId)
             });
             provide(server, 'loyalty', service);
+
+            // ---- super admin: an organization's loyalty provider (the API key is never answered) ----
+            const orgParams = Joi.object<{ id: number }>({ id: fields.id.required() });
+            server.route<{ Params: { id: number } }>({
+                method: 'GET',
+                path: '/api/super-admin/organizations/{id}/loyalty-provider',
+                options: {
+                    id: 'loyalty.provider-settings.get',
+                    auth: allow('super_admin'),
+                    validate: { params: orgParams },
+                    handler: (request) => settings.get(request.params.id)
+                }
+            });
+            server.route<{ Params: { id: number }; Payload: ProviderSettingsUpdate }>({
+                method: 'PUT',
+                path: '/api/super-admin/organizations/{id}/loyalty-provider',
+                options: {
+                    id: 'loyalty.provider-settings.update',
+                    auth: allow('super_admin'),
+                    validate: { params: orgParams, payload: providerSettingsUpdate },
+                    handler: (request) => settings.update(request.params.id, request.payload, staffOf(request).userId)
+                }
+            });
+            server.route<{ Params: { id: number } }>({
+                method: 'POST',
+                path: '/api/super-admin/organizations/{id}/loyalty-provider/check',
+                options: {
+                    id: 'loyalty.provider-settings.check',
+                    auth: allow('super_admin'),
+                    validate: { params: orgParams },
+                    handler: (request) => settings.check(request.params.id)
+                }
+            });
 
             server.route<{ Payload: CodeRequest }>({
                 method: 'POST',

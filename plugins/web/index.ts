@@ -11,7 +11,7 @@ import { contentSecurityPolicy } from '../../core/http/security';
 export const CLIENT_ROUTES = [
     '/', '/demo',
     '/admin-access-2024', '/admin-login', '/admin-dashboard', '/analytics', '/test', '/test-dashboard',
-    '/admin-chat', '/admin-questions', '/ai-management', '/super-admin-login', '/super-admin', '/org-login',
+    '/admin-chat', '/admin-questions', '/ai-management', '/ai-test', '/super-admin-login', '/super-admin', '/org-login',
     '/org-dashboard'
 ];
 

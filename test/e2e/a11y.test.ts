@@ -42,7 +42,7 @@ const clickButton = (text: string) => async ({ page }: Ctx) => {
         el!.click();
     }, text);
 };
-const dialogOpen = async ({ page }: Ctx) => page.waitForSelector('[role="dialog"], [role="alertdialog"]', { visible: true });
+const dialogOpen = async ({ page }: Ctx) => page.waitForSelector('[role="dialog"], [role="alertdialog"], .bp5-drawer', { visible: true });
 const steps = (...fns: ((c: Ctx) => Promise<unknown>)[]) => async (c: Ctx) => {
     for (const fn of fns) {
         await fn(c);
@@ -80,15 +80,24 @@ export const SCREENS: Screen[] = [
     {
         path: '/admin-chat', as: 'admin', ready: 'Connected', states: [
             { name: 'new chat banner', step: newChatRequest },
-            { name: 'conversation', step: steps(escape, clickButton('Accept'), waitText('I need a human please')) }
+            { name: 'conversation', step: steps(escape, clickButton('Accept'), waitText('I need a human please')) },
+            { name: 'settings drawer', step: steps(clickButton('Settings'), dialogOpen) }
         ]
     },
+    { path: '/admin-chat/history', as: 'admin', ready: 'History' },
     { path: '/analytics', as: 'admin', ready: 'Analytics' },
-    { path: '/test', as: 'admin', ready: 'System tests' },
-    { path: '/ai-management', as: 'admin', ready: 'AI management' },
+    { path: '/test', as: 'admin', ready: 'System Tests' },
+    {
+        path: '/ai-management', as: 'admin', ready: 'AI Management', states: [
+            { name: 'add entry dialog', step: steps(clickButton('Add Entry'), dialogOpen) },
+            { name: 'import dialog', step: steps(escape, clickButton('Import'), dialogOpen) }
+        ]
+    },
+    { path: '/ai-test', as: 'admin', ready: 'Test the AI agent' },
     {
         path: '/super-admin', as: 'superAdmin', ready: 'Store a11y', states: [
             { name: 'new organization dialog', step: steps(clickButton('New organization'), dialogOpen) },
+            { name: 'loyalty provider dialog', step: steps(escape, clickButton('Loyalty provider'), dialogOpen) },
             { name: 'bot instances tab', step: steps(escape, clickButton('Bot Instances'), waitText('Copy snippet')) },
             { name: 'new bot dialog', step: steps(clickButton('New bot instance'), dialogOpen) },
             { name: 'users tab', step: steps(escape, clickButton('Users'), waitText('admin@a11y.test')) },

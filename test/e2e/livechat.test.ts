@@ -84,7 +84,9 @@ async function conversation(browser: Browser, agentNode: TestServer, customerNod
     const cust = customer(customerNode.url, tenant, `${prefix}_session_1`);
     expect(await cust.chat.checkAvailability(), 'no agent is Available yet').to.equal(false);
 
-    // Email transcript settings: enable, Save, Test (toasts of SPEC §8).
+    // Email transcript settings, in the shell's Settings drawer: enable, Save, Test (SPEC §8's messages).
+    await page.click('[data-testid="open-settings"]');
+    await page.waitForSelector('[data-testid="settings-drawer"]');
     await page.click('xpath/.//label[contains(., "Email a transcript")]');
     await page.click('xpath/.//button[contains(., "Save")]');
     await page.waitForFunction(() => document.body.innerText.includes('Settings Updated'), { timeout: 10000 });
@@ -92,6 +94,8 @@ async function conversation(browser: Browser, agentNode: TestServer, customerNod
     await page.click('xpath/.//button[contains(., "Test")]');
     await page.waitForFunction(() => document.body.innerText.includes('Email Test'), { timeout: 10000 });
     expect(await textOf(page)).to.contain(`Test email sent to ${tenant.admin.email}`);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid="settings-drawer"]', { hidden: true });
 
     await page.evaluate(() => {
         const el = document.querySelector('[data-testid="availability"]') as HTMLElement;

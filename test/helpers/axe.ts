@@ -16,6 +16,8 @@ export interface PageStructure {
     mains: number;
     /** Heading levels in document order (visible headings, dialogs included). */
     levels: number[];
+    /** Their text, in the same order. */
+    texts: string[];
 }
 
 /** What the structural checks look at, read in the page. */
@@ -30,7 +32,8 @@ export async function pageStructure(page: Page): Promise<PageStructure> {
         return {
             h1: headings.filter((h) => level(h) === 1).map((h) => (h.textContent ?? '').trim()),
             mains: Array.from(document.querySelectorAll('main, [role="main"]')).filter(visible).length,
-            levels: headings.map(level)
+            levels: headings.map(level),
+            texts: headings.map((h) => (h.textContent ?? '').trim().slice(0, 40))
         };
     });
 }
@@ -74,7 +77,7 @@ export async function expectNoSeriousViolations(page: Page, label: string): Prom
     }
     for (let i = 1; i < structure.levels.length; i++) {
         if (structure.levels[i] > structure.levels[i - 1] + 1) {
-            problems.push(`heading order: h${structure.levels[i]} follows h${structure.levels[i - 1]} (levels ${structure.levels.join(', ')})`);
+            problems.push(`heading order: h${structure.levels[i]} '${structure.texts[i]}' follows h${structure.levels[i - 1]} '${structure.texts[i - 1]}' (levels ${structure.levels.join(', ')})`);
             break;
         }
     }

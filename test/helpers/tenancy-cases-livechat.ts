@@ -37,5 +37,9 @@ export const cases: Record<string, TenancyCase> = {
     'livechat.session.star': async ({ server, a, b }) =>
         ({ method: 'PATCH', url: `/api/chat/session/${await chatOfB(server, b)}/star`, headers: admin(a), payload: { isStarred: true } }),
     'livechat.session.archive': async ({ server, a, b }) =>
-        ({ method: 'PATCH', url: `/api/chat/session/${await chatOfB(server, b)}/archive`, headers: admin(a), payload: { isArchived: true } })
+        ({ method: 'PATCH', url: `/api/chat/session/${await chatOfB(server, b)}/archive`, headers: admin(a), payload: { isArchived: true } }),
+    'livechat.session.read': async ({ server, a, b }) =>
+        ({ method: 'POST', url: `/api/chat/session/${await chatOfB(server, b, true)}/read`, headers: admin(a), payload: { seq: 1 } }),
+    'livechat.session.context': async ({ server, a, b }) =>
+        ({ method: 'GET', url: `/api/chat/session/${await chatOfB(server, b)}/context`, headers: admin(a) })
 };

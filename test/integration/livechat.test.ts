@@ -148,21 +148,23 @@ describe('live chat over nes and HTTP', function () {
             .then((r: any) => ({ statusCode: r.payload.seq > 0 ? 201 : 500, headers: {} as Record<string, string> }), (e: any) => ({ statusCode: e.statusCode as number, headers: (e.headers ?? {}) as Record<string, string> }));
         const stored = async (text: string) => Number((await t.server.app.db('chat_messages').where({ message: text }).count({ n: '*' }))[0].n);
 
-        const started = Date.now();
+        // Each socket's window starts with its own first send; the 20 go at once so they all fall well inside it.
+        const firstSend: Record<string, number> = {};
         for (const [name, send] of [['request', viaRequest], ['message', viaMessage]] as const) {
-            for (let i = 0; i < SOCKET_SEND_POINTS; i++) {
-                expect((await send(`${name}-${i}`)).statusCode, `${name} ${i + 1}`).to.equal(201);
-            }
+            firstSend[name] = Date.now();
+            const answers = await Promise.all(Array.from({ length: SOCKET_SEND_POINTS }, (_, i) => send(`${name}-${i}`)));
+            expect(answers.map((r) => r.statusCode), `the first ${SOCKET_SEND_POINTS} ${name}s`).to.deep.equal(Array(SOCKET_SEND_POINTS).fill(201));
             const over = await send(`${name}-over`);
+            expect(Date.now() - firstSend[name], `the ${name}s fell within one window`).to.be.below(SOCKET_SEND_WINDOW_MS);
             expect(over.statusCode, `the ${name} over the limit`).to.equal(429);
             const retryAfter = Number(over.headers['retry-after']);
             expect(retryAfter, `Retry-After of the ${name}`).to.be.within(1, SOCKET_SEND_WINDOW_MS / 1000);
             expect(await stored(`${name}-over`), `the ${name} over the limit is not stored`).to.equal(0);
             expect(await stored(`${name}-${SOCKET_SEND_POINTS - 1}`)).to.equal(1);
         }
-        expect(Date.now() - started, 'all 42 sends fell within one window').to.be.below(SOCKET_SEND_WINDOW_MS);
 
-        await sleep(started + SOCKET_SEND_WINDOW_MS + 250 - Date.now());
+        // Once the oldest send of each socket has left its window, one more send is admitted on each.
+        await sleep(Math.max(firstSend.request, firstSend.message) + SOCKET_SEND_WINDOW_MS + 250 - Date.now());
         expect((await viaRequest('request-later')).statusCode, 'a request frame after the window').to.equal(201);
         expect((await viaMessage('message-later')).statusCode, 'a chat_message after the window').to.equal(201);
         expect(await stored('request-later')).to.equal(1);

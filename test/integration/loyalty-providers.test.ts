@@ -15,16 +15,16 @@ describe('the HTTP loyalty provider (Alpine IQ shaped) and the Twilio SMS sender
 
     before(async () => {
         twilio = await startFakeTwilio();
-        alpine = await startFakeAlpineIq('aiq-key', 'acct-1', {
-            '+15555550100': {
-                firstName: 'Alex', lastName: 'Rivera', email: 'alex@example.com', contactId: 'AIQ-77', points: 880,
-                orders: [{ orderId: 9, productName: 'Rain Jacket', quantity: 1, price: 89, orderDate: '2026-01-02T10:00:00.000Z' }]
-            }
+        alpine = await startFakeAlpineIq({
+            apiKey: 'aiq-key', uid: 'acct-1', members: [{
+                phone: '+15555550100', firstName: 'Alex', lastName: 'Rivera', email: 'alex@example.com', contactId: 'AIQ-77', points: 880,
+                orders: [{ id: '9', date: '2026-01-02T10:00:00.000Z', total: 89, items: [{ name: 'Rain Jacket', quantity: 1, price: 89 }] }]
+            }]
         });
         t = await startTestServer({
             env: {
                 SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'tw-secret', TWILIO_FROM: '+15550001111', TWILIO_BASE_URL: twilio.url,
-                LOYALTY_PROVIDER: 'alpineiq', ALPINEIQ_API_KEY: 'aiq-key', ALPINEIQ_UID: 'acct-1', ALPINEIQ_BASE_URL: alpine.url
+                LOYALTY_PROVIDER: 'alpineiq', ALPINEIQ_API_KEY: 'aiq-key', ALPINEIQ_UID: 'acct-1', ALPINEIQ_BASE_URL: alpine.url, LOYALTY_CACHE_SECONDS: '0'
             }
         });
         server = t.server;
@@ -71,14 +71,14 @@ describe('the HTTP loyalty provider (Alpine IQ shaped) and the Twilio SMS sender
         }
     });
 
-    it('answers "not found" for a phone the provider does not know, and 502 while it is down', async () => {
+    it('answers "not found" for a phone the provider does not know, and 503 while it is down', async () => {
         const unknown = await verify('+15555550199');
         expect(unknown.statusCode).to.equal(404);
         alpine.state.down = true;
         try {
             const down = await verify('+15555550100');
-            expect(down.statusCode).to.equal(502);
-            expect(JSON.parse(down.payload).message).to.equal('The loyalty program cannot be reached right now. Please try again later.');
+            expect(down.statusCode).to.equal(503);
+            expect(JSON.parse(down.payload).message).to.equal("Sorry, I'm having trouble connecting. Please try again.");
             const lookup = await server.app.services.loyalty.lookupCustomer(shop.organization.id, '+15555550100');
             expect(lookup.found).to.equal(false);
             expect(lookup.error).to.contain('503');

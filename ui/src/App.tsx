@@ -14,6 +14,10 @@ const OrgLogin = lazy(() => import('./pages/OrgLogin'));
 const OrgDashboard = lazy(() => import('./pages/OrgDashboard'));
 const AdminQuestions = lazy(() => import('./pages/AdminQuestions'));
 const AdminChat = lazy(() => import('./pages/AdminChat'));
+const AdminLayout = lazy(() => import('./layout/AdminLayout'));
+const SystemTest = lazy(() => import('./pages/SystemTest'));
+const AiManagement = lazy(() => import('./pages/AiManagement'));
+const AiTest = lazy(() => import('./pages/AiTest'));
 
 /** The routes of SPEC §2. */
 export function App() {
@@ -23,13 +27,21 @@ export function App() {
                 <Route path="/" element={<Placeholder title="Demo storefront" />} />
                 <Route path="/admin-access-2024" element={<AdminLogin />} />
                 <Route path="/admin-login" element={<AdminLogin />} />
-                <Route path="/admin-dashboard" element={<AdminGuard><AdminDashboard /></AdminGuard>} />
-                <Route path="/analytics" element={<AdminGuard redirect><Placeholder title="Analytics" /></AdminGuard>} />
-                <Route path="/test" element={<AdminGuard><Placeholder title="System tests" /></AdminGuard>} />
-                <Route path="/test-dashboard" element={<AdminGuard><Placeholder title="System tests" /></AdminGuard>} />
-                <Route path="/admin-chat" element={<AdminGuard redirect><AdminChat /></AdminGuard>} />
-                <Route path="/admin-questions" element={<AdminGuard><AdminQuestions /></AdminGuard>} />
-                <Route path="/ai-management" element={<AdminGuard><Placeholder title="AI management" /></AdminGuard>} />
+                {/* Staff pages share one shell (AdminLayout); the guard shows the login form in place of the page… */}
+                <Route element={<AdminGuard><AdminLayout /></AdminGuard>}>
+                    <Route path="/admin-dashboard" element={<AdminDashboard />} />
+                    <Route path="/test" element={<SystemTest />} />
+                    <Route path="/test-dashboard" element={<SystemTest />} />
+                    <Route path="/admin-questions" element={<AdminQuestions />} />
+                    <Route path="/ai-management" element={<AiManagement />} />
+                    <Route path="/ai-test" element={<AiTest />} />
+                </Route>
+                {/* …or, for these (SPEC §2), sends the visitor to /admin-login. */}
+                <Route element={<AdminGuard redirect><AdminLayout /></AdminGuard>}>
+                    <Route path="/analytics" element={<Placeholder title="Analytics" />} />
+                    <Route path="/admin-chat" element={<AdminChat />} />
+                    <Route path="/admin-chat/history" element={<AdminChat view="history" />} />
+                </Route>
                 <Route path="/super-admin-login" element={<SuperAdminLogin />} />
                 <Route path="/super-admin" element={<SuperAdmin />} />
                 <Route path="/org-login" element={<OrgLogin />} />

@@ -32,6 +32,15 @@ export interface PanelController {
     toggle(): void;
 }
 
+/**
+ * An answer that means the store's loyalty program could not be reached (503, or a 502 carrying the server's
+ * connection text: the provider refused the key): the widget shows SPEC §8's connection texts for it, not
+ * 'Error: …'. Other 502s (the SMS sender failed) keep their own message.
+ */
+function unreachable(err: ApiError): boolean {
+    return err.status === 503 || err.status === 504 || (err.status === 502 && (err.message === TEXT.verifyNetwork || err.message === TEXT.codeNetwork));
+}
+
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
     const node = document.createElement(tag);
     node.className = className;
@@ -205,13 +214,13 @@ export function mount(options: MountOptions): PanelController {
         }
         catch (err) {
             if (gen !== generation) return;
-            if (err instanceof ApiError) {
+            if (err instanceof ApiError && !unreachable(err)) {
                 add(/not found/i.test(err.message) ? TEXT.notFound : TEXT.verifyError(err.message), false, true);
                 emit({ action: 'verification_failed', phoneNumber: identifier, success: false, errorMessage: err.message });
             }
             else {
                 add(TEXT.verifyNetwork, false, true);
-                emit({ action: 'verification_failed', phoneNumber: identifier, success: false, errorMessage: 'network error' });
+                emit({ action: 'verification_failed', phoneNumber: identifier, success: false, errorMessage: err instanceof ApiError ? err.message : 'network error' });
             }
             setStep('questions');
         }
@@ -235,7 +244,8 @@ export function mount(options: MountOptions): PanelController {
             if (gen !== generation) return;
             const message = err instanceof ApiError ? err.message : 'network error';
             emit({ action: 'code_verification_failed', phoneNumber: phone, success: false, errorMessage: message });
-            if (!(err instanceof ApiError)) {
+            if (!(err instanceof ApiError) || unreachable(err)) {
+                // The code was not used up: the customer can send it again from the code step.
                 add(TEXT.codeNetwork, false, true);
             }
             else if (err.status === 400 && !/new code/i.test(err.message)) {

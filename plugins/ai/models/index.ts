@@ -13,3 +13,44 @@ export class KnowledgeEntryModel extends Model {
     createdAt!: number;
     updatedAt!: number;
 }
+
+/** One exchange of a customer with the AI agent (SPEC §3 'AI chat history record'). */
+export class AiChatHistoryModel extends Model {
+    static override tableName = 'ai_chat_history';
+    static override booleanAttributes = ['isResolved'];
+    static override timestamps = { created: true };
+    id!: number;
+    organizationId!: number;
+    sessionId!: string | null;
+    phoneNumber!: string | null;
+    domain!: string | null;
+    userQuestion!: string;
+    aiResponse!: string;
+    isResolved!: boolean;
+    fallbackAction!: string | null;
+    createdAt!: number;
+}
+
+/** A tier-2 tool the agent called (counted by /api/ai-agent/sessions). */
+export class AiFunctionCallModel extends Model {
+    static override tableName = 'ai_function_calls';
+    static override booleanAttributes = ['success'];
+    static override timestamps = { created: true };
+    id!: number;
+    organizationId!: number;
+    sessionId!: string | null;
+    functionName!: string;
+    success!: boolean;
+    createdAt!: number;
+}
+
+/** Whether the agent is enabled for an organization (no row: enabled). */
+export class AiAgentSettingsModel extends Model {
+    static override tableName = 'ai_agent_settings';
+    static override idColumn = 'organization_id';
+    static override booleanAttributes = ['isEnabled'];
+    static override timestamps = { updated: true };
+    organizationId!: number;
+    isEnabled!: boolean;
+    updatedAt!: number;
+}

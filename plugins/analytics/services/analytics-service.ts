@@ -2,6 +2,8 @@ import Boom from '@hapi/boom';
 import type { Db } from '../../../core/db';
 import type { JobQueue } from '../../../core/jobs';
 import type { OrganizationTotals } from '../../../core/types/api';
+import { EventRow, FAILURE_ACTIONS, isFailure, isSuccess, RollupBatch } from '../lib/rollup';
+import { dayKey } from '../lib/time';
 
 /** The widget's events (SPEC §7) plus widget_loaded; further actions come from other features through `track`. */
 export const WIDGET_ACTIONS = [
@@ -19,6 +21,8 @@ export interface AnalyticsEvent {
     sessionId?: string | null;
     action: string;
     phoneNumber?: string | null;
+    /** False when phoneNumber is kept as typed because it is not a possible number (a failed verification). */
+    phoneValid?: boolean;
     success?: boolean | null;
     errorMessage?: string | null;
     pointsRetrieved?: number | null;
@@ -28,47 +32,89 @@ export interface AnalyticsEvent {
     createdAt?: number;
 }
 
-
-const INGEST_JOB = 'analytics.ingest';
+export const INGEST_JOB = 'analytics.ingest';
+export const PRUNE_JOB = 'analytics.prune';
 const BATCH_SIZE = 500;
+export const PRUNE_BATCH = 5000;
+const ROLLUP_TABLES = ['analytics_hourly', 'analytics_daily', 'analytics_phone_daily', 'analytics_question_daily'];
+const ZONE_TTL_MS = 60_000;
+export const DEFAULT_TIME_ZONE = 'America/New_York';
+
+export interface AnalyticsDeps {
+    db: Db;
+    jobs: JobQueue;
+    /** The organization's IANA zone (services.tenants.timeZoneOf); null for an unknown organization. */
+    timeZoneOf: (organizationId: number) => Promise<string | null>;
+}
 
 /**
  * Event tracking: `track` batches the events of one tick into one job of the job queue (Bull on Redis or the
- * in-process runner); the job inserts them in chunks. Reads for the organization dashboard live here too.
+ * in-process runner); the job inserts them and adds them to the rollups in one transaction, so a rollup
+ * never counts an event that is not stored, nor misses one that is.
  */
 export class AnalyticsService {
     private buffer: Array<Record<string, unknown>> = [];
     private flushing: Promise<void> | null = null;
+    private readonly zones = new Map<number, { zone: string; at: number }>();
 
-    private readonly db: Db;
+    readonly db: Db;
     private readonly jobs: JobQueue;
+    private readonly timeZoneLookup: AnalyticsDeps['timeZoneOf'];
 
-    constructor({ db, jobs }: { db: Db; jobs: JobQueue }) {
+    constructor({ db, jobs, timeZoneOf }: AnalyticsDeps) {
         this.db = db;
         this.jobs = jobs;
-        // Many rows in one statement: knex's batch insert (objection batches on PostgreSQL only).
-        jobs.define<{ rows: Array<Record<string, unknown>> }>(INGEST_JOB, async ({ rows }) => {
+        this.timeZoneLookup = timeZoneOf;
+        jobs.define<{ rows: Array<Record<string, unknown>> }>(INGEST_JOB, async ({ rows }) => this.ingest(rows));
+    }
+
+    /** The organization's time zone, cached for a minute (rollup buckets, ranges, display). */
+    async timeZoneOf(organizationId: number): Promise<string> {
+        const cached = this.zones.get(organizationId);
+        if (cached && Date.now() - cached.at < ZONE_TTL_MS) {
+            return cached.zone;
+        }
+        const zone = (await this.timeZoneLookup(organizationId)) ?? DEFAULT_TIME_ZONE;
+        this.zones.set(organizationId, { zone, at: Date.now() });
+        return zone;
+    }
+
+    /** Stores events and adds them to the rollups, all or nothing (the ingest job; also the demo generator). */
+    async ingest(rows: Array<Record<string, unknown>>): Promise<void> {
+        const batch = new RollupBatch();
+        for (const row of rows) {
+            batch.add(row as unknown as EventRow, await this.timeZoneOf(Number(row.organization_id)));
+        }
+        await this.db.transaction(async (trx) => {
+            // Many rows in one statement: knex's batch insert (objection batches on PostgreSQL only).
             for (let i = 0; i < rows.length; i += BATCH_SIZE) {
-                await db('analytics_events').insert(rows.slice(i, i + BATCH_SIZE));
+                await trx('analytics_events').insert(rows.slice(i, i + BATCH_SIZE));
             }
+            await batch.write(trx);
         });
     }
 
-    /** Queues one event; resolves once the event's batch is on the job queue. */
-    async track(v: AnalyticsEvent): Promise<void> {
-        this.buffer.push({
+    /** The stored row of an event. */
+    static toRow(v: AnalyticsEvent): Record<string, unknown> {
+        return {
             organization_id: v.organizationId,
             bot_instance_id: v.botInstanceId ?? null,
             session_id: v.sessionId || null,
             action: v.action,
             phone_number: v.phoneNumber || null,
+            phone_valid: v.phoneNumber ? v.phoneValid !== false : null,
             success: v.success ?? null,
             error_message: v.errorMessage || null,
             points_retrieved: v.pointsRetrieved ?? null,
             question_id: v.questionId ?? null,
             domain: v.domain ? v.domain.toLowerCase() : null,
             created_at: v.createdAt ?? Date.now()
-        });
+        };
+    }
+
+    /** Queues one event; resolves once the event's batch is on the job queue. */
+    async track(v: AnalyticsEvent): Promise<void> {
+        this.buffer.push(AnalyticsService.toRow(v));
         if (!this.flushing) {
             this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
                 const rows = this.buffer;
@@ -80,10 +126,83 @@ export class AnalyticsService {
         return this.flushing;
     }
 
+    /** How many distinct page domains sent events in [from, to] (epoch ms, both inclusive): the /test page's 'active domains'. */
+    async activeDomains(organizationId: number, range: { from: number; to: number }): Promise<number> {
+        const [row] = await this.db('analytics_events')
+            .where('organization_id', organizationId)
+            .whereBetween('created_at', [range.from, range.to])
+            .whereNotNull('domain')
+            .countDistinct({ n: 'domain' });
+        return Number((row as { n?: number | string } | undefined)?.n ?? 0);
+    }
+
     /**
-     * The organization dashboard's totals (SPEC §2 Organization 'Overview') over [from, to], both inclusive
-     * (epoch ms, Date or ISO string). successRate is a percentage with one decimal: codes that showed points
-     * out of all verification outcomes (points shown, failed sends, wrong codes); 0 when there were none.
+     * Recomputes the rollups from the raw events (`loyalty-chat analytics rebuild`, after a time zone change),
+     * of one organization or all, in one transaction: readers see the old rollups until it commits. The
+     * cached customer lookups of analytics_phones are kept. Returns the number of events read.
+     */
+    async rebuild(organizationId?: number, onProgress?: (events: number) => void): Promise<number> {
+        // Zones first: inside the transaction every query must use it (SQLite has one connection).
+        const ids = organizationId === undefined
+            ? (await this.db('analytics_events').distinct('organization_id')).map((r: { organization_id: number }) => Number(r.organization_id))
+            : [organizationId];
+        const zones = new Map<number, string>();
+        for (const id of ids) {
+            zones.set(id, await this.timeZoneOf(id));
+        }
+        return this.db.transaction(async (trx) => {
+            const scoped = (table: string) => (organizationId === undefined ? trx(table) : trx(table).where('organization_id', organizationId));
+            for (const table of ROLLUP_TABLES) {
+                await scoped(table).delete();
+            }
+            await scoped('analytics_phones').update({ first_seen: Number.MAX_SAFE_INTEGER, last_activity: 0 });
+            let lastId = 0;
+            let total = 0;
+            for (;;) {
+                const rows = await scoped('analytics_events')
+                    .where('id', '>', lastId).orderBy('id').limit(PRUNE_BATCH)
+                    .select('id', 'organization_id', 'created_at', 'action', 'domain', 'success', 'phone_number', 'phone_valid', 'points_retrieved', 'question_id') as Array<EventRow & { id: number }>;
+                if (!rows.length) {
+                    break;
+                }
+                const batch = new RollupBatch();
+                for (const row of rows) {
+                    batch.add(row, zones.get(Number(row.organization_id)) ?? DEFAULT_TIME_ZONE);
+                }
+                await batch.write(trx);
+                lastId = Number(rows[rows.length - 1].id);
+                total += rows.length;
+                onProgress?.(total);
+            }
+            await scoped('analytics_phones').where('last_activity', 0).delete();
+            return total;
+        });
+    }
+
+    /**
+     * Deletes raw events older than `retentionDays` in batches of 5000 (each its own short statement, so the
+     * table is never locked for long). The rollups stay. Returns the number deleted.
+     */
+    async prune(retentionDays: number, nowMs = Date.now()): Promise<number> {
+        const cutoff = nowMs - retentionDays * 24 * 3600 * 1000;
+        let deleted = 0;
+        for (;;) {
+            const ids = (await this.db('analytics_events').where('created_at', '<', cutoff).orderBy('id').limit(PRUNE_BATCH).pluck('id')) as number[];
+            if (!ids.length) {
+                return deleted;
+            }
+            deleted += await this.db('analytics_events').whereIn('id', ids).delete();
+            if (ids.length < PRUNE_BATCH) {
+                return deleted;
+            }
+        }
+    }
+
+    /**
+     * The organization dashboard's totals (SPEC §2 Organization 'Overview') over the local days that [from, to]
+     * touches (epoch ms, Date or ISO string), read from the daily rollup. successRate is a percentage with one
+     * decimal: points shown out of all verification outcomes (points shown, failed sends, wrong codes); 0
+     * when there were none.
      */
     async organizationTotals(organizationId: number, range: { from: number | Date | string; to: number | Date | string }): Promise<OrganizationTotals> {
         const ms = (v: number | Date | string) => (typeof v === 'number' ? v : new Date(v).getTime());
@@ -92,21 +211,59 @@ export class AnalyticsService {
         if (!Number.isFinite(from) || !Number.isFinite(to)) {
             throw Boom.badRequest('The date range is not valid');
         }
-        const rows: Array<{ action: string; n: number | string }> = await this.db('analytics_events')
-            .where('organization_id', organizationId)
-            .whereBetween('created_at', [from, to])
-            .groupBy('action')
-            .select('action')
-            .count({ n: '*' });
-        const count = (actions: string[]) => rows.filter((r) => actions.includes(r.action)).reduce((sum, r) => sum + Number(r.n), 0);
-        const totalInteractions = rows.reduce((sum, r) => sum + Number(r.n), 0);
-        const succeeded = count(['points_retrieved']);
-        const failed = count(['verification_failed', 'code_verification_failed']);
+        const zone = await this.timeZoneOf(organizationId);
+        const totals = await this.actionTotals(organizationId, dayKey(from, zone), dayKey(to, zone));
         return {
-            totalInteractions,
-            loyaltyChecks: count(['verification_sent', 'verification_failed']),
-            liveChatSessions: count(['live_chat_requested']),
-            successRate: succeeded + failed ? Math.round((succeeded / (succeeded + failed)) * 1000) / 10 : 0
+            totalInteractions: totals.total,
+            loyaltyChecks: totals.loyaltyChecks,
+            liveChatSessions: totals.count('live_chat_requested'),
+            successRate: totals.successRate
         };
     }
+
+    /** Per-action sums of the daily rollup over [fromDay, toDay] and the figures built from them. */
+    async actionTotals(organizationId: number, fromDay: string, toDay: string): Promise<ActionTotals> {
+        const rows: Array<{ action: string; events: number | string; failures: number | string }> = await this.db('analytics_daily')
+            .where('organization_id', organizationId).whereBetween('day', [fromDay, toDay])
+            .groupBy('action').select('action').sum({ events: 'events', failures: 'failures' });
+        return new ActionTotals(rows.map((r) => ({ action: r.action, events: Number(r.events), failures: Number(r.failures) })));
+    }
 }
+
+/** The figures of SPEC §3 'Summary' from per-action event and failure counts (one definition for every answer). */
+export class ActionTotals {
+    constructor(readonly rows: Array<{ action: string; events: number; failures: number }>) {}
+
+    count(action: string): number {
+        return this.rows.filter((r) => r.action === action).reduce((s, r) => s + r.events, 0);
+    }
+
+    private failuresOf(action: string): number {
+        return this.rows.filter((r) => r.action === action).reduce((s, r) => s + r.failures, 0);
+    }
+
+    get total(): number {
+        return this.rows.reduce((s, r) => s + r.events, 0);
+    }
+
+    /** Points shown: points_retrieved events that did not fail. */
+    get succeeded(): number {
+        return this.count('points_retrieved') - this.failuresOf('points_retrieved');
+    }
+
+    /** Failed sends and wrong codes, plus verification steps that report failure. */
+    get failed(): number {
+        return FAILURE_ACTIONS.reduce((s, a) => s + this.count(a), 0) + this.failuresOf('verification_sent') + this.failuresOf('points_retrieved');
+    }
+
+    get loyaltyChecks(): number {
+        return this.count('verification_sent') + this.count('verification_failed');
+    }
+
+    get successRate(): number {
+        const outcomes = this.succeeded + this.failed;
+        return outcomes ? Math.round((this.succeeded / outcomes) * 1000) / 10 : 0;
+    }
+}
+
+export { isFailure, isSuccess };

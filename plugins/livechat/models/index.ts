@@ -32,6 +32,8 @@ export class ChatSessionModel extends Model {
     domain!: string | null;
     agentUserId!: number | null;
     lastSeq!: number;
+    /** The last message an agent of the store has read (unread = customer messages after it). */
+    agentReadSeq!: number;
     isStarred!: boolean;
     isArchived!: boolean;
     endedBy!: string | null;

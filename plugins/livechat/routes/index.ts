@@ -103,13 +103,19 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                     const c = widgetOf(request);
                     await createLimit.consume(clientIp(request), 'Too many chat requests. Please try again later.');
                     const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null };
+                    // A customer who talked with the AI agent first arrives with that conversation (issue 13).
+                    const aiConversation = await server.app.services.ai?.conversationForSession(c.organizationId, body.sessionId) ?? [];
                     const { session, created } = await chat().createSession({
                         organizationId: c.organizationId,
                         botInstanceId: c.botInstanceId,
                         sessionId: body.sessionId,
                         phoneNumber: body.phoneNumber ?? null,
                         customerMessage: body.customerMessage ?? null,
-                        domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined)
+                        domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined),
+                        ...(aiConversation.length ? {
+                            via: 'ai' as const,
+                            aiContext: { originalQuestion: body.customerMessage?.trim() || aiConversation[aiConversation.length - 1].question, aiConversation }
+                        } : {})
                     });
                     const token = signCustomerToken(server.app.config.jwtSecret, { organizationId: c.organizationId, sessionId: session.sessionId });
                     return h.response({
@@ -147,7 +153,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 },
                 handler: async (request) => {
                     const q = request.query as { status: 'active' | 'recent'; includeArchived: boolean };
-                    return chat().listSessions(adminOf(request).organizationId, q);
+                    return server.app.services.livechatConsole.listSessions(adminOf(request).organizationId, q);
                 }
             }
         },

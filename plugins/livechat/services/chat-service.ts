@@ -9,7 +9,8 @@ import type { Realtime } from '../../../core/realtime/socket-server';
 import type { Services } from '../../../core/types';
 import { AgentPresenceModel, ChatMessageModel, ChatSessionModel, ChatStatus, EmailSettingsModel } from '../models';
 import type { MailService } from './mail-service';
-import type { ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
+import { analyticsSessions } from './analytics-sessions';
+import type { AiTurn, ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
 
 export type { ChatMessage, ChatSession, EmailSettings };
 
@@ -50,6 +51,14 @@ export interface NewChat {
     customerMessage: string | null;
     domain: string | null;
     via?: 'widget' | 'ai';
+    /** The AI conversation before the hand-off (via 'ai'): what the agents see with the request. */
+    aiContext?: AiTransferContext;
+}
+
+/** What the AI agent hands over with a customer (issue 13): the question that led here and the exchanges before it. */
+export interface AiTransferContext {
+    originalQuestion: string;
+    aiConversation: AiTurn[];
 }
 
 export type ChatFlags = Partial<Pick<ChatSession, 'isStarred' | 'isArchived'>>;
@@ -118,6 +127,11 @@ export class ChatService {
 
     // ---- figures for analytics (SPEC §3 'Chat status' and 'Websocket stats') ----------------------
 
+    /** SPEC §3 'Chat session row (analytics)' of the chats created in [from, to] (read-only; see analytics-sessions.ts). */
+    analyticsSessions(organizationId: number, range: { from: number; to: number }, page?: { offset: number; limit: number }): ReturnType<typeof analyticsSessions> {
+        return analyticsSessions(this.db, organizationId, range, page);
+    }
+
     /** SPEC §3 'Chat status': activeSessions, waitingSessions. */
     async chatStatus(organizationId: number): Promise<{ activeSessions: number; waitingSessions: number }> {
         const rows = await ChatSessionModel.query(this.db).select('status').count({ n: '*' })
@@ -148,6 +162,11 @@ export class ChatService {
 
     /** Customer sockets on this node, per organization (see websocketStats). */
     private readonly localCustomers = new Map<number, { count: number; last: number | null }>();
+
+    /** This node's customer sockets of every organization (analytics sums them over the nodes through Redis). */
+    customerSocketCounts(): Array<{ organizationId: number; count: number; last: number | null }> {
+        return [...this.localCustomers].map(([organizationId, e]) => ({ organizationId, count: e.count, last: e.last }));
+    }
 
     customerSocket(organizationId: number, delta: 1 | -1): void {
         const entry = this.localCustomers.get(organizationId) ?? { count: 0, last: null };
@@ -214,11 +233,31 @@ export class ChatService {
         const session = toSession(row);
         const type = input.via === 'ai' ? 'ai_transfer_request' : 'new_customer';
         await this.deps.realtime.publish(paths.agents(input.organizationId), {
-            type, sessionId, phoneNumber: session.phoneNumber, message: first, originalQuestion: first, createdAt: session.createdAt
+            type, sessionId, phoneNumber: session.phoneNumber, message: first,
+            originalQuestion: input.aiContext?.originalQuestion ?? first, createdAt: session.createdAt,
+            ...(input.aiContext ? { aiConversation: input.aiContext.aiConversation } : {})
         });
         await this.deps.jobs.add(WAIT_TIMEOUT_JOB, { organizationId: input.organizationId, sessionId },
             { delay: this.deps.chat.waitTimeoutSeconds * 1000, jobId: `wait-${input.organizationId}-${sessionId}` });
         return { session, created: true };
+    }
+
+    /**
+     * The AI agent hands a customer to the live agents: opens the widget session's chat (or keeps its open
+     * one) and sends the organization's agents `ai_transfer_request` with the original question and the AI
+     * conversation (SPEC §7), which the console shows.
+     */
+    async setAiTransferContext(input: Omit<NewChat, 'via' | 'aiContext' | 'customerMessage'> & AiTransferContext): Promise<{ session: ChatSession; created: boolean }> {
+        const aiContext = { originalQuestion: input.originalQuestion, aiConversation: input.aiConversation };
+        const result = await this.createSession({ ...input, customerMessage: input.originalQuestion, via: 'ai', aiContext });
+        if (!result.created) {
+            const { session } = result;
+            await this.deps.realtime.publish(paths.agents(input.organizationId), {
+                type: 'ai_transfer_request', sessionId: session.sessionId, phoneNumber: session.phoneNumber, message: input.originalQuestion,
+                originalQuestion: input.originalQuestion, aiConversation: input.aiConversation, createdAt: session.createdAt
+            });
+        }
+        return result;
     }
 
     async getSession(organizationId: number, sessionId: string, options: { messages?: boolean } = {}): Promise<ChatSession> {
@@ -425,9 +464,16 @@ export class ChatService {
         return rows.length;
     }
 
-    /** Star / archive (SPEC §4). */
+    /**
+     * Star / archive (SPEC §4). Archive applies to ended chats: archiving an open one ends it first, so its
+     * customer is told (session_ended, reason `archived`) instead of writing on to nobody.
+     */
     async setFlags(organizationId: number, sessionId: string, flags: ChatFlags): Promise<ChatSession> {
-        const row = await this.findSession(organizationId, sessionId);
+        let row = await this.findSession(organizationId, sessionId);
+        if (flags.isArchived && OPEN_STATUSES.includes(row.status)) {
+            await this.end(organizationId, sessionId, 'agent', 'archived');
+            row = await this.findSession(organizationId, sessionId);
+        }
         await row.$query(this.db).patch(flags);
         return toSession(row);
     }

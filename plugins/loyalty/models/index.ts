@@ -83,3 +83,17 @@ export class SmsOutboxModel extends Model {
     providerRef!: string | null;
     createdAt!: number;
 }
+
+/** An organization's own loyalty provider settings (no row: the server's variables); the API key is sealed. */
+export class LoyaltyProviderSettingsModel extends Model {
+    static override tableName = 'loyalty_provider_settings';
+    static override idColumn = 'organization_id';
+    static override timestamps = { updated: true };
+    organizationId!: number;
+    provider!: 'builtin' | 'alpineiq';
+    uid!: string | null;
+    baseUrl!: string | null;
+    apiKeySealed!: string | null;
+    updatedBy!: number | null;
+    updatedAt!: number;
+}

@@ -18,8 +18,8 @@ export class BuiltinLoyaltyProvider implements LoyaltyProvider {
         return row ? { phone: row.phone, name: row.name, email: row.email, loyaltyId: row.loyaltyId, points: row.points } : null;
     }
 
-    async orderHistory(organizationId: number, phone: string, limit: number): Promise<LoyaltyOrder[]> {
-        const customer = await this.customer(organizationId, phone);
+    async orderHistory(organizationId: number, found: LoyaltyCustomer, limit: number): Promise<LoyaltyOrder[]> {
+        const customer = await this.customer(organizationId, found.phone);
         if (!customer) {
             return [];
         }

@@ -1,3 +1,7 @@
+import type { LoyaltyOrder } from '../../../core/types/loyalty';
+
+export type { LoyaltyOrder };
+
 /** One loyalty customer as every provider answers it (phone in E.164). */
 export interface LoyaltyCustomer {
     phone: string;
@@ -7,14 +11,6 @@ export interface LoyaltyCustomer {
     points: number;
 }
 
-export interface LoyaltyOrder {
-    orderRef: string | null;
-    productName: string;
-    quantity: number;
-    price: number;
-    orderDate: string;
-}
-
 /**
  * Where loyalty data comes from (DESIGN §3): the built-in tables, or an HTTP provider shaped like Alpine IQ.
  * Every call is scoped to one organization.
@@ -22,11 +18,16 @@ export interface LoyaltyOrder {
 export interface LoyaltyProvider {
     readonly name: 'builtin' | 'alpineiq';
     findCustomer(organizationId: number, phone: string): Promise<LoyaltyCustomer | null>;
-    orderHistory(organizationId: number, phone: string, limit: number): Promise<LoyaltyOrder[]>;
+    /** The customer's newest orders (at most `limit`), for a customer findCustomer answered. */
+    orderHistory(organizationId: number, customer: LoyaltyCustomer, limit: number): Promise<LoyaltyOrder[]>;
 }
 
+/**
+ * A provider that could not answer: `unavailable` (down, too slow, not configured: a 503 to the widget) or
+ * `refused` (it refused our credentials: a 502). The message is for the log and never holds a credential.
+ */
 export class ProviderError extends Error {
-    constructor(message: string) {
+    constructor(readonly kind: 'unavailable' | 'refused', message: string) {
         super(message);
         this.name = 'ProviderError';
     }

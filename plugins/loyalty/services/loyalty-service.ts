@@ -8,6 +8,8 @@ import type { CustomerRow } from '../customers-csv';
 import { LoyaltyCustomerModel, VerificationCodeModel, WidgetSessionModel } from '../models';
 import type { LoyaltyCustomer, LoyaltyOrder, LoyaltyProvider } from '../providers/types';
 import { ProviderError } from '../providers/types';
+import type { LookupCache } from './lookup-cache';
+import type { CustomerLookup, LoyaltyLookups, OrderHistory } from '../../../core/types/loyalty';
 import { listOutbox, OutboxEntry, OutboxQuery, SmsError, SmsSender } from '../sms';
 
 /** DESIGN §7: the one-time code rules. */
@@ -32,7 +34,9 @@ export const MESSAGES = {
     used: 'This code has already been used. Please request a new code.',
     tooManyChecks: 'Too many incorrect codes. Please try again in a few minutes.',
     wrong: 'Invalid verification code',
-    providerDown: 'The loyalty program cannot be reached right now. Please try again later.',
+    /** SPEC §8's connection texts, for a provider that is down, too slow or refuses our key (503/502). */
+    providerDown: "Sorry, I'm having trouble connecting. Please try again.",
+    providerDownOnCode: "Sorry, I'm having trouble verifying the code. Please try again.",
     smsFailed: 'We could not send the text message. Please try again later.'
 };
 
@@ -53,32 +57,31 @@ export interface LoyaltyDeps {
     secret: string;
     /** Where the per-address and per-phone limits count. */
     limits: LimitBackend;
-    provider: LoyaltyProvider;
+    /** The provider of an organization, and the cache key prefix of its answers (null: not cached). */
+    providerOf: ProviderOf;
+    /** Where remote providers' answers are kept briefly. */
+    cache: LookupCache;
     sms: SmsSender;
 }
 
-/** SPEC §3 'Loyalty customer lookup result' (a type, so `customers show` prints it as a plain row). */
-export type CustomerLookup = {
-    found: boolean;
-    email: string | null;
-    name: string | null;
-    alpineId: string | null;
-    error?: string;
-};
-
-export interface OrderHistory {
-    found: boolean;
-    customerName: string | null;
-    totalOrders: number;
-    orders: LoyaltyOrder[];
-    error?: string;
+export interface ResolvedProvider {
+    provider: LoyaltyProvider;
+    /** Names the organization's account in cache keys (it changes when the settings do); null: do not cache. */
+    cacheKey: string | null;
 }
+
+export type ProviderOf = (organizationId: number) => Promise<ResolvedProvider>;
+
+/** The most orders anyone gets (the widget, the Orders tab, the AI agent, analytics). */
+export const MAX_ORDERS = 5;
+
+export type { CustomerLookup, OrderHistory };
 
 /**
  * Loyalty points behind a phone number and a one-time SMS code (SPEC §4, §7; DESIGN §7), customer lookup
  * and order history for analytics and the AI agent, and the CSV import of the built-in provider.
  */
-export class LoyaltyService {
+export class LoyaltyService implements LoyaltyLookups {
     private readonly verifyIpLimit: Limit;
     private readonly viewIpLimit: Limit;
     private readonly sendPhoneLimit: Limit;
@@ -86,14 +89,16 @@ export class LoyaltyService {
     private readonly db: Db;
     private readonly log: Logger;
     private readonly secret: string;
-    readonly provider: LoyaltyProvider;
+    private readonly providerOf: ProviderOf;
+    private readonly cache: LookupCache;
     readonly sms: SmsSender;
 
     constructor(deps: LoyaltyDeps) {
         this.db = deps.db;
         this.log = deps.log;
         this.secret = deps.secret;
-        this.provider = deps.provider;
+        this.providerOf = deps.providerOf;
+        this.cache = deps.cache;
         this.sms = deps.sms;
         this.verifyIpLimit = new Limit(deps.limits, { name: 'otp-verify-ip', ...OTP.verifyPerIp });
         this.viewIpLimit = new Limit(deps.limits, { name: 'otp-view-ip', ...OTP.viewPerIp });
@@ -115,16 +120,38 @@ export class LoyaltyService {
         return Crypto.createHmac('sha256', this.secret).update(`${organizationId}:${phone}:${code}`).digest('hex');
     }
 
-    private async findCustomer(organizationId: number, phone: string): Promise<LoyaltyCustomer | null> {
+    /** The organization's provider and the customer it knows by this E.164 phone (cached briefly); failures throw ProviderError. */
+    private async lookup(organizationId: number, phone: string, fresh = false): Promise<{ provider: LoyaltyProvider; customer: LoyaltyCustomer | null }> {
+        const { provider, cacheKey } = await this.providerOf(organizationId);
+        const key = cacheKey ? `${organizationId}:${cacheKey}:${phone}` : null;
+        if (key && !fresh) {
+            const cached = await this.cache.get(key);
+            if (cached !== undefined) {
+                return { provider, customer: cached };
+            }
+        }
+        const customer = await provider.findCustomer(organizationId, phone);
+        if (key) {
+            await this.cache.set(key, customer);
+        }
+        return { provider, customer };
+    }
+
+    /** A provider failure as the widget gets it: 503 when it is down or slow, 502 when it refuses our key. */
+    private providerFailure(err: unknown, organizationId: number, message: string): unknown {
+        if (!(err instanceof ProviderError)) {
+            return err;
+        }
+        this.log.warn({ organizationId, kind: err.kind, reason: err.message }, 'loyalty provider failed');
+        return err.kind === 'refused' ? Boom.badGateway(message) : Boom.serverUnavailable(message);
+    }
+
+    private async findCustomer(organizationId: number, phone: string, options: { fresh: boolean; failureMessage: string }): Promise<LoyaltyCustomer | null> {
         try {
-            return await this.provider.findCustomer(organizationId, phone);
+            return (await this.lookup(organizationId, phone, options.fresh)).customer;
         }
         catch (err) {
-            if (err instanceof ProviderError) {
-                this.log.warn({ err: err.message }, 'loyalty provider failed');
-                throw Boom.badGateway(MESSAGES.providerDown);
-            }
-            throw err;
+            throw this.providerFailure(err, organizationId, options.failureMessage);
         }
     }
 
@@ -141,7 +168,7 @@ export class LoyaltyService {
             const oldest = recent[recent.length - 1].createdAt;
             throw tooMany(MESSAGES.tooManySends, oldest + OTP.sendWindowMs - t);
         }
-        const customer = await this.findCustomer(ctx.organizationId, phone);
+        const customer = await this.findCustomer(ctx.organizationId, phone, { fresh: false, failureMessage: MESSAGES.providerDown });
         if (!customer) {
             throw Boom.notFound(MESSAGES.notFound);
         }
@@ -210,16 +237,17 @@ export class LoyaltyService {
         if (expected.length !== given.length || !Crypto.timingSafeEqual(expected, given)) {
             throw Boom.badRequest(MESSAGES.wrong);
         }
+        // The provider first (fresh points, not the cache): when it fails, the code stays usable for another try.
+        const customer = await this.findCustomer(ctx.organizationId, phone, { fresh: true, failureMessage: MESSAGES.providerDownOnCode });
+        if (!customer) {
+            throw Boom.notFound(MESSAGES.notFound);
+        }
         const consumed = await VerificationCodeModel.query(this.db)
             .patch({ consumedAt: t })
             .where('id', latest.id)
             .whereNull('consumed_at');
         if (!consumed) {
             throw Boom.badRequest(MESSAGES.used);
-        }
-        const customer = await this.findCustomer(ctx.organizationId, phone);
-        if (!customer) {
-            throw Boom.notFound(MESSAGES.notFound);
         }
         if (ctx.sessionId) {
             await this.markSessionVerified(ctx, ctx.sessionId, phone);
@@ -250,11 +278,24 @@ export class LoyaltyService {
         return row?.verifiedPhone ?? null;
     }
 
+    /**
+     * The loyalty customer behind a verified E.164 phone (the AI agent's points tool passes the phone that
+     * verifiedPhone answered, never one a customer typed); a 502 when the provider is down.
+     */
+    async customerByPhone(organizationId: number, phone: string): Promise<LoyaltyCustomer | null> {
+        return this.findCustomer(organizationId, phone, { fresh: false, failureMessage: MESSAGES.providerDown });
+    }
+
+    /** Which provider serves an organization ('builtin' or 'alpineiq'), for the system tests. */
+    async providerName(organizationId: number): Promise<'builtin' | 'alpineiq'> {
+        return (await this.providerOf(organizationId)).provider.name;
+    }
+
     /** Customer lookup for analytics (SPEC §3 'Loyalty customer lookup result'). */
     async lookupCustomer(organizationId: number, phoneInput: string): Promise<CustomerLookup> {
         const phone = this.normalizePhone(phoneInput);
         try {
-            const customer = await this.provider.findCustomer(organizationId, phone);
+            const { customer } = await this.lookup(organizationId, phone);
             return customer
                 ? { found: true, email: customer.email, name: customer.name, alpineId: customer.loyaltyId }
                 : { found: false, email: null, name: null, alpineId: null };
@@ -265,18 +306,64 @@ export class LoyaltyService {
     }
 
     /** Recent orders of a customer for analytics and the AI agent (at most `limit`, newest first). */
-    async orderHistory(organizationId: number, phoneInput: string, limit = 5): Promise<OrderHistory> {
+    async orderHistory(organizationId: number, phoneInput: string, limit = MAX_ORDERS): Promise<OrderHistory> {
         const phone = this.normalizePhone(phoneInput);
         try {
-            const customer = await this.provider.findCustomer(organizationId, phone);
+            const { provider, customer } = await this.lookup(organizationId, phone);
             if (!customer) {
                 return { found: false, customerName: null, totalOrders: 0, orders: [], error: 'Customer not found' };
             }
-            const orders = await this.provider.orderHistory(organizationId, phone, limit);
+            const orders = await provider.orderHistory(organizationId, customer, Math.min(Math.max(1, limit), MAX_ORDERS));
             return { found: true, customerName: customer.name, totalOrders: orders.length, orders };
         }
         catch (err) {
             return { found: false, customerName: null, totalOrders: 0, orders: [], error: (err as Error).message };
+        }
+    }
+
+    /**
+     * The member behind a phone for the staff console (name, email, loyalty id, points), or null for a phone that
+     * is not a member. A phone no country has is a 400; a provider that is down or slow a 503, one that refuses
+     * our key a 502.
+     */
+    async customer(organizationId: number, phoneInput: string): Promise<LoyaltyCustomer | null> {
+        return this.findCustomer(organizationId, this.normalizePhone(phoneInput), { fresh: false, failureMessage: MESSAGES.providerDown });
+    }
+
+    /**
+     * The /test page's loyalty round trip: the organization's provider looks the phone up now (never from the
+     * cache), and the code text is only prepared (a dry run: nothing is sent). A failing provider is a 503 (down or
+     * slow) or 502 (refused our key) whose message names the provider and its error, for the store's admin.
+     */
+    async systemTest(organizationId: number, phoneInput: string): Promise<{ provider: string; customer: LoyaltyCustomer | null; sms: string }> {
+        const phone = this.normalizePhone(phoneInput);
+        const { provider } = await this.providerOf(organizationId);
+        try {
+            const { customer } = await this.lookup(organizationId, phone, true);
+            return { provider: provider.name, customer, sms: this.sms.name };
+        }
+        catch (err) {
+            if (err instanceof ProviderError) {
+                const message = `Loyalty provider "${provider.name}" failed: ${err.message}`;
+                throw err.kind === 'refused' ? Boom.badGateway(message) : Boom.serverUnavailable(message);
+            }
+            throw err;
+        }
+    }
+
+    /**
+     * A customer's newest orders for other plugins (analytics, the staff console): at most `limit` (1 to 5),
+     * newest first; none for a phone that is not a member. A phone no country has is a 400; a provider that is
+     * down or slow a 503, one that refuses our key a 502 (Boom errors a route can pass on).
+     */
+    async orders(organizationId: number, phoneInput: string, limit = MAX_ORDERS): Promise<LoyaltyOrder[]> {
+        const phone = this.normalizePhone(phoneInput);
+        try {
+            const { provider, customer } = await this.lookup(organizationId, phone);
+            return customer ? await provider.orderHistory(organizationId, customer, Math.min(Math.max(1, Math.floor(limit) || 1), MAX_ORDERS)) : [];
+        }
+        catch (err) {
+            throw this.providerFailure(err, organizationId, MESSAGES.providerDown);
         }
     }
 

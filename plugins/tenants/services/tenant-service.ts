@@ -90,6 +90,12 @@ export class TenantService {
         return row ? toOrganization(row) : null;
     }
 
+    /** The IANA time zone of an organization's day and hour buckets (DESIGN §5); null when there is no such organization. */
+    async timeZoneOf(id: number): Promise<string | null> {
+        const row = await OrganizationModel.query(this.db).select('time_zone').findById(id);
+        return row ? row.timeZone : null;
+    }
+
     async getOrganizationBySubdomain(subdomain: string): Promise<Organization | null> {
         const row = await OrganizationModel.query(this.db).findOne({ subdomain: subdomain.toLowerCase() });
         return row ? toOrganization(row) : null;

@@ -29,13 +29,29 @@ export function forgetStaffToken(kind: StaffKind): void {
 }
 
 /**
+ * True once the page is being left (reload, navigation): the browser then aborts the verify call in flight, and
+ * that aborted call says nothing about the token, so it must not remove it (the next page verifies it again).
+ */
+let leavingPage = false;
+if (typeof window !== 'undefined') {
+    window.addEventListener('beforeunload', () => { leavingPage = true; });
+    window.addEventListener('pagehide', () => { leavingPage = true; });
+    window.addEventListener('pageshow', () => { leavingPage = false; });
+}
+
+/** A verify call that the browser cut off (the page is going away) rather than one the server or network failed. */
+function interrupted(err: unknown, signal?: AbortSignal): boolean {
+    return leavingPage || signal?.aborted === true || (err instanceof DOMException && err.name === 'AbortError');
+}
+
+/**
  * Verifies a stored token once per token value. A token the server rejects, a network error (SPEC §4 'Admin
  * auth'), or for an organization user stored session data that is invalid or of another user, removes what was
  * stored (unless a newer token replaced it meanwhile) and answers null: signed out.
  */
-async function verifyStored(kind: StaffKind, token: string): Promise<StaffUser | null> {
+async function verifyStored(kind: StaffKind, token: string, signal?: AbortSignal): Promise<StaffUser | null> {
     try {
-        const { user } = await apiRequest<{ valid: boolean; user: AuthUser }>(VERIFY_PATHS[kind], { tokenKey: TOKEN_KEYS[kind] });
+        const { user } = await apiRequest<{ valid: boolean; user: AuthUser }>(VERIFY_PATHS[kind], { tokenKey: TOKEN_KEYS[kind], signal });
         if (kind !== 'org') {
             return user;
         }
@@ -44,7 +60,11 @@ async function verifyStored(kind: StaffKind, token: string): Promise<StaffUser |
             return { ...user, organization: stored.user.organization };
         }
     }
-    catch {
+    catch (err) {
+        if (interrupted(err, signal)) {
+            // A reload or navigation cut the call off: keep the token for the next page to verify.
+            throw err;
+        }
         // rejected or unreachable: signed out, below
     }
     if (localStorage.getItem(TOKEN_KEYS[kind]) === token) {
@@ -64,7 +84,7 @@ export function useStaffSession(kind: StaffKind): StaffSession & { signedIn(toke
     const [token, setToken] = useState<string | null>(() => localStorage.getItem(TOKEN_KEYS[kind]));
     const verify = useQuery({
         queryKey: ['staff-session', kind, token],
-        queryFn: () => verifyStored(kind, token!),
+        queryFn: ({ signal }) => verifyStored(kind, token!, signal),
         enabled: token !== null
     });
     const signedIn = useCallback((next: string) => setToken(next), []);

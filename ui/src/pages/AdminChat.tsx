@@ -1,21 +1,28 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Intent, Navbar, OverlayToaster } from '@blueprintjs/core';
-import { Link } from 'react-router-dom';
+import { Alert, Button, Intent, OverlayToaster } from '@blueprintjs/core';
+import { NavLink } from 'react-router-dom';
 import {
     appendMessage, ChatMessage, ChatSession, chatKeys, SocketCommand, useAcceptChat, useActiveChats, useChatMessages, useEndChat, useSendMessage,
     useSessionFlag, useWaitingChats
 } from '../api/chat';
+import { consoleKeys, useMarkRead } from '../api/console';
 import { useAdminAuth } from '../auth/AdminGuard';
 import { AgentPush, AgentSocket, ConnectionState } from '../components/chat/agent-socket';
 import { AgentStatusPanel } from '../components/chat/AgentStatusPanel';
-import { ActiveChats, WaitingChats } from '../components/chat/ChatLists';
-import { Conversation } from '../components/chat/Conversation';
+import { ActiveChats, customerLabel, WaitingChats } from '../components/chat/ChatLists';
+import { Conversation, ConversationHandle } from '../components/chat/Conversation';
+import { CustomerPanel } from '../components/chat/CustomerPanel';
+import { HistoryView } from '../components/chat/HistoryView';
 import { notifyBrowser, playTwoBeeps } from '../components/chat/alerts';
 import '../components/chat/chat.css';
 
 /** SPEC §9: the new-request banner shows for 6 s. */
 const BANNER_MS = 6000;
+/** Drafts outlive a reload of the tab (never shared between tabs or agents). */
+const DRAFTS_KEY = 'lc-chat-drafts';
+
+type Pane = 'list' | 'conversation' | 'customer';
 
 function useNow(intervalMs = 1000): number {
     const [now, setNow] = useState(Date.now());
@@ -30,27 +37,65 @@ function errorText(err: unknown): string {
     return err instanceof Error ? err.message : String(err);
 }
 
+function readDrafts(): Record<string, string> {
+    try {
+        const parsed = JSON.parse(sessionStorage.getItem(DRAFTS_KEY) ?? '{}');
+        return parsed && typeof parsed === 'object' ? parsed as Record<string, string> : {};
+    }
+    catch {
+        return {};
+    }
+}
+
+/** A key press meant for the page, not typed into a field or a dialog. */
+function isTyping(target: EventTarget | null): boolean {
+    const el = target as HTMLElement | null;
+    return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
+}
+
+/** Moves focus to the next or previous chat button of the visible list (j/k, ↓/↑); answers whether it moved. */
+function moveFocus(delta: 1 | -1, fallback: string | null): boolean {
+    const buttons = Array.from(document.querySelectorAll<HTMLButtonElement>('[data-chat-button]')).filter((b) => b.offsetParent !== null);
+    if (!buttons.length) {
+        return false;
+    }
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const from = at >= 0 ? at : buttons.findIndex((b) => b.dataset.chatButton === fallback);
+    const next = from < 0 ? (delta > 0 ? 0 : buttons.length - 1) : Math.max(0, Math.min(buttons.length - 1, from + delta));
+    buttons[next].focus();
+    return true;
+}
+
 /**
- * Live chat management (SPEC §2 /admin-chat): the agent console, inside the admin guard (which sends a visitor
- * without a valid token to /admin-login). The open conversation is derived, never synced: the chat whose id the
- * agent picked (or just accepted) if the active list holds it, the just-accepted chat until the list does,
- * else the first active chat. The pane and the reply's target are that one chat.
+ * Live chat (SPEC §2 /admin-chat, issue 14): the agent console inside the admin shell. Three columns on wide
+ * screens (queue and chats, conversation, customer), one pane at a time at phone width. The open conversation is
+ * derived, never synced: the chat the agent picked (or just accepted) if the active list holds it, the
+ * just-accepted chat until the list does, else the first active chat. Each chat keeps its own draft.
+ * Keys: j/k or ↓/↑ move through the chats, Enter opens, r replies, / opens canned replies, Esc leaves the reply
+ * box and closes the new-request banner.
  */
-export default function AdminChat() {
+export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'history' }) {
     const queryClient = useQueryClient();
     const { user, token } = useAdminAuth();
     const waiting = useWaitingChats();
     const active = useActiveChats();
     const star = useSessionFlag('star');
     const archive = useSessionFlag('archive');
+    const markRead = useMarkRead();
     const [selected, setSelected] = useState<string | null>(null);
     /** The chat this agent just accepted, until the active list holds it. */
     const [accepted, setAccepted] = useState<ChatSession | null>(null);
     const [connection, setConnection] = useState<ConnectionState>('connecting');
     const [attempt, setAttempt] = useState(0);
     const [banner, setBanner] = useState<{ phone: string; until: number } | null>(null);
+    const [drafts, setDrafts] = useState<Record<string, string>>(readDrafts);
+    const [pane, setPane] = useState<Pane>('list');
+    const [archiving, setArchiving] = useState<ChatSession | null>(null);
+    /** The question each AI hand-off started from (ai_transfer_request), by chat session. */
+    const [aiQuestions, setAiQuestions] = useState<Record<string, string>>({});
     const socketRef = useRef<AgentSocket | null>(null);
     const toasterRef = useRef<OverlayToaster | null>(null);
+    const conversationRef = useRef<ConversationHandle | null>(null);
     const now = useNow();
 
     const listed = active.data ?? [];
@@ -59,7 +104,32 @@ export default function AdminChat() {
     }
     const activeChats = accepted && !listed.some((c) => c.sessionId === accepted.sessionId) ? [...listed, accepted] : listed;
     const selectedSession = activeChats.find((c) => c.sessionId === selected) ?? activeChats[0] ?? null;
-    const messages = useChatMessages(selectedSession?.sessionId ?? null);
+    const selectedId = selectedSession?.sessionId ?? null;
+    const messages = useChatMessages(view === 'inbox' ? selectedId : null);
+
+    useEffect(() => {
+        sessionStorage.setItem(DRAFTS_KEY, JSON.stringify(drafts));
+    }, [drafts]);
+
+    // The open chat is read up to its newest message while the tab is visible.
+    const lastSeq = selectedSession?.lastSeq ?? 0;
+    const readSeq = selectedSession?.agentReadSeq ?? 0;
+    const unread = selectedSession?.unreadCount ?? 0;
+    const markReadRef = useRef(markRead.mutate);
+    markReadRef.current = markRead.mutate;
+    useEffect(() => {
+        if (view !== 'inbox' || !selectedId || (!unread && readSeq >= lastSeq)) {
+            return;
+        }
+        const mark = () => {
+            if (document.visibilityState === 'visible') {
+                markReadRef.current({ sessionId: selectedId, seq: lastSeq });
+            }
+        };
+        mark();
+        document.addEventListener('visibilitychange', mark);
+        return () => document.removeEventListener('visibilitychange', mark);
+    }, [view, selectedId, lastSeq, readSeq, unread]);
 
     const command = useCallback<SocketCommand>((method, path, payload) => {
         const socket = socketRef.current;
@@ -84,12 +154,21 @@ export default function AdminChat() {
             case 'ai_transfer_request': {
                 void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
                 const phone = String(push.phoneNumber ?? 'Unknown');
+                if (push.type !== 'new_customer' && typeof push.originalQuestion === 'string') {
+                    const id = String(push.sessionId);
+                    const question = push.originalQuestion;
+                    setAiQuestions((q) => ({ ...q, [id]: question }));
+                    void queryClient.invalidateQueries({ queryKey: consoleKeys.context(id) });
+                }
                 playTwoBeeps();
                 setBanner({ phone, until: Date.now() + BANNER_MS });
                 const who = phone === 'Unknown' ? 'A customer' : `Customer ${phone}`;
                 const text = push.type === 'new_customer' ? `${who} is waiting for an agent` : `The AI agent is transferring ${phone === 'Unknown' ? 'a customer' : phone} to you`;
                 toast('New chat request', text, 'primary');
-                notifyBrowser('New chat request', text);
+                // The banner and the sound are enough while the agent looks at this tab.
+                if (document.visibilityState === 'hidden' || !document.hasFocus()) {
+                    notifyBrowser('New chat request', text);
+                }
                 break;
             }
             case 'session_accepted':
@@ -100,15 +179,27 @@ export default function AdminChat() {
                 setAccepted((a) => (a?.sessionId === push.sessionId ? null : a));
                 void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
                 void queryClient.invalidateQueries({ queryKey: chatKeys.active });
+                void queryClient.invalidateQueries({ queryKey: ['chat', 'history'] });
                 if (push.reason === 'customer_disconnected') {
-                    toast('Customer Disconnected', `The customer left the chat …${String(push.sessionId ?? '').slice(-8)}`, 'warning');
+                    toast('Customer Disconnected', 'The customer left the chat', 'warning');
                 }
+                break;
+            case 'session_read':
+                queryClient.setQueryData<ChatSession[]>(chatKeys.active, (old) => old?.map((s) => (s.sessionId === push.sessionId
+                    ? { ...s, unreadCount: Number(push.unreadCount ?? 0), agentReadSeq: Math.max(s.agentReadSeq ?? 0, Number(push.agentReadSeq ?? 0)) }
+                    : s)));
                 break;
             case 'chat_message': {
                 const m = push as unknown as ChatMessage;
                 appendMessage(queryClient, m);
                 queryClient.setQueryData<ChatSession[]>(chatKeys.active, (old) =>
-                    old?.map((s) => (s.sessionId === m.sessionId && m.seq > s.lastSeq ? { ...s, lastSeq: m.seq, messageCount: (s.messageCount ?? 0) + 1 } : s)));
+                    old?.map((s) => (s.sessionId === m.sessionId && m.seq > s.lastSeq
+                        ? {
+                            ...s, lastSeq: m.seq, messageCount: (s.messageCount ?? 0) + 1,
+                            lastMessage: { sender: m.sender, message: m.message, timestamp: m.timestamp },
+                            unreadCount: (s.unreadCount ?? 0) + (m.sender === 'customer' ? 1 : 0)
+                        }
+                        : s)));
                 break;
             }
             default:
@@ -159,25 +250,61 @@ export default function AdminChat() {
             return;
         }
         const timer = setTimeout(() => setBanner(null), Math.max(0, banner.until - Date.now()));
-        // Esc closes it too (WCAG 2.1.1: not by mouse only).
+        return () => clearTimeout(timer);
+    }, [banner]);
+
+    const open = useCallback((sessionId: string) => {
+        setSelected(sessionId);
+        setPane('conversation');
+    }, []);
+
+    // The console's keys (never while typing in a field, or with a dialog or drawer open).
+    const keyState = useRef({ selectedId, view, pane });
+    keyState.current = { selectedId, view, pane };
+    useEffect(() => {
         const onKey = (e: KeyboardEvent) => {
+            if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) {
+                return;
+            }
+            const target = e.target as HTMLElement | null;
+            if (target?.closest?.('.bp5-overlay')) {
+                return;
+            }
             if (e.key === 'Escape') {
                 setBanner(null);
+                if (!isTyping(target) && keyState.current.pane !== 'list') {
+                    setPane(keyState.current.pane === 'customer' ? 'conversation' : 'list');
+                }
+                return;
+            }
+            if (isTyping(target)) {
+                return;
+            }
+            const state = keyState.current;
+            if (e.key === 'j' || e.key === 'ArrowDown' || e.key === 'k' || e.key === 'ArrowUp') {
+                if (moveFocus(e.key === 'j' || e.key === 'ArrowDown' ? 1 : -1, state.selectedId)) {
+                    e.preventDefault();
+                }
+            }
+            else if (state.view === 'inbox' && (e.key === 'r' || e.key === '/') && state.selectedId) {
+                e.preventDefault();
+                setPane('conversation');
+                if (e.key === '/') {
+                    setDrafts((d) => (d[state.selectedId!]?.startsWith('/') ? d : { ...d, [state.selectedId!]: `/${d[state.selectedId!] ?? ''}` }));
+                }
+                setTimeout(() => conversationRef.current?.focusReply(), 0);
             }
         };
-        document.addEventListener('keydown', onKey);
-        return () => {
-            clearTimeout(timer);
-            document.removeEventListener('keydown', onKey);
-        };
-    }, [banner]);
+        window.addEventListener('keydown', onKey);
+        return () => window.removeEventListener('keydown', onKey);
+    }, []);
 
     const connected = connection === 'connected';
 
     const accept = (sessionId: string) => acceptChat.mutate(sessionId, {
         onSuccess: (session) => {
             setAccepted(session);
-            setSelected(session.sessionId);
+            open(session.sessionId);
             setBanner(null);
         },
         onError: (err) => toast('Could not accept the chat', errorText(err), 'danger')
@@ -186,49 +313,100 @@ export default function AdminChat() {
         if (!selectedSession) {
             return;
         }
-        await sendMessage.mutateAsync({ sessionId: selectedSession.sessionId, text }, {
+        const sessionId = selectedSession.sessionId;
+        await sendMessage.mutateAsync({ sessionId, text }, {
+            onSuccess: () => setDrafts((d) => {
+                const rest = { ...d };
+                delete rest[sessionId];
+                return rest;
+            }),
             onError: (err) => toast('Message not sent', errorText(err), 'danger')
         });
     };
     const end = (sessionId: string) => endChat.mutate(sessionId, {
         onError: (err) => toast('Could not end the chat', errorText(err), 'danger')
     });
+    const leaveReply = () => {
+        const button = document.querySelector<HTMLButtonElement>(`[data-chat-button="${CSS.escape(selectedId ?? '')}"]`);
+        if (button && button.offsetParent !== null) {
+            button.focus();
+        }
+        else {
+            (document.activeElement as HTMLElement | null)?.blur();
+        }
+    };
 
     return (
-        <>
-            <header>
-                <Navbar>
-                    <Navbar.Group>
-                        <Navbar.Heading><h1 className="lc-navbar-title">Live Chat</h1></Navbar.Heading>
-                        <Link to="/admin-dashboard">Dashboard</Link>
-                    </Navbar.Group>
-                </Navbar>
-            </header>
+        <div className={`lc-console${view === 'history' ? ' is-history' : ''}`}>
             <OverlayToaster ref={toasterRef} maxToasts={1} position="top-right" />
-            <main className="lc-chat">
             {banner && (
-                <div className="lc-banner" role="alert" data-testid="new-chat-banner" onClick={() => setBanner(null)}>
-                    New chat request!
-                    <small>{banner.phone === 'Unknown' ? 'A customer' : banner.phone} is waiting for an agent</small>
-                    <button type="button" className="lc-banner-close" onClick={() => setBanner(null)}>Close (Esc)</button>
+                <div className="lc-banner" role="status" aria-live="assertive" data-testid="new-chat-banner" onClick={() => setBanner(null)}>
+                    <span className="lc-banner-text">
+                        <strong>New chat request!</strong>
+                        <small>{banner.phone === 'Unknown' ? 'A customer' : banner.phone} is waiting for an agent</small>
+                    </span>
+                    <Button small minimal icon="cross" aria-label="Dismiss (Esc)" className="lc-banner-close" onClick={(e) => { e.stopPropagation(); setBanner(null); }} />
                 </div>
             )}
-                <div className="lc-chat-side">
-                    <AgentStatusPanel connection={connection} attempt={attempt} toast={toast} agentEmail={user.email} />
-                    <WaitingChats chats={waiting.data ?? []} now={now} canAccept={connected} onAccept={accept} />
-                    <ActiveChats
-                        chats={activeChats}
-                        now={now}
-                        selected={selectedSession?.sessionId ?? null}
-                        canEnd={connected}
-                        onSelect={setSelected}
-                        onStar={(c) => star.mutate({ sessionId: c.sessionId, value: !c.isStarred })}
-                        onArchive={(c) => archive.mutate({ sessionId: c.sessionId, value: !c.isArchived })}
-                        onEnd={end}
-                    />
-                </div>
-                <Conversation session={selectedSession} messages={messages.data ?? []} canSend={connected && !!selectedSession} onSend={send} />
-            </main>
-        </>
+            <div className="lc-console-head">
+                <h1 className="lc-h1 lc-console-title">Live Chat</h1>
+                <nav className="lc-console-views" aria-label="Live chat views">
+                    <NavLink end to="/admin-chat" className={({ isActive }) => `lc-view-link${isActive ? ' is-current' : ''}`}>Inbox</NavLink>
+                    <NavLink to="/admin-chat/history" className={({ isActive }) => `lc-view-link${isActive ? ' is-current' : ''}`}>History</NavLink>
+                </nav>
+                <AgentStatusPanel connection={connection} attempt={attempt} toast={toast} />
+                <span className="lc-keys-hint" aria-hidden="true">j/k move · Enter open · r reply · / canned · Esc back</span>
+            </div>
+            {view === 'history'
+                ? <HistoryView pane={pane} setPane={setPane} />
+                : (
+                    <div className={`lc-console-columns lc-pane-${pane}`}>
+                        <div className="lc-queue lc-pane" aria-label="Chats">
+                            <WaitingChats chats={waiting.data ?? []} now={now} canAccept={connected} onAccept={accept} />
+                            <ActiveChats
+                                chats={activeChats}
+                                now={now}
+                                selected={selectedId}
+                                canEnd={connected}
+                                onSelect={open}
+                                onStar={(c) => star.mutate({ sessionId: c.sessionId, value: !c.isStarred })}
+                                onArchive={(c) => setArchiving(c)}
+                                onEnd={end}
+                            />
+                        </div>
+                        <Conversation
+                            ref={conversationRef}
+                            key={selectedId ?? 'none'}
+                            session={selectedSession}
+                            messages={messages.data ?? []}
+                            canSend={connected && !!selectedSession}
+                            draft={selectedId ? drafts[selectedId] ?? '' : ''}
+                            onDraft={(text) => selectedId && setDrafts((d) => ({ ...d, [selectedId]: text }))}
+                            onSend={send}
+                            onLeave={leaveReply}
+                            onBack={() => setPane('list')}
+                            onShowCustomer={() => setPane('customer')}
+                        />
+                        <CustomerPanel session={selectedSession} originalQuestion={selectedSession ? aiQuestions[selectedSession.sessionId] : null} onBack={() => setPane('conversation')} />
+                    </div>
+                )}
+            <Alert
+                isOpen={archiving !== null}
+                icon="archive"
+                intent={Intent.WARNING}
+                cancelButtonText="Cancel"
+                confirmButtonText="End and archive"
+                onCancel={() => setArchiving(null)}
+                aria-labelledby="lc-archive-question"
+                onConfirm={() => {
+                    if (archiving) {
+                        archive.mutate({ sessionId: archiving.sessionId, value: true });
+                    }
+                    setArchiving(null);
+                }}
+            >
+                <p id="lc-archive-question">Archiving ends the chat with {archiving ? customerLabel(archiving) : ''}: the customer is told the chat has ended. It stays in History.</p>
+            </Alert>
+        </div>
     );
 }

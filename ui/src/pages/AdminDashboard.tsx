@@ -1,12 +1,11 @@
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { AnchorButton, Button, Card, Elevation, Icon, Intent, Spinner, Tag } from '@blueprintjs/core';
+import { AnchorButton, Button, Card, Elevation, H1, Icon, Intent, Spinner, Tag } from '@blueprintjs/core';
 import { Heading } from '../components/a11y';
 import type { IconName } from '@blueprintjs/icons';
 import { apiRequest } from '../api/client';
-import { useAdminAuth } from '../auth/AdminGuard';
-import { AppHeader } from '../components/AppHeader';
+import { AiAgentPanel } from '../features/ai/AiAgentPanel';
 
 interface Health {
     status: string;
@@ -28,6 +27,7 @@ const SECTIONS: { to: string; title: string; text: string; icon: IconName; newTa
     { to: '/admin-chat', title: 'Live Chat', text: 'Answer waiting customers and follow active conversations.', icon: 'chat' },
     { to: '/analytics', title: 'Analytics', text: 'Interactions, verifications, phones, domains and chat sessions.', icon: 'timeline-bar-chart' },
     { to: '/admin-questions', title: 'Manage Questions', text: 'Edit, order and preview the pre-made questions of the widget.', icon: 'help' },
+    { to: '/ai-management', title: 'AI Management', text: 'The AI agent\'s knowledge base and its conversations with customers.', icon: 'predictive-analysis' },
     { to: '/test-dashboard', title: 'Test Dashboard', text: 'Check analytics, websocket, live chat and loyalty end to end.', icon: 'lab-test' },
     { to: '/demo', title: 'Demo Page', text: 'Open the demo storefront with the widget in a new tab.', icon: 'shop', newTab: true }
 ];
@@ -37,7 +37,7 @@ function SectionCard({ to, title, text, icon, newTab }: (typeof SECTIONS)[number
         <Card interactive elevation={Elevation.ONE} className="lc-section-card">
             <span className="lc-section-icon"><Icon icon={icon} size={22} /></span>
             <div>
-                <Heading level={3} look={5} className="lc-section-title">
+                <Heading level={2} look={5} className="lc-section-title">
                     {title}{newTab && <><Icon icon="share" size={12} className="lc-newtab" /><span className="lc-sr-only"> (opens in a new tab)</span></>}
                 </Heading>
                 <p className="bp5-text-muted">{text}</p>
@@ -99,40 +99,39 @@ function Overview() {
     );
 }
 
-/** /admin-dashboard (SPEC §2 'Admin home'). */
+/** /admin-dashboard (SPEC §2 'Admin home'), inside the admin shell (AdminLayout). */
 export default function AdminDashboard() {
-    const { user, logout } = useAdminAuth();
     const navigate = useNavigate();
     return (
-        <>
-            <AppHeader title="Admin Dashboard" icon="dashboard" user={user} onLogout={logout} />
-            <main className="lc-page">
-                <div className="lc-page-head">
-                    <div>
-                        <Heading level={2} look={4} className="lc-page-title">Welcome back</Heading>
-                        <p className="bp5-text-muted">Everything your support team needs, in one place.</p>
-                    </div>
+        <div className="lc-page">
+            <div className="lc-page-head">
+                <div>
+                    <H1 className="lc-page-title lc-h1">Admin Dashboard</H1>
+                    <p className="bp5-text-muted">Everything your support team needs, in one place.</p>
                 </div>
-                <Overview />
-                <div className="lc-home-layout">
+            </div>
+            <Overview />
+            <div className="lc-home-layout">
+                <div className="lc-home-main">
                     <section className="lc-grid" aria-label="Sections">
                         {SECTIONS.map((section) => <SectionCard key={section.to} {...section} />)}
                     </section>
-                    <aside className="lc-home-side">
-                        <SystemStatus />
-                        <Card elevation={Elevation.ONE}>
-                            <Heading level={2} look={5}><Icon icon="flash" /> Quick actions</Heading>
-                            <div className="lc-actions">
-                                <Button icon="chat" intent="primary" text="Handle Chats" onClick={() => navigate('/admin-chat')} />
-                                <Button icon="add" text="Add Question" onClick={() => navigate('/admin-questions')} />
-                                <Button icon="predictive-analysis" text="AI Knowledge Base" onClick={() => navigate('/ai-management')} />
-                                <Button icon="lab-test" text="Run System Tests" onClick={() => navigate('/test')} />
-                                <AnchorButton icon="shop" text="Open Demo Store" href="/demo" target="_blank" rel="noopener noreferrer" />
-                            </div>
-                        </Card>
-                    </aside>
+                    <AiAgentPanel />
                 </div>
-            </main>
-        </>
+                <aside className="lc-home-side">
+                    <SystemStatus />
+                    <Card elevation={Elevation.ONE}>
+                        <Heading level={2} look={5}><Icon icon="flash" /> Quick actions</Heading>
+                        <div className="lc-actions">
+                            <Button icon="chat" intent="primary" text="Handle Chats" onClick={() => navigate('/admin-chat')} />
+                            <Button icon="add" text="Add Question" onClick={() => navigate('/admin-questions?add=1')} />
+                            <Button icon="predictive-analysis" text="AI Knowledge Base" onClick={() => navigate('/ai-management')} />
+                            <Button icon="lab-test" text="Run System Tests" onClick={() => navigate('/test')} />
+                            <AnchorButton icon="shop" text="Open Demo Store" href="/demo" target="_blank" rel="noopener noreferrer" />
+                        </div>
+                    </Card>
+                </aside>
+            </div>
+        </div>
     );
 }

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import {
-    Alert, Button, ButtonGroup, Callout, Card, DialogBody, DialogFooter, FormGroup, InputGroup,
+    Alert, Button, ButtonGroup, Callout, Card, DialogBody, DialogFooter, FormGroup, H1, InputGroup,
     Intent, Spinner, Switch, Tab, Tabs, Tag, TextArea
 } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
@@ -89,6 +90,14 @@ export default function AdminQuestions() {
     const saveOrder = useSaveOrder();
     const create = useCreateQuestion();
     const [editing, setEditing] = useState<Question | null | 'new'>(null);
+    // The admin home's "Add Question" comes here with ?add=1: the add dialog opens (once).
+    const [params, setParams] = useSearchParams();
+    useEffect(() => {
+        if (params.get('add') === '1') {
+            setEditing('new');
+            setParams({}, { replace: true });
+        }
+    }, [params, setParams]);
     const [deleting, setDeleting] = useState<Question | null>(null);
     const [tab, setTab] = useState<string>('manage');
 
@@ -154,8 +163,8 @@ export default function AdminQuestions() {
     );
 
     return (
-        <main className="lc-page">
-            <Heading level={1} look={2}>Pre-made Questions</Heading>
+        <div className="lc-page">
+            <H1 className="lc-h1">Pre-made Questions</H1>
             <Tabs id="questions-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
                 <Tab id="manage" title="Manage Questions" panel={manage} />
                 <Tab id="preview" title="Preview" panel={preview} />
@@ -180,6 +189,6 @@ export default function AdminQuestions() {
             >
                 <p id="lc-delete-question">Are you sure you want to delete this question?</p>
             </Alert>
-        </main>
+        </div>
     );
 }

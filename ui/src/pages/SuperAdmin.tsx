@@ -11,6 +11,7 @@ import {
 import { AppHeader, ROLE_LABELS } from '../components/AppHeader';
 import { CopyButton } from '../components/CopyButton';
 import { AppDialog, EmptyState, Heading } from '../components/a11y';
+import { LoyaltyProviderDialog } from '../components/LoyaltyProviderDialog';
 import { useStaffSession } from '../auth/session';
 
 function errorText(error: unknown): string {
@@ -233,6 +234,7 @@ function Dashboard({ email, onLogout }: { email: string; onLogout: () => void })
     const [botEditing, setBotEditing] = useState<Editing<BotInstance>>(null);
     const [userEditing, setUserEditing] = useState<Editing<User>>(null);
     const [deactivating, setDeactivating] = useState<{ resource: Resource; id: number; label: string } | null>(null);
+    const [loyaltyOf, setLoyaltyOf] = useState<Organization | null>(null);
     const orgs = organizations.data ?? [];
     const orgName = new Map(orgs.map((o) => [o.id, o.name]));
     const count = <T extends { isActive: boolean }>(rows?: T[]) => ({ total: rows?.length, active: rows?.filter((r) => r.isActive).length });
@@ -280,7 +282,8 @@ function Dashboard({ email, onLogout }: { email: string; onLogout: () => void })
                                             <td><Tag minimal>{o.subscriptionPlan}</Tag></td>
                                             <td><ActiveTag active={o.isActive} /></td>
                                             <td><RowActions active={o.isActive} onEdit={() => setOrgEditing({ mode: 'edit', item: o })}
-                                                onDeactivate={() => setDeactivating({ resource: 'organizations', id: o.id, label: o.name })} /></td>
+                                                onDeactivate={() => setDeactivating({ resource: 'organizations', id: o.id, label: o.name })} />
+                                            <Button small minimal icon="bank-account" text="Loyalty provider" aria-label={`Loyalty provider of ${o.name}`} onClick={() => setLoyaltyOf(o)} /></td>
                                         </tr>
                                     ))}
                                 </tbody>
@@ -334,6 +337,7 @@ function Dashboard({ email, onLogout }: { email: string; onLogout: () => void })
             <BotDialog editing={botEditing} onClose={() => setBotEditing(null)} organizations={orgs} />
             <UserDialog editing={userEditing} onClose={() => setUserEditing(null)} organizations={orgs} />
             <DeactivateAlert target={deactivating} onClose={() => setDeactivating(null)} />
+            <LoyaltyProviderDialog organization={loyaltyOf} onClose={() => setLoyaltyOf(null)} />
         </>
     );
 }

@@ -1,5 +1,4 @@
-import { Button, Card, Tag } from '@blueprintjs/core';
-import { Heading } from '../a11y';
+import { Button, Tag } from '@blueprintjs/core';
 import type { ChatSession } from '../../api/chat';
 import { mmss, waitColour } from './alerts';
 
@@ -7,67 +6,80 @@ function since(iso: string | null, now: number): number {
     return iso ? (now - Date.parse(iso)) / 1000 : 0;
 }
 
+/** How a chat's customer is named in lists: the phone when known (never a bare id suffix). */
+export function customerLabel(c: Pick<ChatSession, 'phoneNumber'>): string {
+    return c.phoneNumber && c.phoneNumber !== 'Unknown' ? c.phoneNumber : 'Unknown';
+}
+
 /** SPEC §2: waiting chats with the mm:ss timer (green < 60 s, yellow < 300 s, red after) and Accept Chat. */
 export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: ChatSession[]; now: number; canAccept: boolean; onAccept(sessionId: string): void }) {
     return (
-        <Card>
-            <Heading level={2} look={5}>Waiting chats <Tag round minimal>{chats.length}</Tag></Heading>
+        <section className="lc-queue-section" aria-labelledby="lc-waiting-title">
+            <h2 id="lc-waiting-title" className="lc-queue-title">Waiting <Tag round minimal>{chats.length}</Tag></h2>
             {!chats.length && <div className="lc-empty">No customers waiting for chat</div>}
             <ul className="lc-chat-list" data-testid="waiting-list">
                 {chats.map((c) => {
                     const waited = since(c.createdAt, now);
                     return (
-                        <li key={c.sessionId} className="lc-chat-item" data-session={c.sessionId}>
+                        <li key={c.sessionId} className="lc-chat-item lc-chat-waiting" data-session={c.sessionId}>
                             <div className="lc-chat-item-row">
-                                <strong>{c.phoneNumber}</strong>
+                                <strong>{customerLabel(c)}</strong>
                                 <span className={`lc-timer lc-timer-${waitColour(waited)}`} data-testid="wait-timer">{mmss(waited)}</span>
                             </div>
-                            {c.firstMessage && <div className="lc-chat-first" title={c.firstMessage}>{c.firstMessage}</div>}
-                            <div className="lc-chat-item-row">
-                                <span className="lc-chat-item-meta">…{c.sessionId.slice(-8)}</span>
+                            {c.firstMessage && <div className="lc-chat-preview" title={c.firstMessage}>{c.firstMessage}</div>}
+                            <div className="lc-chat-item-row lc-chat-item-actions">
+                                <span className="lc-chat-item-meta">{c.domain ?? ''}</span>
                                 <Button small intent="success" text="Accept Chat" disabled={!canAccept} onClick={() => onAccept(c.sessionId)} />
                             </div>
                         </li>
                     );
                 })}
             </ul>
-        </Card>
+        </section>
     );
 }
 
-/** SPEC §2: active chats with star, archive and end, message count and duration. */
+/**
+ * Active chats: each one's main part is a button (focusable; j/k or the arrow keys move between them, Enter
+ * opens), with the phone, a last-message preview, the unread count, message count and duration; then star,
+ * archive and end.
+ */
 export function ActiveChats({ chats, now, selected, canEnd, onSelect, onStar, onArchive, onEnd }: {
     chats: ChatSession[]; now: number; selected: string | null; canEnd: boolean;
     onSelect(sessionId: string): void; onStar(c: ChatSession): void; onArchive(c: ChatSession): void; onEnd(sessionId: string): void;
 }) {
     return (
-        <Card>
-            <Heading level={2} look={5}>Active chats <Tag round minimal>{chats.length}</Tag></Heading>
+        <section className="lc-queue-section" aria-labelledby="lc-active-title">
+            <h2 id="lc-active-title" className="lc-queue-title">Active <Tag round minimal>{chats.length}</Tag></h2>
             {!chats.length && <div className="lc-empty">No active chats</div>}
             <ul className="lc-chat-list" data-testid="active-list">
-                {chats.map((c) => (
-                    <li key={c.sessionId} data-session={c.sessionId}
-                        className={`lc-chat-item${selected === c.sessionId ? ' is-selected' : ''}`}
-                        onClick={() => onSelect(c.sessionId)}>
-                        <div className="lc-chat-item-row">
-                            <strong>{c.phoneNumber}</strong>
-                            <span className="lc-chat-item-meta" data-testid="chat-stats">
-                                {c.messageCount ?? 0} msgs · {mmss(since(c.acceptedAt ?? c.createdAt, now))}
-                            </span>
-                        </div>
-                        <div className="lc-chat-item-row" onClick={(e) => e.stopPropagation()}>
-                            <span className="lc-chat-item-meta">…{c.sessionId.slice(-8)}</span>
-                            <span>
+                {chats.map((c) => {
+                    const unread = c.unreadCount ?? 0;
+                    const preview = c.lastMessage ? `${c.lastMessage.sender === 'agent' ? 'You: ' : ''}${c.lastMessage.message}` : c.firstMessage ?? '';
+                    return (
+                        <li key={c.sessionId} data-session={c.sessionId} className={`lc-chat-item${selected === c.sessionId ? ' is-selected' : ''}${unread ? ' has-unread' : ''}`}>
+                            <button type="button" className="lc-chat-open" data-chat-button={c.sessionId} aria-current={selected === c.sessionId ? 'true' : undefined}
+                                onClick={() => onSelect(c.sessionId)}>
+                                <span className="lc-chat-item-row">
+                                    <strong className="lc-chat-phone">{customerLabel(c)}</strong>
+                                    {unread > 0 && <span className="lc-unread" data-testid="unread-count" aria-label={`${unread} unread`}>{unread}</span>}
+                                </span>
+                                {preview && <span className="lc-chat-preview" data-testid="chat-preview">{preview}</span>}
+                                <span className="lc-chat-item-meta" data-testid="chat-stats">
+                                    {c.messageCount ?? 0} msgs · {mmss(since(c.acceptedAt ?? c.createdAt, now))}
+                                </span>
+                            </button>
+                            <span className="lc-chat-item-actions">
                                 <Button small minimal icon={c.isStarred ? 'star' : 'star-empty'} intent={c.isStarred ? 'warning' : 'none'}
-                                    aria-label={c.isStarred ? 'Unstar' : 'Star'} onClick={() => onStar(c)} />
-                                <Button small minimal icon="archive" aria-label="Archive" onClick={() => onArchive(c)} />
-                                <Button small minimal icon="cross-circle" intent="danger" aria-label="End chat" text="End"
+                                    aria-label={c.isStarred ? `Unstar the chat with ${customerLabel(c)}` : `Star the chat with ${customerLabel(c)}`} aria-pressed={c.isStarred} onClick={() => onStar(c)} />
+                                <Button small minimal icon="archive" aria-label={`Archive the chat with ${customerLabel(c)}`} onClick={() => onArchive(c)} />
+                                <Button small minimal icon="cross-circle" intent="danger" text="End" aria-label={`End the chat with ${customerLabel(c)}`}
                                     disabled={!canEnd} onClick={() => onEnd(c.sessionId)} />
                             </span>
-                        </div>
-                    </li>
-                ))}
+                        </li>
+                    );
+                })}
             </ul>
-        </Card>
+        </section>
     );
 }

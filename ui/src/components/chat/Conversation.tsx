@@ -1,69 +1,168 @@
-import { useEffect, useRef, useState } from 'react';
-import { Button, Card, InputGroup } from '@blueprintjs/core';
-import { EmptyState, Heading } from '../a11y';
+import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { Button, Spinner, Tag } from '@blueprintjs/core';
 import type { ChatMessage, ChatSession } from '../../api/chat';
+import { CannedReply, useCannedReplies } from '../../api/console';
+import { customerLabel } from './ChatLists';
+import { EmptyState } from '../a11y';
 
-/** The conversation pane: customer text is rendered as text (React escapes it), Enter sends. */
-export function Conversation({ session, messages, canSend, onSend }: {
-    session: ChatSession | null; messages: ChatMessage[]; canSend: boolean; onSend(text: string): Promise<void>;
-}) {
-    const [text, setText] = useState('');
-    const [sending, setSending] = useState(false);
+export interface ConversationHandle {
+    /** Puts the caret in the reply box. */
+    focusReply(): void;
+}
+
+/** Messages of one chat; customer text is rendered as text (React escapes it). */
+export function MessageList({ messages, sessionId, highlightSeq }: { messages: ChatMessage[]; sessionId: string; highlightSeq?: number | null }) {
     const end = useRef<HTMLDivElement>(null);
-
     useEffect(() => {
         end.current?.scrollIntoView?.({ block: 'end' });
-    }, [messages.length, session?.sessionId]);
+    }, [messages.length, sessionId]);
+    return (
+        <div className="lc-messages" role="log" aria-label="Messages" tabIndex={0}>
+            {messages.map((m) => (
+                <div key={m.seq} className={`lc-msg lc-msg-${m.sender}${highlightSeq === m.seq ? ' is-match' : ''}`} data-sender={m.sender}>
+                    {m.message}
+                    <span className="lc-msg-time">{new Date(m.timestamp).toLocaleTimeString()}</span>
+                </div>
+            ))}
+            <div ref={end} />
+        </div>
+    );
+}
+
+/** The `/` menu: the store's pre-made answers and knowledge entries whose title or text holds what follows the slash. */
+function CannedMenu({ query, active, replies, loading, onPick, onHover }: {
+    query: string; active: number; replies: CannedReply[]; loading: boolean; onPick(r: CannedReply): void; onHover(i: number): void;
+}) {
+    return (
+        <div className="lc-canned" data-testid="canned-replies">
+            <div className="lc-canned-head">Canned replies{query ? <> matching “{query}”</> : null} · ↑↓ to choose, Enter to insert, Esc to close</div>
+            {loading && <Spinner size={16} />}
+            {!loading && !replies.length && <div className="lc-empty">No canned reply matches</div>}
+            <ul role="listbox" id="lc-canned-list" aria-label="Canned replies" className="lc-canned-list">
+                {replies.map((r, i) => (
+                    <li key={r.id} id={`lc-canned-${i}`} role="option" aria-selected={i === active} className={`lc-canned-item${i === active ? ' is-active' : ''}`}
+                        onMouseDown={(e) => { e.preventDefault(); onPick(r); }} onMouseEnter={() => onHover(i)}>
+                        <span className="lc-canned-title">{r.title}</span>
+                        <Tag minimal className="lc-canned-kind">{r.kind === 'question' ? 'Pre-made answer' : 'Knowledge'}</Tag>
+                        <span className="lc-canned-text">{r.text}</span>
+                    </li>
+                ))}
+            </ul>
+        </div>
+    );
+}
+
+/**
+ * The conversation pane of the chat being answered: messages, and a reply box whose text is that chat's own
+ * draft (kept by the console per chat). Enter sends, Shift+Enter starts a new line, `/` at the start opens the
+ * canned replies, Esc leaves the reply box.
+ */
+export const Conversation = forwardRef<ConversationHandle, {
+    session: ChatSession | null; messages: ChatMessage[]; canSend: boolean; draft: string;
+    onDraft(text: string): void; onSend(text: string): Promise<void>; onLeave(): void;
+    /** Phone width: back to the list, and to the customer panel. */
+    onBack?(): void; onShowCustomer?(): void;
+}>(function Conversation({ session, messages, canSend, draft, onDraft, onSend, onLeave, onBack, onShowCustomer }, ref) {
+    const [sending, setSending] = useState(false);
+    const [cannedIndex, setCannedIndex] = useState(0);
+    const [cannedClosed, setCannedClosed] = useState(false);
+    const input = useRef<HTMLTextAreaElement>(null);
+    useImperativeHandle(ref, () => ({ focusReply: () => input.current?.focus() }), []);
+
+    const slash = draft.startsWith('/') && !cannedClosed;
+    const canned = useCannedReplies(slash);
+    const query = slash ? draft.slice(1).trim().toLowerCase() : '';
+    const matches = useMemo(() => (canned.data ?? [])
+        .filter((r) => !query || r.title.toLowerCase().includes(query) || r.text.toLowerCase().includes(query))
+        .slice(0, 8), [canned.data, query]);
+    const menuOpen = slash && !!session;
 
     if (!session) {
-        return <Card className="lc-conversation"><EmptyState icon="chat" title="No conversation selected" level={2} description="Accept a waiting chat or pick an active one." /></Card>;
+        return <section className="lc-conversation lc-pane" aria-label="Conversation"><EmptyState icon="chat" title="No conversation selected" level={2} description="Accept a waiting chat or pick an active one." /></section>;
     }
 
     const send = async () => {
-        const trimmed = text.trim();
+        const trimmed = draft.trim();
         if (!trimmed || !canSend || sending) {
             return;
         }
         setSending(true);
         try {
             await onSend(trimmed);
-            setText('');
         }
         finally {
             setSending(false);
         }
     };
+    const pick = (r: CannedReply) => {
+        onDraft(r.text);
+        setCannedClosed(false);
+        input.current?.focus();
+    };
 
     return (
-        <Card className="lc-conversation" data-testid="conversation">
-            <Heading level={2} look={5}>Chat with {session.phoneNumber} <span className="lc-chat-item-meta">…{session.sessionId.slice(-8)}</span></Heading>
-            {/* A focusable scroll region: the keyboard can scroll the history once it overflows. */}
-            <div className="lc-messages" role="log" aria-label={`Messages with ${session.phoneNumber}`} tabIndex={0}>
-                {messages.map((m) => (
-                    <div key={m.seq} className={`lc-msg lc-msg-${m.sender}`} data-sender={m.sender}>
-                        {m.message}
-                        <span className="lc-msg-time">{new Date(m.timestamp).toLocaleTimeString()}</span>
-                    </div>
-                ))}
-                <div ref={end} />
+        <section className="lc-conversation lc-pane" data-testid="conversation" aria-labelledby="lc-conversation-title">
+            <div className="lc-pane-head">
+                {onBack && <Button className="lc-pane-back" minimal icon="arrow-left" aria-label="Back to the chats" onClick={onBack} />}
+                <h2 id="lc-conversation-title" className="lc-pane-title">Chat with {customerLabel(session)}</h2>
+                {onShowCustomer && <Button className="lc-show-customer" minimal icon="person" text="Customer" onClick={onShowCustomer} />}
             </div>
+            <MessageList messages={messages} sessionId={session.sessionId} />
             <div className="lc-composer">
-                <InputGroup
-                    aria-label="Message to the customer"
-                    placeholder={canSend ? 'Type a message and press Enter' : 'Not connected'}
-                    value={text}
+                {menuOpen && <CannedMenu query={query} active={Math.min(cannedIndex, Math.max(0, matches.length - 1))} replies={matches} loading={canned.isPending}
+                    onPick={pick} onHover={setCannedIndex} />}
+                <label htmlFor="lc-reply" className="lc-sr-only">Reply to {customerLabel(session)}</label>
+                <textarea
+                    id="lc-reply"
+                    ref={input}
+                    className="bp5-input lc-reply"
+                    rows={2}
+                    placeholder={canSend ? 'Type a reply · Enter sends · / for canned replies' : 'Not connected'}
+                    value={draft}
                     disabled={!canSend}
                     data-testid="agent-input"
-                    onChange={(e) => setText(e.target.value)}
+                    aria-autocomplete="list"
+                    aria-controls={menuOpen ? 'lc-canned-list' : undefined}
+                    aria-activedescendant={menuOpen && matches.length ? `lc-canned-${Math.min(cannedIndex, matches.length - 1)}` : undefined}
+                    onChange={(e) => {
+                        onDraft(e.target.value);
+                        setCannedIndex(0);
+                        if (!e.target.value.startsWith('/')) {
+                            setCannedClosed(false);
+                        }
+                    }}
                     onKeyDown={(e) => {
+                        if (menuOpen) {
+                            if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+                                e.preventDefault();
+                                const n = matches.length || 1;
+                                setCannedIndex((i) => (Math.min(i, n - 1) + (e.key === 'ArrowDown' ? 1 : n - 1)) % n);
+                                return;
+                            }
+                            if (e.key === 'Enter' && matches.length) {
+                                e.preventDefault();
+                                pick(matches[Math.min(cannedIndex, matches.length - 1)]);
+                                return;
+                            }
+                            if (e.key === 'Escape') {
+                                e.preventDefault();
+                                e.stopPropagation();
+                                setCannedClosed(true);
+                                return;
+                            }
+                        }
                         if (e.key === 'Enter' && !e.shiftKey) {
                             e.preventDefault();
                             void send();
                         }
+                        else if (e.key === 'Escape') {
+                            e.preventDefault();
+                            onLeave();
+                        }
                     }}
                 />
-                <Button intent="primary" icon="send-message" text="Send" disabled={!canSend || !text.trim()} loading={sending} onClick={() => void send()} />
+                <Button intent="primary" icon="send-message" text="Send" disabled={!canSend || !draft.trim()} loading={sending} onClick={() => void send()} />
             </div>
-        </Card>
+        </section>
     );
-}
+});

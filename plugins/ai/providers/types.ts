@@ -1,0 +1,29 @@
+import type { AiFallbackAction, AiSource, AiTurn } from '../../../core/types/api';
+import type { RetrievalResult } from '../services/retrieval';
+import type { ToolBox } from '../services/tools';
+
+/** What a provider answers from: the question, the best sources of the store, the conversation, the tools. */
+export interface AgentInput {
+    question: string;
+    storeName: string;
+    retrieval: RetrievalResult;
+    /** This widget session's earlier exchanges, oldest first. */
+    history: AiTurn[];
+    tools: ToolBox;
+    /** True when a live agent is available (the abstain fallback offers live chat then, else the questions). */
+    agentsAvailable: () => Promise<boolean>;
+}
+
+export interface AgentReply {
+    answer: string;
+    fallbackAction: AiFallbackAction | null;
+    sources: AiSource[];
+    confidence: number;
+    provider: 'builtin' | 'openai';
+}
+
+/** One provider interface (DESIGN §7): the built-in retrieval agent, or an OpenAI-compatible endpoint. */
+export interface AiProvider {
+    readonly name: 'builtin' | 'openai';
+    answer(input: AgentInput): Promise<AgentReply>;
+}

@@ -1,0 +1,351 @@
+import * as Crypto from 'crypto';
+import Boom from '@hapi/boom';
+import Joi from 'joi';
+import type { Logger } from 'pino';
+import type { Db } from '../../../core/db';
+import { iso } from '../../../core/db/model';
+import type { Services } from '../../../core/types';
+import type {
+    AiChatAnswer, AiChatRecord, AiSessionsSummary, AiStatus, AiTestAnswer, AiTurn, KnowledgeEntry
+} from '../../../core/types/api';
+import { AiAgentSettingsModel, AiChatHistoryModel, AiFunctionCallModel, KnowledgeEntryModel } from '../models';
+import type { AiProvider } from '../providers/types';
+import { AnswerSource, KnowledgeIndex } from './retrieval';
+import { ImportError, MAX_CONTENT, MAX_TITLE, parseKnowledge } from './knowledge-import';
+import { ToolBox } from './tools';
+import { intentOf } from './intents';
+
+export interface KnowledgeInput {
+    title: string;
+    content: string;
+    isActive?: boolean;
+}
+
+export const knowledgeFields = {
+    title: Joi.string().trim().min(1).max(MAX_TITLE),
+    content: Joi.string().trim().min(1).max(MAX_CONTENT),
+    isActive: Joi.boolean()
+};
+
+export const knowledgeCreateSchema = Joi.object<KnowledgeInput>({
+    title: knowledgeFields.title.required(),
+    content: knowledgeFields.content.required(),
+    isActive: knowledgeFields.isActive.default(true)
+});
+
+export const knowledgeUpdateSchema = Joi.object<Partial<KnowledgeInput>>({
+    title: knowledgeFields.title,
+    content: knowledgeFields.content,
+    isActive: knowledgeFields.isActive
+}).min(1);
+
+/** Where a customer's question came from (the widget's key and session). */
+export interface ChatContext {
+    organizationId: number;
+    botInstanceId: number | null;
+    sessionId: string;
+    domain: string | null;
+}
+
+/** A session counts as active while it asked something within this window. */
+export const ACTIVE_SESSION_MS = 30 * 60_000;
+/** The window of the answer and resolution rates. */
+export const RATES_WINDOW_MS = 30 * 24 * 3600_000;
+
+function toEntry(row: KnowledgeEntryModel): KnowledgeEntry {
+    return { id: row.id, title: row.title, content: row.content, isActive: row.isActive, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
+}
+
+function toRecord(row: AiChatHistoryModel): AiChatRecord {
+    return {
+        id: row.id, userQuestion: row.userQuestion, aiResponse: row.aiResponse, sessionId: row.sessionId, phoneNumber: row.phoneNumber,
+        domain: row.domain, createdAt: iso(row.createdAt), isResolved: row.isResolved, fallbackAction: row.fallbackAction
+    };
+}
+
+function percent(part: number, whole: number): number {
+    return whole ? Math.round(part / whole * 1000) / 10 : 0;
+}
+
+function startOfUtcDay(t = Date.now()): number {
+    const d = new Date(t);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+}
+
+interface CachedIndex {
+    fingerprint: string;
+    index: KnowledgeIndex;
+}
+
+export interface AiServiceDeps {
+    db: Db;
+    log: Logger;
+    provider: AiProvider;
+    /** The other plugins' services, read when used (livechat registers after ai). */
+    services: () => Services;
+}
+
+/**
+ * The AI agent (issue 13, SPEC §2 'AI question management', DESIGN §7): the knowledge base, the per-store
+ * index over active knowledge entries, active questions and the store's information (rebuilt on any node
+ * when their fingerprint in the database changes), the conversation with customers and its history, the
+ * enabled switch and the figures of the configuration panel.
+ */
+export class AiService {
+    private readonly db: Db;
+    private readonly indexes = new Map<number, CachedIndex>();
+
+    constructor(private readonly deps: AiServiceDeps) {
+        this.db = deps.db;
+    }
+
+    get providerName(): 'builtin' | 'openai' {
+        return this.deps.provider.name;
+    }
+
+    // ---- knowledge ---------------------------------------------------------------------------------
+
+    private knowledge(organizationId: number, db: Db = this.db) {
+        return KnowledgeEntryModel.query(db).where('organization_id', organizationId);
+    }
+
+    async listKnowledge(organizationId: number, options: { activeOnly?: boolean } = {}): Promise<KnowledgeEntry[]> {
+        const query = this.knowledge(organizationId).orderBy('updated_at', 'desc').orderBy('id', 'desc');
+        if (options.activeOnly) {
+            query.where('is_active', true);
+        }
+        return (await query).map(toEntry);
+    }
+
+    async createKnowledge(organizationId: number, input: KnowledgeInput): Promise<KnowledgeEntry> {
+        const row = await KnowledgeEntryModel.query(this.db).insertAndFetch({
+            organizationId, title: input.title, content: input.content, isActive: input.isActive ?? true
+        });
+        return toEntry(row);
+    }
+
+    async updateKnowledge(organizationId: number, id: number, input: Partial<KnowledgeInput>): Promise<KnowledgeEntry> {
+        const row = await this.knowledge(organizationId).findById(id).throwIfNotFound({ message: 'Knowledge entry not found' });
+        return toEntry(await row.$query(this.db).patchAndFetch(input));
+    }
+
+    async removeKnowledge(organizationId: number, id: number): Promise<void> {
+        await this.knowledge(organizationId).deleteById(id).throwIfNotFound({ message: 'Knowledge entry not found' });
+    }
+
+    /** Markdown or CSV (knowledge-import.ts): all entries stored, or on any problem none (a 400 naming the line). */
+    async importKnowledge(organizationId: number, format: 'markdown' | 'csv', text: string): Promise<{ created: number; entries: KnowledgeEntry[] }> {
+        let parsed;
+        try {
+            parsed = parseKnowledge(format, text);
+        }
+        catch (err) {
+            if (err instanceof ImportError) {
+                throw Boom.badRequest(err.message);
+            }
+            throw err;
+        }
+        const entries = await this.db.transaction(async (trx) => {
+            const rows: KnowledgeEntry[] = [];
+            for (const entry of parsed) {
+                rows.push(toEntry(await KnowledgeEntryModel.query(trx).insertAndFetch({ organizationId, ...entry })));
+            }
+            return rows;
+        });
+        return { created: entries.length, entries };
+    }
+
+    // ---- the index ----------------------------------------------------------------------------------
+
+    /**
+     * The organization's index, rebuilt when what it holds changed: one aggregate query over the knowledge
+     * entries (count, newest update, id sum) plus the active questions and the store name, so every node sees
+     * an edit at its next question.
+     */
+    async indexFor(organizationId: number): Promise<{ index: KnowledgeIndex; storeName: string }> {
+        const services = this.deps.services();
+        const [agg, questions, organization] = await Promise.all([
+            this.knowledge(organizationId).where('is_active', true)
+                .count('* as n').max('updated_at as u').sum('id as s').first() as unknown as Promise<{ n: number | string; u: number | string | null; s: number | string | null }>,
+            services.questions.list(organizationId, { activeOnly: true }),
+            services.tenants.getOrganization(organizationId)
+        ]);
+        const storeName = organization?.storeName || organization?.name || 'our store';
+        const fingerprint = Crypto.createHash('sha1').update(JSON.stringify([
+            agg.n, agg.u, agg.s, storeName, questions.map((q) => [q.id, q.updatedAt])
+        ])).digest('hex');
+        const cached = this.indexes.get(organizationId);
+        if (cached && cached.fingerprint === fingerprint) {
+            return { index: cached.index, storeName };
+        }
+        const knowledge = await this.listKnowledge(organizationId, { activeOnly: true });
+        const sources: AnswerSource[] = [
+            ...knowledge.map((k) => ({ key: `knowledge:${k.id}`, kind: 'knowledge' as const, id: k.id, title: k.title, text: k.content, answer: k.content })),
+            // The widget's own flows answer "check my points" and "live support"; the agent's tools do too.
+            ...questions.filter((q) => !intentOf(q.question))
+                .map((q) => ({ key: `question:${q.id}`, kind: 'question' as const, id: q.id, title: q.question, text: q.answer, answer: q.answer })),
+            {
+                key: 'store', kind: 'store', id: 0, title: `About ${storeName}`,
+                text: `${storeName} store name website site ${organization?.domain ?? ''}`,
+                answer: `You're chatting with ${storeName}${organization?.domain ? ` (${organization.domain})` : ''}. Ask me about our hours, points, returns or promotions.`
+            }
+        ];
+        const index = new KnowledgeIndex(sources);
+        this.indexes.set(organizationId, { fingerprint, index });
+        return { index, storeName };
+    }
+
+    // ---- the agent ----------------------------------------------------------------------------------
+
+    async isEnabled(organizationId: number): Promise<boolean> {
+        const row = await AiAgentSettingsModel.query(this.db).findById(organizationId);
+        return row ? row.isEnabled : true;
+    }
+
+    async status(organizationId: number): Promise<AiStatus> {
+        return { enabled: await this.isEnabled(organizationId) };
+    }
+
+    async setEnabled(organizationId: number, enabled: boolean): Promise<AiStatus & { message: string }> {
+        await AiAgentSettingsModel.query(this.db)
+            .insert({ organizationId, isEnabled: enabled, updatedAt: Date.now() })
+            .onConflict('organization_id')
+            .merge(['is_enabled', 'updated_at']);
+        return { enabled, message: enabled ? 'AI agent enabled' : 'AI agent disabled' };
+    }
+
+    /** This widget session's exchanges with the agent, oldest first (what a live agent gets on hand-off). */
+    async conversationForSession(organizationId: number, widgetSessionId: string, limit = 20): Promise<AiTurn[]> {
+        const rows = await AiChatHistoryModel.query(this.db)
+            .where({ organization_id: organizationId, session_id: widgetSessionId })
+            .orderBy('id', 'desc').limit(limit);
+        return rows.reverse().map((r) => ({ question: r.userQuestion, answer: r.aiResponse, fallbackAction: r.fallbackAction, createdAt: iso(r.createdAt) }));
+    }
+
+    private async respond(organizationId: number, question: string, tools: ToolBox, history: AiTurn[]) {
+        const { index, storeName } = await this.indexFor(organizationId);
+        const retrieval = index.query(question);
+        const reply = await this.deps.provider.answer({
+            question, storeName, retrieval, history, tools,
+            agentsAvailable: async () => {
+                const livechat = this.deps.services().livechat;
+                return !!livechat && livechat.agentsAvailable(organizationId);
+            }
+        });
+        return { reply, retrieval };
+    }
+
+    /** POST /api/ai/chat: answers a customer, stores the exchange, and names what it offered instead of an answer. */
+    async chat(ctx: ChatContext, message: string): Promise<AiChatAnswer> {
+        if (!await this.isEnabled(ctx.organizationId)) {
+            throw Boom.conflict('The AI agent is turned off for this store');
+        }
+        const history = await this.conversationForSession(ctx.organizationId, ctx.sessionId, 10);
+        // The question that led to a hand-off: the last one that was not itself a request for a human.
+        const earlier = [...history].reverse().find((t) => intentOf(t.question) !== 'human');
+        const tools = new ToolBox(this.db, this.deps.services, {
+            organizationId: ctx.organizationId,
+            botInstanceId: ctx.botInstanceId,
+            sessionId: ctx.sessionId,
+            domain: ctx.domain,
+            originalQuestion: intentOf(message) === 'human' && earlier ? earlier.question : message,
+            conversation: [...history, { question: message, answer: '(asked for a live agent)', fallbackAction: 'live_chat', createdAt: new Date().toISOString() }]
+        });
+        const { reply } = await this.respond(ctx.organizationId, message, tools, history);
+        const phone = await tools.verifiedPhone();
+        const row = await AiChatHistoryModel.query(this.db).insertAndFetch({
+            organizationId: ctx.organizationId,
+            sessionId: ctx.sessionId,
+            phoneNumber: phone,
+            domain: ctx.domain,
+            userQuestion: message,
+            aiResponse: reply.answer,
+            isResolved: false,
+            fallbackAction: reply.fallbackAction
+        });
+        return { answer: reply.answer, historyId: row.id, fallbackAction: reply.fallbackAction, sources: reply.sources };
+    }
+
+    /** POST /api/ai/test: staff ask without a customer session (no tier-2 data); answer, entries used, confidence. */
+    async test(organizationId: number, message: string): Promise<AiTestAnswer> {
+        const tools = new ToolBox(this.db, this.deps.services, {
+            organizationId, botInstanceId: null, sessionId: null, domain: null, originalQuestion: message, conversation: []
+        });
+        const { reply, retrieval } = await this.respond(organizationId, message, tools, []);
+        return {
+            answer: reply.answer,
+            fallbackAction: reply.fallbackAction,
+            sources: reply.sources,
+            confidence: Math.round(retrieval.confidence * 1000) / 1000,
+            provider: reply.provider,
+            entries: retrieval.hits.map((h) => ({
+                id: h.source.id, title: h.source.title, kind: h.source.kind,
+                score: Math.round(h.score * 1000) / 1000, confidence: Math.round(h.confidence * 1000) / 1000
+            })),
+            tools: tools.used
+        };
+    }
+
+    /** POST /api/ai/feedback: the customer says whether an answer helped; only their own session's answers. */
+    async feedback(organizationId: number, sessionId: string, historyId: number, resolved: boolean): Promise<{ message: string; isResolved: boolean }> {
+        const count = await AiChatHistoryModel.query(this.db)
+            .where({ organization_id: organizationId, session_id: sessionId, id: historyId })
+            .patch({ isResolved: resolved });
+        if (!count) {
+            throw Boom.notFound('Conversation not found');
+        }
+        return { message: 'Thank you for your feedback!', isResolved: resolved };
+    }
+
+    // ---- history and figures ------------------------------------------------------------------------
+
+    async history(organizationId: number, options: { limit: number; sessionId?: string }): Promise<AiChatRecord[]> {
+        const query = AiChatHistoryModel.query(this.db).where('organization_id', organizationId).orderBy('id', 'desc').limit(options.limit);
+        if (options.sessionId) {
+            query.where('session_id', options.sessionId);
+        }
+        return (await query).map(toRecord);
+    }
+
+    async unresolved(organizationId: number, limit = 100): Promise<AiChatRecord[]> {
+        const rows = await AiChatHistoryModel.query(this.db)
+            .where({ organization_id: organizationId, is_resolved: false }).orderBy('id', 'desc').limit(limit);
+        return rows.map(toRecord);
+    }
+
+    async setResolved(organizationId: number, id: number, isResolved: boolean): Promise<AiChatRecord> {
+        const row = await AiChatHistoryModel.query(this.db).where('organization_id', organizationId).findById(id)
+            .throwIfNotFound({ message: 'Chat history record not found' });
+        return toRecord(await row.$query(this.db).patchAndFetch({ isResolved }));
+    }
+
+    async sessionsSummary(organizationId: number): Promise<AiSessionsSummary> {
+        const now = Date.now();
+        const today = startOfUtcDay(now);
+        const history = () => AiChatHistoryModel.query(this.db).where('organization_id', organizationId);
+        const num = (v: unknown) => Number((v as Record<string, unknown> | undefined)?.n ?? 0);
+        const [active, calls, verified, total, answered, resolved, handoffs] = await Promise.all([
+            history().where('created_at', '>=', now - ACTIVE_SESSION_MS).countDistinct({ n: 'session_id' }).first(),
+            AiFunctionCallModel.query(this.db).where('organization_id', organizationId).where('created_at', '>=', today).count({ n: '*' }).first(),
+            history().where('created_at', '>=', today).whereNotNull('phone_number').countDistinct({ n: 'session_id' }).first(),
+            history().where('created_at', '>=', now - RATES_WINDOW_MS).count({ n: '*' }).first(),
+            history().where('created_at', '>=', now - RATES_WINDOW_MS).whereNull('fallback_action').count({ n: '*' }).first(),
+            history().where('created_at', '>=', now - RATES_WINDOW_MS).where('is_resolved', true).count({ n: '*' }).first(),
+            AiFunctionCallModel.query(this.db).where({ organization_id: organizationId, function_name: 'transfer', success: true })
+                .where('created_at', '>=', now - RATES_WINDOW_MS).count({ n: '*' }).first()
+        ]);
+        const questions = num(total);
+        return {
+            activeSessions: num(active),
+            todayFunctionCalls: num(calls),
+            verificationsToday: num(verified),
+            successRate: percent(num(answered), questions),
+            questions,
+            answered: num(answered),
+            answerRate: percent(num(answered), questions),
+            resolved: num(resolved),
+            resolutionRate: percent(num(resolved), questions),
+            handoffs: num(handoffs)
+        };
+    }
+}

@@ -1,0 +1,152 @@
+/**
+ * Many knowledge entries at once (issue 13): Markdown, one entry per heading (any level) with the text under
+ * it, or CSV with a header naming `title` and `content` (and optionally `isActive`). Each problem is reported
+ * with its line; the caller stores all entries or none.
+ */
+export interface ImportedEntry {
+    title: string;
+    content: string;
+    isActive: boolean;
+}
+
+export const MAX_TITLE = 300;
+export const MAX_CONTENT = 10000;
+export const MAX_IMPORT = 1000;
+
+export class ImportError extends Error {}
+
+function check(entry: ImportedEntry, line: number): ImportedEntry {
+    if (!entry.title) {
+        throw new ImportError(`Line ${line}: the title is empty`);
+    }
+    if (entry.title.length > MAX_TITLE) {
+        throw new ImportError(`Line ${line}: the title is longer than ${MAX_TITLE} characters`);
+    }
+    if (!entry.content) {
+        throw new ImportError(`Line ${line}: "${entry.title}" has no content`);
+    }
+    if (entry.content.length > MAX_CONTENT) {
+        throw new ImportError(`Line ${line}: the content of "${entry.title}" is longer than ${MAX_CONTENT} characters`);
+    }
+    return entry;
+}
+
+export function parseMarkdown(text: string): ImportedEntry[] {
+    const entries: ImportedEntry[] = [];
+    let current: { title: string; lines: string[]; line: number } | null = null;
+    const flush = () => {
+        if (current) {
+            entries.push(check({ title: current.title, content: current.lines.join('\n').trim(), isActive: true }, current.line));
+        }
+    };
+    text.split(/\r?\n/).forEach((raw, i) => {
+        const heading = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(raw);
+        if (heading) {
+            flush();
+            current = { title: heading[1].trim(), lines: [], line: i + 1 };
+        }
+        else if (current) {
+            current.lines.push(raw);
+        }
+        else if (raw.trim()) {
+            throw new ImportError(`Line ${i + 1}: text before the first heading (each entry starts with a "# Title" line)`);
+        }
+    });
+    flush();
+    return entries;
+}
+
+/** RFC 4180 rows: quoted fields may hold commas, doubled quotes and line breaks. Returns [row, line of its start]. */
+function csvRows(text: string): Array<[string[], number]> {
+    const rows: Array<[string[], number]> = [];
+    let row: string[] = [];
+    let field = '';
+    let quoted = false;
+    let line = 1;
+    let rowLine = 1;
+    for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (quoted) {
+            if (c === '"' && text[i + 1] === '"') {
+                field += '"';
+                i++;
+            }
+            else if (c === '"') {
+                quoted = false;
+            }
+            else {
+                if (c === '\n') {
+                    line++;
+                }
+                field += c;
+            }
+        }
+        else if (c === '"' && field === '') {
+            quoted = true;
+        }
+        else if (c === ',') {
+            row.push(field);
+            field = '';
+        }
+        else if (c === '\n' || c === '\r') {
+            if (c === '\r' && text[i + 1] === '\n') {
+                i++;
+            }
+            row.push(field);
+            if (row.some((f) => f.trim())) {
+                rows.push([row, rowLine]);
+            }
+            row = [];
+            field = '';
+            line++;
+            rowLine = line;
+        }
+        else {
+            field += c;
+        }
+    }
+    if (quoted) {
+        throw new ImportError(`Line ${rowLine}: a quoted field is not closed`);
+    }
+    row.push(field);
+    if (row.some((f) => f.trim())) {
+        rows.push([row, rowLine]);
+    }
+    return rows;
+}
+
+export function parseCsv(text: string): ImportedEntry[] {
+    const rows = csvRows(text.replace(/^\uFEFF/, ''));
+    if (!rows.length) {
+        return [];
+    }
+    const header = rows[0][0].map((h) => h.trim().toLowerCase());
+    const title = header.indexOf('title');
+    const content = header.indexOf('content');
+    const active = header.findIndex((h) => h === 'isactive' || h === 'is_active' || h === 'active');
+    if (title < 0 || content < 0) {
+        throw new ImportError('Line 1: the header must name the columns title and content');
+    }
+    return rows.slice(1).map(([fields, line]) => {
+        const flag = active >= 0 ? (fields[active] ?? '').trim().toLowerCase() : '';
+        if (flag && !['true', 'false', 'yes', 'no', '1', '0'].includes(flag)) {
+            throw new ImportError(`Line ${line}: isActive must be true or false`);
+        }
+        return check({
+            title: (fields[title] ?? '').trim(),
+            content: (fields[content] ?? '').trim(),
+            isActive: !['false', 'no', '0'].includes(flag)
+        }, line);
+    });
+}
+
+export function parseKnowledge(format: 'markdown' | 'csv', text: string): ImportedEntry[] {
+    const entries = format === 'csv' ? parseCsv(text) : parseMarkdown(text);
+    if (!entries.length) {
+        throw new ImportError('The file holds no entries');
+    }
+    if (entries.length > MAX_IMPORT) {
+        throw new ImportError(`At most ${MAX_IMPORT} entries can be imported at once`);
+    }
+    return entries;
+}

@@ -1,0 +1,130 @@
+import type { Services } from '../../../core/types';
+import type { AiTurn } from '../../../core/types/api';
+import type { Db } from '../../../core/db';
+import { AiFunctionCallModel } from '../models';
+
+/** What a tool answers: text for the customer (or the model), or that the customer must verify a phone first. */
+export type ToolResult =
+    | { ok: true; text: string; data?: unknown }
+    | { ok: false; needs: 'verify_phone' | 'live_chat_unavailable'; text: string };
+
+export type ToolName = 'points' | 'orders' | 'recommendations' | 'transfer';
+
+export interface ToolContext {
+    organizationId: number;
+    botInstanceId: number | null;
+    /** The widget session; null for staff testing the agent (no tier-2 data then). */
+    sessionId: string | null;
+    domain: string | null;
+    /** The question the customer asked first in this hand-off, and the conversation so far (transfer). */
+    originalQuestion: string;
+    conversation: AiTurn[];
+}
+
+export const VERIFY_TEXT = 'To look that up I first need to verify your phone number: enter it below and I will text you a 6-digit code.';
+export const UNAVAILABLE_TEXT = 'I\'m sorry, but our live support team is currently unavailable. Please try again later or continue with the pre-made questions for quick help.';
+export const TRANSFER_TEXT = 'I\'m connecting you with a member of our team now. They will see our conversation so far.';
+
+/**
+ * The tier-2 tools (issue 13). Each reads the phone this widget session verified with an SMS code
+ * (services.loyalty.verifiedPhone) and nothing else: no tool takes a phone from the question or from a
+ * model, so no tool can answer another phone's data. Every call is counted in ai_function_calls.
+ */
+export class ToolBox {
+    readonly used: ToolName[] = [];
+    readonly verifyText = VERIFY_TEXT;
+
+    constructor(private readonly db: Db, private readonly services: () => Services, private readonly ctx: ToolContext) {}
+
+    private async record(name: ToolName, success: boolean): Promise<void> {
+        this.used.push(name);
+        await AiFunctionCallModel.query(this.db).insert({ organizationId: this.ctx.organizationId, sessionId: this.ctx.sessionId, functionName: name, success });
+    }
+
+    /** The phone this widget session verified, or null. */
+    async verifiedPhone(): Promise<string | null> {
+        if (!this.ctx.sessionId) {
+            return null;
+        }
+        return this.services().loyalty.verifiedPhone(this.ctx.organizationId, this.ctx.sessionId);
+    }
+
+    async run(name: ToolName): Promise<ToolResult> {
+        switch (name) {
+            case 'points': return this.points();
+            case 'orders': return this.orders();
+            case 'recommendations': return this.recommendations();
+            case 'transfer': return this.transfer();
+        }
+    }
+
+    async points(): Promise<ToolResult> {
+        const phone = await this.verifiedPhone();
+        if (!phone) {
+            await this.record('points', false);
+            return { ok: false, needs: 'verify_phone', text: VERIFY_TEXT };
+        }
+        const customer = await this.services().loyalty.customerByPhone(this.ctx.organizationId, phone);
+        await this.record('points', !!customer);
+        if (!customer) {
+            return { ok: true, text: 'I couldn\'t find a loyalty account for your phone number. You can sign up for our loyalty program in any store!' };
+        }
+        return { ok: true, text: `You have ${customer.points.toLocaleString('en-US')} points.`, data: { points: customer.points } };
+    }
+
+    async orders(): Promise<ToolResult> {
+        const phone = await this.verifiedPhone();
+        if (!phone) {
+            await this.record('orders', false);
+            return { ok: false, needs: 'verify_phone', text: VERIFY_TEXT };
+        }
+        const history = await this.services().loyalty.orderHistory(this.ctx.organizationId, phone, 5);
+        await this.record('orders', history.found);
+        if (!history.found || !history.orders.length) {
+            return { ok: true, text: 'I couldn\'t find any orders for your account yet.' };
+        }
+        const lines = history.orders.map((o) => `${o.orderDate.slice(0, 10)}: ${o.quantity} × ${o.productName} ($${o.price.toFixed(2)})`);
+        return { ok: true, text: `Your last ${history.orders.length === 1 ? 'order' : `${history.orders.length} orders`}:\n${lines.join('\n')}`, data: { orders: history.orders } };
+    }
+
+    /** From the customer's own orders: what they buy most, to buy again. */
+    async recommendations(): Promise<ToolResult> {
+        const phone = await this.verifiedPhone();
+        if (!phone) {
+            await this.record('recommendations', false);
+            return { ok: false, needs: 'verify_phone', text: VERIFY_TEXT };
+        }
+        const history = await this.services().loyalty.orderHistory(this.ctx.organizationId, phone, 20);
+        await this.record('recommendations', history.found);
+        const counts = new Map<string, number>();
+        for (const order of history.orders) {
+            counts.set(order.productName, (counts.get(order.productName) ?? 0) + order.quantity);
+        }
+        const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([name]) => name);
+        if (!top.length) {
+            return { ok: true, text: 'I don\'t have enough of your orders yet to recommend something. Our current promotions are a good place to start!' };
+        }
+        return { ok: true, text: `Based on your orders, you might like to pick up again: ${top.join(', ')}.`, data: { products: top } };
+    }
+
+    /** Hands the customer to a live agent with the conversation (services.livechat.setAiTransferContext). */
+    async transfer(): Promise<ToolResult> {
+        const livechat = this.services().livechat;
+        if (!this.ctx.sessionId || !livechat || !await livechat.agentsAvailable(this.ctx.organizationId)) {
+            await this.record('transfer', false);
+            return { ok: false, needs: 'live_chat_unavailable', text: UNAVAILABLE_TEXT };
+        }
+        const phone = await this.verifiedPhone();
+        await livechat.setAiTransferContext({
+            organizationId: this.ctx.organizationId,
+            botInstanceId: this.ctx.botInstanceId,
+            sessionId: this.ctx.sessionId,
+            phoneNumber: phone,
+            domain: this.ctx.domain,
+            originalQuestion: this.ctx.originalQuestion,
+            aiConversation: this.ctx.conversation
+        });
+        await this.record('transfer', true);
+        return { ok: true, text: TRANSFER_TEXT };
+    }
+}

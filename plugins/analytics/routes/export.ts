@@ -1,0 +1,135 @@
+import { PassThrough } from 'stream';
+import Joi from 'joi';
+import type { Server } from '@hapi/hapi';
+import { allow } from '../../../core/http/access';
+import type { AnalyticsReports, Scope } from '../services/reports';
+import type { AnalyticsService } from '../services/analytics-service';
+import { pagedQuery, PagedQuery, scopeOf } from './query';
+import { chatDurations, orderHistory } from './dashboard';
+
+export const EXPORT_TABLES = ['summary', 'hourly', 'daily', 'domains', 'questions', 'phones', 'failed-verifications', 'chat-sessions', 'chat-durations', 'order-history'] as const;
+type Table = typeof EXPORT_TABLES[number];
+const PAGE = 500;
+
+/** One CSV cell: quoted when needed; a leading =, @ or a sign before a non-digit is defused (formula injection). */
+export function csvCell(value: unknown): string {
+    let text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    if (/^[=@\t\r]/.test(text) || /^[+-][^\d]/.test(text)) {
+        text = `'${text}`;
+    }
+    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvLine(values: unknown[]): string {
+    return values.map(csvCell).join(',') + '\r\n';
+}
+
+type Rows = AsyncGenerator<Array<Record<string, unknown>>>;
+
+async function* pages<T>(fetch: (page: number) => Promise<{ rows: T[]; totalPages: number }>): AsyncGenerator<T[]> {
+    for (let page = 1; ; page++) {
+        const { rows, totalPages } = await fetch(page);
+        yield rows;
+        if (page >= totalPages || !rows.length) {
+            return;
+        }
+    }
+}
+
+function rowsOf(server: Server, analytics: AnalyticsService, reports: AnalyticsReports, table: Table, s: Scope & { today: string }): Rows {
+    const one = async function* (rows: Promise<Array<object>>): Rows {
+        yield (await rows) as Array<Record<string, unknown>>;
+    };
+    switch (table) {
+        case 'summary': return one(reports.summary(s).then(({ topDomains: _top, range: _range, ...figures }) => [figures]));
+        case 'hourly': return one(reports.hourly(s));
+        case 'daily': return one(reports.daily(s));
+        case 'domains': return one(reports.domains(s));
+        case 'questions': return questionRows(server, s);
+        case 'phones': return pages(async (page) => {
+            const r = await reports.phones(s, { page, limit: PAGE }, s.today);
+            return { rows: r.data.map(({ lookup, ...row }) => ({ ...row, customerName: lookup?.name ?? '', customerEmail: lookup?.email ?? '' })), totalPages: r.pagination.totalPages };
+        }) as Rows;
+        case 'failed-verifications': return pages(async (page) => {
+            const r = await reports.failedVerifications(s, { page, limit: PAGE });
+            return { rows: r.data, totalPages: r.pagination.totalPages };
+        }) as Rows;
+        case 'chat-sessions': return pages(async (page) => {
+            const r = await server.app.services.livechat.analyticsSessions(s.organizationId, s.range, { offset: (page - 1) * PAGE, limit: PAGE });
+            return { rows: r.rows, totalPages: Math.max(1, Math.ceil(r.total / PAGE)) };
+        }) as Rows;
+        case 'chat-durations': return one(server.app.services.livechat.analyticsSessions(s.organizationId, s.range)
+            .then(({ rows }) => chatDurations(rows).recentSessions));
+        case 'order-history': return pages(async (page) => {
+            const r = await orderHistory(server, s, page, 100);
+            return {
+                rows: r.orderHistory.map(({ orderDetails, ...row }) => ({
+                    ...row, customerName: orderDetails?.customerName ?? '', totalOrders: orderDetails?.totalOrders ?? ''
+                })),
+                totalPages: r.pagination.totalPages
+            };
+        }) as Rows;
+    }
+}
+
+async function* questionRows(server: Server, s: Scope): Rows {
+    const res: Array<{ question_id: number; count: number | string }> = await server.app.db('analytics_question_daily').where('organization_id', s.organizationId)
+        .whereBetween('day', [s.range.fromDay, s.range.toDay]).groupBy('question_id').select('question_id').sum({ count: 'events' });
+    const questions = await server.app.services.questions.list(s.organizationId);
+    yield res.map((r) => {
+        const q = questions.find((x) => x.id === Number(r.question_id));
+        return { questionId: Number(r.question_id), question: q?.question ?? '', answer: q?.answer ?? '', count: Number(r.count) };
+    });
+}
+
+/** GET /api/analytics/export/{table}: a dashboard table as CSV, streamed page by page, with the table's filters. */
+export function registerExportRoute(server: Server, analytics: AnalyticsService, reports: AnalyticsReports): void {
+    server.route<{ Query: PagedQuery; Params: { table: Table } }>({
+        method: 'GET',
+        path: '/api/analytics/export/{table}',
+        options: {
+            id: 'analytics.export.get',
+            auth: allow('admin', 'super_admin'),
+            description: 'A dashboard table as CSV (the same range filters as the table)',
+            validate: {
+                params: Joi.object({ table: Joi.string().valid(...EXPORT_TABLES).required() }),
+                query: pagedQuery
+            },
+            handler: async (request, h) => {
+                const { table } = request.params;
+                const s = await scopeOf(request, server, analytics, table === 'hourly' || table === 'daily' ? 7 : 30);
+                const source = rowsOf(server, analytics, reports, table, s);
+                // The first page is read before answering, so a failure is still a clean error status.
+                const first = await source.next();
+                const stream = new PassThrough();
+                const header = first.done || !first.value.length ? null : Object.keys(first.value[0]);
+                void (async () => {
+                    try {
+                        if (header) {
+                            stream.write(csvLine(header));
+                            for (const row of first.value!) {
+                                stream.write(csvLine(header.map((k) => row[k])));
+                            }
+                            for await (const rows of source) {
+                                for (const row of rows) {
+                                    if (!stream.write(csvLine(header.map((k) => row[k])))) {
+                                        await new Promise((resolve) => stream.once('drain', resolve));
+                                    }
+                                }
+                            }
+                        }
+                        stream.end();
+                    }
+                    catch (err) {
+                        server.app.log.error({ err }, 'analytics export failed');
+                        stream.destroy(err as Error);
+                    }
+                })();
+                return h.response(stream)
+                    .type('text/csv; charset=utf-8')
+                    .header('content-disposition', `attachment; filename="analytics-${table}-${s.range.fromDay}-to-${s.range.toDay}.csv"`)
+                    .header('cache-control', 'no-store');
+            }
+        }
+    });
+}

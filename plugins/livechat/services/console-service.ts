@@ -1,0 +1,291 @@
+import type { Db } from '../../../core/db';
+import { iso } from '../../../core/db/model';
+import { e164 } from '../../../core/http/fields';
+import type { Services } from '../../../core/types';
+import type { ChatSession, Sender } from '../../../core/types/api';
+import { ChatMessageModel, ChatSessionModel } from '../models';
+import { OPEN_STATUSES, paths, toSession } from './chat-service';
+import type { Realtime } from '../../../core/realtime/socket-server';
+
+/** The History view's filters (GET /api/chat/history). */
+export interface HistoryFilter {
+    /** Chats started at or after / before these instants (epoch ms). */
+    from?: number;
+    to?: number;
+    starred?: boolean;
+    /** 'exclude' (default): not archived; 'only': archived only; 'include': both. */
+    archived?: 'exclude' | 'only' | 'include';
+    /** A part of the phone number. */
+    phone?: string;
+    /** Words to find in the chat's messages (case-insensitive; `%`, `_` and `\` match themselves). */
+    q?: string;
+    page?: number;
+    pageSize?: number;
+}
+
+export interface HistoryPage {
+    sessions: Array<ChatSession & { match?: { seq: number; message: string } | null }>;
+    total: number;
+    page: number;
+    pageSize: number;
+}
+
+export interface CannedReply {
+    id: string;
+    kind: 'question' | 'knowledge';
+    title: string;
+    text: string;
+}
+
+export interface CustomerOrder {
+    orderRef?: string | null;
+    productName: string;
+    quantity: number;
+    price: number;
+    orderDate: string;
+}
+
+/** What the agent sees beside a conversation. */
+export interface CustomerContext {
+    sessionId: string;
+    phoneNumber: string | null;
+    /** True when the customer proved the phone with an SMS code in this widget session. */
+    phoneVerified: boolean;
+    customer: { name: string | null; email: string | null; loyaltyId: string | null; points: number } | null;
+    orders: CustomerOrder[];
+    /** Why loyalty data is missing: no phone, not found, or the provider's error. */
+    loyaltyError: string | null;
+    previousChats: ChatSession[];
+    /** The AI agent's conversation before the hand-off, when the AI plugin offers it. */
+    aiConversation: unknown[] | null;
+}
+
+/** Optional services of other plugins, reached only when present (the AI agent; the loyalty provider's order list). */
+interface OptionalAi {
+    conversationForSession?: (organizationId: number, widgetSessionId: string) => Promise<unknown>;
+    listKnowledge?: (organizationId: number, options: { activeOnly?: boolean }) => Promise<Array<{ id: number; title: string; content: string }>>;
+}
+interface OptionalOrders {
+    orders?: (organizationId: number, phone: string, limit: number) => Promise<unknown>;
+}
+
+/** `%`, `_` and the escape character itself stand for themselves in a LIKE pattern (`escape '\'`). */
+export function likeContains(text: string): string {
+    return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export interface ConsoleServiceDeps {
+    db: Db;
+    realtime: Realtime;
+    services: Services;
+}
+
+/**
+ * The agent console's reads beyond the live queue: previews and unread counts of chats, the History view
+ * (ended chats, filters, message search), the customer context panel and canned replies.
+ */
+export class ConsoleService {
+    private readonly db: Db;
+
+    constructor(private readonly deps: ConsoleServiceDeps) {
+        this.db = deps.db;
+    }
+
+    /** Adds each chat's newest message and unread count (customer messages after agent_read_seq). */
+    async withPreviews(rows: ChatSessionModel[]): Promise<ChatSession[]> {
+        const ids = rows.map((r) => r.id);
+        const last = new Map<number, { sender: Sender; message: string; timestamp: string }>();
+        const unread = new Map<number, number>();
+        for (let i = 0; i < ids.length; i += 500) {
+            const chunk = ids.slice(i, i + 500);
+            const lastRows = await ChatMessageModel.query(this.db)
+                .select('chat_messages.chat_session_id', 'chat_messages.sender', 'chat_messages.message', 'chat_messages.created_at')
+                .join('chat_sessions', 'chat_sessions.id', 'chat_messages.chat_session_id')
+                .whereIn('chat_messages.chat_session_id', chunk)
+                .whereRaw('chat_messages.seq = chat_sessions.last_seq');
+            for (const m of lastRows) {
+                last.set(m.chatSessionId, { sender: m.sender, message: m.message, timestamp: iso(m.createdAt)! });
+            }
+            const counts = await ChatMessageModel.query(this.db)
+                .select('chat_messages.chat_session_id').count({ n: '*' })
+                .join('chat_sessions', 'chat_sessions.id', 'chat_messages.chat_session_id')
+                .whereIn('chat_messages.chat_session_id', chunk)
+                .where('chat_messages.sender', 'customer')
+                .whereRaw('chat_messages.seq > chat_sessions.agent_read_seq')
+                .groupBy('chat_messages.chat_session_id')
+                .castTo<Array<{ chatSessionId: number; n: number | string }>>();
+            for (const c of counts) {
+                unread.set(Number(c.chatSessionId), Number(c.n));
+            }
+        }
+        return rows.map((r) => ({
+            ...toSession(r),
+            ...(r.messageCount !== undefined ? { messageCount: Number(r.messageCount) } : {}),
+            lastMessage: last.get(r.id) ?? null,
+            unreadCount: unread.get(r.id) ?? 0
+        }));
+    }
+
+    /** GET /api/chat/sessions: active chats (and with `recent` ended ones too), newest first, with counts, previews and unread counts. */
+    async listSessions(organizationId: number, filter: { status: 'active' | 'recent'; includeArchived: boolean }): Promise<ChatSession[]> {
+        const query = ChatSessionModel.query(this.db)
+            .select('chat_sessions.*', ChatSessionModel.relatedQuery('messages').count().as('message_count'))
+            .where('organization_id', organizationId);
+        if (filter.status === 'active') {
+            query.where('status', 'agent_connected');
+        }
+        else {
+            query.whereNot('status', 'waiting');
+        }
+        if (!filter.includeArchived) {
+            query.where('is_archived', false);
+        }
+        return this.withPreviews(await query.orderBy('created_at', 'desc').limit(100));
+    }
+
+    /** An agent read the chat up to `seq` (never backwards, never past the last message); told to the store's other agents. */
+    async markRead(organizationId: number, sessionId: string, seq: number): Promise<{ sessionId: string; agentReadSeq: number; unreadCount: number }> {
+        const row = await ChatSessionModel.query(this.db)
+            .findOne({ organization_id: organizationId, session_id: sessionId })
+            .throwIfNotFound({ message: 'Chat session not found' });
+        const target = Math.min(seq, row.lastSeq);
+        if (target > row.agentReadSeq) {
+            await ChatSessionModel.query(this.db).where('id', row.id).where('agent_read_seq', '<', target).patch({ agentReadSeq: target });
+        }
+        const fresh = await row.$query(this.db);
+        const [{ n }] = await fresh.$relatedQuery('messages', this.db).where('sender', 'customer')
+            .where('seq', '>', fresh.agentReadSeq).count({ n: '*' }).castTo<Array<{ n: number | string }>>();
+        const result = { sessionId, agentReadSeq: fresh.agentReadSeq, unreadCount: Number(n) };
+        await this.deps.realtime.publish(paths.agents(organizationId), { type: 'session_read', ...result });
+        return result;
+    }
+
+    /** Ended chats, newest first, filtered; `q` searches every message of the chat. */
+    async history(organizationId: number, filter: HistoryFilter): Promise<HistoryPage> {
+        const page = filter.page ?? 1;
+        const pageSize = filter.pageSize ?? 25;
+        const q = filter.q?.trim().toLowerCase() || null;
+        const base = () => {
+            const query = ChatSessionModel.query(this.db)
+                .where('chat_sessions.organization_id', organizationId)
+                .whereNotIn('chat_sessions.status', OPEN_STATUSES);
+            if (filter.from !== undefined) {
+                query.where('chat_sessions.created_at', '>=', filter.from);
+            }
+            if (filter.to !== undefined) {
+                query.where('chat_sessions.created_at', '<', filter.to);
+            }
+            if (filter.starred !== undefined) {
+                query.where('chat_sessions.is_starred', filter.starred);
+            }
+            const archived = filter.archived ?? 'exclude';
+            if (archived !== 'include') {
+                query.where('chat_sessions.is_archived', archived === 'only');
+            }
+            if (filter.phone?.trim()) {
+                query.whereRaw('chat_sessions.phone_number like ? escape ?', [likeContains(filter.phone.trim()), '\\']);
+            }
+            if (q) {
+                query.whereExists(ChatMessageModel.query(this.db).select(1)
+                    .whereColumn('chat_messages.chat_session_id', 'chat_sessions.id')
+                    .whereRaw('lower(chat_messages.message) like ? escape ?', [likeContains(q), '\\']));
+            }
+            return query;
+        };
+        const [{ n }] = await base().count({ n: '*' }).castTo<Array<{ n: number | string }>>();
+        const rows = await base()
+            .select('chat_sessions.*', ChatSessionModel.relatedQuery('messages').count().as('message_count'))
+            .orderBy('chat_sessions.ended_at', 'desc').orderBy('chat_sessions.id', 'desc')
+            .limit(pageSize).offset((page - 1) * pageSize);
+        const sessions: HistoryPage['sessions'] = await this.withPreviews(rows);
+        if (q && rows.length) {
+            const matches = await ChatMessageModel.query(this.db)
+                .select('chat_session_id', 'seq', 'message')
+                .whereIn('chat_session_id', rows.map((r) => r.id))
+                .whereRaw('lower(message) like ? escape ?', [likeContains(q), '\\'])
+                .orderBy('seq', 'asc');
+            rows.forEach((r, i) => {
+                const m = matches.find((x) => x.chatSessionId === r.id);
+                sessions[i].match = m ? { seq: m.seq, message: m.message } : null;
+            });
+        }
+        return { sessions, total: Number(n), page, pageSize };
+    }
+
+    /** The customer beside a conversation: phone (verified or not), loyalty data and orders, earlier chats, the AI conversation. */
+    async context(organizationId: number, sessionId: string): Promise<CustomerContext> {
+        const row = await ChatSessionModel.query(this.db)
+            .findOne({ organization_id: organizationId, session_id: sessionId })
+            .throwIfNotFound({ message: 'Chat session not found' });
+        const { loyalty } = this.deps.services;
+        const ai = (this.deps.services as unknown as { ai?: OptionalAi }).ai;
+        const verified = row.widgetSessionId ? await loyalty.verifiedPhone(organizationId, row.widgetSessionId) : null;
+        const typed = row.phoneNumber && row.phoneNumber !== 'Unknown' ? row.phoneNumber : null;
+        const phone = verified ?? typed;
+        const normalized = phone ? e164(phone) : null;
+        const result: CustomerContext = {
+            sessionId, phoneNumber: phone, phoneVerified: !!verified && (!typed || e164(typed) === verified),
+            customer: null, orders: [], loyaltyError: null, previousChats: [], aiConversation: null
+        };
+        if (!normalized) {
+            result.loyaltyError = phone ? 'The phone number is not valid' : 'The customer gave no phone number';
+        }
+        else {
+            try {
+                const customer = await loyalty.customer(organizationId, normalized);
+                if (!customer) {
+                    result.loyaltyError = 'Not a loyalty member';
+                }
+                else {
+                    result.customer = { name: customer.name, email: customer.email, loyaltyId: customer.loyaltyId, points: customer.points };
+                    result.orders = await this.orders(organizationId, normalized);
+                }
+            }
+            catch (err) {
+                result.loyaltyError = `The loyalty provider could not be reached: ${(err as Error).message}`;
+            }
+        }
+        if (phone) {
+            const phones = [...new Set([phone, typed, normalized].filter((p): p is string => !!p))];
+            const earlier = await ChatSessionModel.query(this.db)
+                .select('chat_sessions.*', ChatSessionModel.relatedQuery('messages').count().as('message_count'))
+                .where('organization_id', organizationId).whereIn('phone_number', phones).whereNot('id', row.id)
+                .orderBy('created_at', 'desc').limit(10);
+            result.previousChats = await this.withPreviews(earlier);
+        }
+        if (ai?.conversationForSession && row.widgetSessionId) {
+            try {
+                const conversation = await ai.conversationForSession(organizationId, row.widgetSessionId);
+                result.aiConversation = Array.isArray(conversation) ? conversation : conversation ? [conversation] : null;
+            }
+            catch {
+                result.aiConversation = null;
+            }
+        }
+        return result;
+    }
+
+    /** Last orders: the loyalty service's `orders` when it offers one, else its order history. */
+    private async orders(organizationId: number, phone: string): Promise<CustomerOrder[]> {
+        const loyalty = this.deps.services.loyalty as typeof this.deps.services.loyalty & OptionalOrders;
+        const answer = loyalty.orders
+            ? await loyalty.orders(organizationId, phone, 5)
+            : await loyalty.orderHistory(organizationId, phone, 5);
+        const list = Array.isArray(answer) ? answer : (answer as { orders?: unknown[] } | null)?.orders ?? [];
+        return (list as CustomerOrder[]).slice(0, 5);
+    }
+
+    /** Pre-made answers (active questions) and, when the AI plugin offers them, its active knowledge entries. */
+    async cannedReplies(organizationId: number): Promise<CannedReply[]> {
+        const questions = await this.deps.services.questions.list(organizationId, { activeOnly: true });
+        const replies: CannedReply[] = questions.map((q) => ({ id: `question-${q.id}`, kind: 'question', title: q.question, text: q.answer }));
+        const ai = (this.deps.services as unknown as { ai?: OptionalAi }).ai;
+        if (ai?.listKnowledge) {
+            const entries = await ai.listKnowledge(organizationId, { activeOnly: true });
+            for (const e of entries) {
+                replies.push({ id: `knowledge-${e.id}`, kind: 'knowledge', title: e.title, text: e.content });
+            }
+        }
+        return replies;
+    }
+}

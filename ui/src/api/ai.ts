@@ -1,0 +1,111 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AiChatRecord, AiSessionsSummary, AiStatus, AiTestAnswer, KnowledgeEntry } from '../../../core/types/api';
+import { apiRequest, getJson } from './client';
+
+export type { AiChatRecord, AiSessionsSummary, AiStatus, AiTestAnswer, AiTurn, KnowledgeEntry } from '../../../core/types/api';
+
+export interface KnowledgeInput {
+    title: string;
+    content: string;
+    isActive?: boolean;
+}
+
+export const aiKeys = {
+    knowledge: ['ai', 'knowledge'] as const,
+    history: ['ai', 'history'] as const,
+    unresolved: ['ai', 'unresolved'] as const,
+    status: ['ai', 'status'] as const,
+    sessions: ['ai', 'sessions'] as const,
+    conversation: (sessionId: string) => ['ai', 'conversation', sessionId] as const
+};
+
+export function useKnowledge() {
+    return useQuery({ queryKey: aiKeys.knowledge, queryFn: () => getJson<KnowledgeEntry[]>('/api/ai/knowledge') });
+}
+
+function useInvalidate(...keys: ReadonlyArray<readonly string[]>) {
+    const client = useQueryClient();
+    return () => Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey })));
+}
+
+export function useCreateKnowledge() {
+    const invalidate = useInvalidate(aiKeys.knowledge);
+    return useMutation({
+        mutationFn: (input: KnowledgeInput) => apiRequest<KnowledgeEntry>('/api/ai/knowledge', { method: 'POST', body: input }),
+        onSuccess: invalidate
+    });
+}
+
+export function useUpdateKnowledge() {
+    const invalidate = useInvalidate(aiKeys.knowledge);
+    return useMutation({
+        mutationFn: ({ id, ...input }: Partial<KnowledgeInput> & { id: number }) => apiRequest<KnowledgeEntry>(`/api/ai/knowledge/${id}`, { method: 'PUT', body: input }),
+        onSuccess: invalidate
+    });
+}
+
+export function useDeleteKnowledge() {
+    const invalidate = useInvalidate(aiKeys.knowledge);
+    return useMutation({
+        mutationFn: (id: number) => apiRequest<void>(`/api/ai/knowledge/${id}`, { method: 'DELETE' }),
+        onSuccess: invalidate
+    });
+}
+
+export function useImportKnowledge() {
+    const invalidate = useInvalidate(aiKeys.knowledge);
+    return useMutation({
+        mutationFn: (input: { format: 'markdown' | 'csv'; text: string }) =>
+            apiRequest<{ created: number; entries: KnowledgeEntry[] }>('/api/ai/knowledge/import', { method: 'POST', body: input }),
+        onSuccess: invalidate
+    });
+}
+
+export function useChatHistory() {
+    return useQuery({ queryKey: aiKeys.history, queryFn: () => getJson<AiChatRecord[]>('/api/ai/chat-history?limit=100') });
+}
+
+export function useUnresolvedChats() {
+    return useQuery({ queryKey: aiKeys.unresolved, queryFn: () => getJson<AiChatRecord[]>('/api/ai/unresolved-chats') });
+}
+
+export function useMarkResolved() {
+    const invalidate = useInvalidate(aiKeys.history, aiKeys.unresolved, aiKeys.sessions);
+    return useMutation({
+        mutationFn: ({ id, isResolved }: { id: number; isResolved: boolean }) =>
+            apiRequest<AiChatRecord>(`/api/ai/chat-history/${id}`, { method: 'PATCH', body: { isResolved } }),
+        onSuccess: invalidate
+    });
+}
+
+export function useAiStatus() {
+    return useQuery({ queryKey: aiKeys.status, queryFn: () => getJson<AiStatus>('/api/ai-agent/status') });
+}
+
+export function useAiSessions() {
+    return useQuery({ queryKey: aiKeys.sessions, queryFn: () => getJson<AiSessionsSummary>('/api/ai-agent/sessions') });
+}
+
+export function useSetAiEnabled() {
+    const invalidate = useInvalidate(aiKeys.status);
+    return useMutation({
+        mutationFn: (isEnabled: boolean) => apiRequest<AiStatus & { message: string }>('/api/ai-agent/config', { method: 'PUT', body: { isEnabled } }),
+        onSuccess: invalidate
+    });
+}
+
+export function useTestAgent() {
+    return useMutation({
+        mutationFn: (message: string) => apiRequest<AiTestAnswer>('/api/ai/test', { method: 'POST', body: { message } })
+    });
+}
+
+/** A widget session's exchanges with the AI agent (a live chat id `…~N` belongs to widget session `…`). */
+export function useAiConversation(chatSessionId: string | null) {
+    const sessionId = chatSessionId?.replace(/~\d+$/, '') ?? '';
+    return useQuery({
+        queryKey: aiKeys.conversation(sessionId),
+        enabled: !!sessionId,
+        queryFn: async () => (await getJson<AiChatRecord[]>(`/api/ai/chat-history?limit=20&sessionId=${encodeURIComponent(sessionId)}`)).reverse()
+    });
+}

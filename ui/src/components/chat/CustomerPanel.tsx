@@ -1,0 +1,119 @@
+import { Button, Callout, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Link } from 'react-router-dom';
+import type { ChatSession } from '../../api/chat';
+import { ApiError } from '../../api/client';
+import { useCustomerContext } from '../../api/console';
+
+const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+function day(iso: string | null | undefined): string {
+    return iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '—';
+}
+
+/** One turn of the AI conversation before the hand-off, whatever shape the AI plugin answers. */
+function aiTurn(entry: unknown): Array<{ who: string; text: string }> {
+    if (!entry || typeof entry !== 'object') {
+        return typeof entry === 'string' ? [{ who: 'AI', text: entry }] : [];
+    }
+    const e = entry as Record<string, unknown>;
+    if (typeof e.question === 'string' && typeof e.answer === 'string') {
+        return [{ who: 'Customer', text: e.question }, { who: 'AI', text: e.answer }];
+    }
+    if (typeof e.userQuestion === 'string' || typeof e.aiResponse === 'string') {
+        return [
+            ...(typeof e.userQuestion === 'string' ? [{ who: 'Customer', text: e.userQuestion }] : []),
+            ...(typeof e.aiResponse === 'string' ? [{ who: 'AI', text: e.aiResponse }] : [])
+        ];
+    }
+    const text = typeof e.content === 'string' ? e.content : typeof e.message === 'string' ? e.message : typeof e.text === 'string' ? e.text : null;
+    if (!text) {
+        return [];
+    }
+    const role = String(e.role ?? e.sender ?? 'ai');
+    return [{ who: role === 'user' || role === 'customer' ? 'Customer' : 'AI', text }];
+}
+
+/**
+ * Who the agent is talking to (issue 14): the phone (and whether it was proved with a code), loyalty points and
+ * the last orders from the provider, the AI conversation before the hand-off, and earlier chats of that phone.
+ */
+export function CustomerPanel({ session, onBack, originalQuestion }: { session: ChatSession | null; onBack?(): void; originalQuestion?: string | null }) {
+    const context = useCustomerContext(session?.sessionId ?? null);
+    const head = (
+        <div className="lc-pane-head">
+            {onBack && <Button className="lc-pane-back" minimal icon="arrow-left" aria-label="Back to the conversation" onClick={onBack} />}
+            <h2 id="lc-customer-title" className="lc-pane-title">Customer</h2>
+        </div>
+    );
+    if (!session) {
+        return <aside className="lc-customer lc-pane" aria-labelledby="lc-customer-title">{head}<NonIdealState icon="person" description="Pick a chat to see its customer." /></aside>;
+    }
+    const c = context.data;
+    const ai = (c?.aiConversation ?? []).flatMap(aiTurn);
+    return (
+        <aside className="lc-customer lc-pane" aria-labelledby="lc-customer-title" data-testid="customer-panel">
+            {head}
+            <div className="lc-customer-body">
+                {context.isPending && <Spinner size={24} />}
+                {context.isError && <Callout intent="danger">{context.error instanceof ApiError ? context.error.serverMessage : 'The customer could not be loaded'}</Callout>}
+                {c && (
+                    <>
+                        <section aria-label="Phone" className="lc-customer-section">
+                            <div className="lc-customer-phone">{c.phoneNumber ?? 'No phone given'}</div>
+                            {c.phoneNumber && (c.phoneVerified
+                                ? <Tag intent="success" minimal icon="tick-circle">Verified by SMS code</Tag>
+                                : <Tag intent="warning" minimal icon="warning-sign">Not verified: confirm identity before sharing account details</Tag>)}
+                        </section>
+                        <section aria-labelledby="lc-loyalty-title" className="lc-customer-section">
+                            <h3 id="lc-loyalty-title" className="lc-customer-heading">Loyalty</h3>
+                            {c.customer ? (
+                                <dl className="lc-facts">
+                                    <div><dt>Name</dt><dd>{c.customer.name ?? '—'}</dd></div>
+                                    <div><dt>Points</dt><dd data-testid="customer-points">{c.customer.points.toLocaleString('en-US')}</dd></div>
+                                    <div><dt>Email</dt><dd>{c.customer.email ?? '—'}</dd></div>
+                                    <div><dt>Loyalty ID</dt><dd>{c.customer.loyaltyId ?? '—'}</dd></div>
+                                </dl>
+                            ) : <p className="lc-muted">{c.loyaltyError}</p>}
+                        </section>
+                        {c.customer && (
+                            <section aria-labelledby="lc-orders-title" className="lc-customer-section">
+                                <h3 id="lc-orders-title" className="lc-customer-heading">Last orders</h3>
+                                {!c.orders.length && <p className="lc-muted">No orders yet</p>}
+                                <ul className="lc-orders">
+                                    {c.orders.map((o, i) => (
+                                        <li key={`${o.orderRef ?? ''}-${i}`}>
+                                            <span>{o.quantity} × {o.productName}</span>
+                                            <span className="lc-muted">{money.format(o.price)} · {day(o.orderDate)}</span>
+                                        </li>
+                                    ))}
+                                </ul>
+                            </section>
+                        )}
+                        {(ai.length > 0 || !!originalQuestion) && (
+                            <section aria-labelledby="lc-ai-title" className="lc-customer-section" data-testid="ai-conversation">
+                                <h3 id="lc-ai-title" className="lc-customer-heading">Before the hand-off (AI agent)</h3>
+                                {originalQuestion && <p><strong>Original question:</strong> {originalQuestion}</p>}
+                                <ol className="lc-ai-turns">
+                                    {ai.map((turn, i) => <li key={i}><strong>{turn.who}:</strong> {turn.text}</li>)}
+                                </ol>
+                            </section>
+                        )}
+                        <section aria-labelledby="lc-previous-title" className="lc-customer-section">
+                            <h3 id="lc-previous-title" className="lc-customer-heading">Earlier chats</h3>
+                            {!c.previousChats.length && <p className="lc-muted">{c.phoneNumber ? 'None' : 'Unknown without a phone'}</p>}
+                            <ul className="lc-previous">
+                                {c.previousChats.map((p) => (
+                                    <li key={p.sessionId}>
+                                        <Link to={`/admin-chat/history?session=${encodeURIComponent(p.sessionId)}`}>{day(p.createdAt)}</Link>
+                                        <span className="lc-muted"> · {p.messageCount ?? 0} msgs · {p.status.replace(/_/g, ' ')}</span>
+                                        {p.lastMessage && <div className="lc-chat-preview">{p.lastMessage.message}</div>}
+                                    </li>
+                                ))}
+                            </ul>
+                        </section>
+                    </>
+                )}
+            </div>
+        </aside>
+    );
+}

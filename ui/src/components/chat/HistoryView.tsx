@@ -1,0 +1,151 @@
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Callout, Checkbox, FormGroup, HTMLSelect, InputGroup, Spinner, Tag } from '@blueprintjs/core';
+import { apiRequest } from '../../api/client';
+import type { ChatSession } from '../../api/chat';
+import { HistoryFilter, useHistory, useTranscript } from '../../api/console';
+import { customerLabel } from './ChatLists';
+import { MessageList } from './Conversation';
+import { CustomerPanel } from './CustomerPanel';
+import { EmptyState } from '../a11y';
+
+const STATUS_LABEL: Record<string, string> = {
+    completed: 'Completed', failed_to_respond: 'Failed to respond', no_interaction: 'No interaction', waiting: 'Waiting', agent_connected: 'Active'
+};
+
+function when(iso: string | null): string {
+    return iso ? new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : '—';
+}
+
+function useDebounced<T>(value: T, ms: number): T {
+    const [v, setV] = useState(value);
+    useEffect(() => {
+        const timer = setTimeout(() => setV(value), ms);
+        return () => clearTimeout(timer);
+    }, [value, ms]);
+    return v;
+}
+
+/** Star / archive from the History view: the page and any open transcript are fetched again. */
+function useHistoryFlag() {
+    const queryClient = useQueryClient();
+    return useMutation({
+        mutationFn: ({ sessionId, flag, value }: { sessionId: string; flag: 'star' | 'archive'; value: boolean }) =>
+            apiRequest<ChatSession>(`/api/chat/session/${encodeURIComponent(sessionId)}/${flag}`, { method: 'PATCH', body: flag === 'star' ? { isStarred: value } : { isArchived: value } }),
+        onSettled: () => queryClient.invalidateQueries({ queryKey: ['chat'] })
+    });
+}
+
+/**
+ * The History view (issue 14): ended chats with filters (words in any message, phone, dates, starred, archived)
+ * and the transcript of the one picked, with its customer beside it. `?session=` names the open transcript.
+ */
+export function HistoryView({ pane, setPane }: { pane: 'list' | 'conversation' | 'customer'; setPane(p: 'list' | 'conversation' | 'customer'): void }) {
+    const [params, setParams] = useSearchParams();
+    const [q, setQ] = useState(params.get('q') ?? '');
+    const [phone, setPhone] = useState('');
+    const [fromDay, setFromDay] = useState('');
+    const [toDay, setToDay] = useState('');
+    const [starred, setStarred] = useState(false);
+    const [archived, setArchived] = useState<'include' | 'exclude' | 'only'>('include');
+    const [page, setPage] = useState(1);
+    const filter: HistoryFilter = { q: useDebounced(q, 300), phone: useDebounced(phone, 300), fromDay, toDay, starred, archived, page };
+    const history = useHistory(filter);
+    const selectedId = params.get('session');
+    const transcript = useTranscript(selectedId);
+    const flag = useHistoryFlag();
+    const listed = history.data?.sessions.find((s) => s.sessionId === selectedId);
+
+    useEffect(() => setPage(1), [filter.q, filter.phone, fromDay, toDay, starred, archived]);
+
+    const open = (sessionId: string) => {
+        const next = new URLSearchParams(params);
+        next.set('session', sessionId);
+        setParams(next, { replace: true });
+        setPane('conversation');
+    };
+    const session = transcript.data ?? null;
+    const pages = history.data ? Math.max(1, Math.ceil(history.data.total / history.data.pageSize)) : 1;
+
+    return (
+        <div className={`lc-console-columns lc-pane-${pane}`}>
+            <section className="lc-queue lc-pane" aria-labelledby="lc-history-title">
+                <h2 id="lc-history-title" className="lc-queue-title">Past chats {history.data && <Tag round minimal data-testid="history-total">{history.data.total}</Tag>}</h2>
+                <form className="lc-history-filters" role="search" aria-label="Filter past chats" onSubmit={(e) => e.preventDefault()}>
+                    <FormGroup label="Search messages" labelFor="lc-history-q" className="lc-filter-wide">
+                        <InputGroup id="lc-history-q" type="search" leftIcon="search" placeholder="A word from the chat" value={q} onChange={(e) => setQ(e.target.value)} data-testid="history-search" />
+                    </FormGroup>
+                    <FormGroup label="Phone" labelFor="lc-history-phone">
+                        <InputGroup id="lc-history-phone" value={phone} onChange={(e) => setPhone(e.target.value)} placeholder="e.g. 0142" />
+                    </FormGroup>
+                    <FormGroup label="Archived" labelFor="lc-history-archived">
+                        <HTMLSelect id="lc-history-archived" value={archived} onChange={(e) => setArchived(e.target.value as typeof archived)}
+                            options={[{ value: 'include', label: 'All' }, { value: 'exclude', label: 'Not archived' }, { value: 'only', label: 'Archived only' }]} />
+                    </FormGroup>
+                    <FormGroup label="From" labelFor="lc-history-from">
+                        <input id="lc-history-from" type="date" className="bp5-input" value={fromDay} onChange={(e) => setFromDay(e.target.value)} />
+                    </FormGroup>
+                    <FormGroup label="To" labelFor="lc-history-to">
+                        <input id="lc-history-to" type="date" className="bp5-input" value={toDay} onChange={(e) => setToDay(e.target.value)} />
+                    </FormGroup>
+                    <Checkbox checked={starred} label="Starred only" onChange={(e) => setStarred((e.target as HTMLInputElement).checked)} className="lc-filter-wide" />
+                </form>
+                {history.isError && <Callout intent="danger">{(history.error as Error).message}</Callout>}
+                {history.isPending && <Spinner size={20} />}
+                {history.data && !history.data.sessions.length && <div className="lc-empty">No chats match</div>}
+                <ul className="lc-chat-list" data-testid="history-list" aria-busy={history.isFetching}>
+                    {history.data?.sessions.map((s) => (
+                        <li key={s.sessionId} className={`lc-chat-item${s.sessionId === selectedId ? ' is-selected' : ''}`} data-session={s.sessionId}>
+                            <button type="button" className="lc-chat-open" data-chat-button={s.sessionId} aria-current={s.sessionId === selectedId ? 'true' : undefined} onClick={() => open(s.sessionId)}>
+                                <span className="lc-chat-item-row">
+                                    <strong className="lc-chat-phone">{customerLabel(s)}</strong>
+                                    <span className="lc-chat-item-meta">{when(s.endedAt ?? s.createdAt)}</span>
+                                </span>
+                                <span className="lc-chat-preview">{s.match ? `…${s.match.message}` : s.lastMessage?.message ?? s.firstMessage ?? ''}</span>
+                                <span className="lc-chat-item-meta">
+                                    {STATUS_LABEL[s.status] ?? s.status} · {s.messageCount ?? 0} msgs{s.isStarred ? ' · ★ starred' : ''}{s.isArchived ? ' · archived' : ''}
+                                </span>
+                            </button>
+                        </li>
+                    ))}
+                </ul>
+                {pages > 1 && (
+                    <div className="lc-pager">
+                        <Button small icon="chevron-left" aria-label="Previous page" disabled={page <= 1} onClick={() => setPage(page - 1)} />
+                        <span>Page {page} of {pages}</span>
+                        <Button small icon="chevron-right" aria-label="Next page" disabled={page >= pages} onClick={() => setPage(page + 1)} />
+                    </div>
+                )}
+            </section>
+            <section className="lc-conversation lc-pane" aria-labelledby="lc-transcript-title" data-testid="transcript">
+                <div className="lc-pane-head">
+                    <Button className="lc-pane-back" minimal icon="arrow-left" aria-label="Back to the list" onClick={() => setPane('list')} />
+                    <h2 id="lc-transcript-title" className="lc-pane-title">{session ? `Transcript: ${customerLabel(session)}` : 'Transcript'}</h2>
+                    {session && (
+                        <span className="lc-pane-actions">
+                            <Button small minimal icon={session.isStarred ? 'star' : 'star-empty'} intent={session.isStarred ? 'warning' : 'none'} aria-pressed={session.isStarred}
+                                text={session.isStarred ? 'Starred' : 'Star'} onClick={() => flag.mutate({ sessionId: session.sessionId, flag: 'star', value: !session.isStarred })} />
+                            <Button small minimal icon="archive" text={session.isArchived ? 'Unarchive' : 'Archive'}
+                                onClick={() => flag.mutate({ sessionId: session.sessionId, flag: 'archive', value: !session.isArchived })} />
+                            <Button className="lc-show-customer" small minimal icon="person" text="Customer" onClick={() => setPane('customer')} />
+                        </span>
+                    )}
+                </div>
+                {!selectedId && <EmptyState icon="history" title="No chat selected" level={2} description="Pick a past chat to read it." />}
+                {transcript.isPending && selectedId && <Spinner size={24} />}
+                {transcript.isError && <Callout intent="danger">{(transcript.error as Error).message}</Callout>}
+                {session && (
+                    <>
+                        <div className="lc-transcript-meta">
+                            Started {when(session.createdAt)} · ended {when(session.endedAt)} · {STATUS_LABEL[session.status] ?? session.status}
+                            {session.endReason ? ` (${session.endReason.replace(/_/g, ' ')})` : ''}
+                        </div>
+                        <MessageList messages={session.messages ?? []} sessionId={session.sessionId} highlightSeq={listed?.match?.seq ?? null} />
+                    </>
+                )}
+            </section>
+            <CustomerPanel session={session} onBack={() => setPane('conversation')} />
+        </div>
+    );
+}

@@ -1,0 +1,263 @@
+import { useCallback, useRef, useState } from 'react';
+import {
+    Alert, Button, Callout, Card, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Intent,
+    OverlayToaster, Spinner, Switch, Tab, Tabs, Tag, TextArea
+} from '@blueprintjs/core';
+import { ApiError } from '../api/client';
+import {
+    AiChatRecord, KnowledgeEntry, useChatHistory, useCreateKnowledge, useDeleteKnowledge, useImportKnowledge, useKnowledge,
+    useMarkResolved, useUnresolvedChats, useUpdateKnowledge
+} from '../api/ai';
+import '../features/ai/ai.css';
+import { AppDialog, EmptyState } from '../components/a11y';
+
+/** SPEC §9: the content preview is cut at 300 characters. */
+export const PREVIEW_LENGTH = 300;
+
+type Toast = (title: string, message: string, intent: Intent) => void;
+
+function errorText(err: unknown): string {
+    return err instanceof ApiError ? err.serverMessage : err instanceof Error ? err.message : String(err);
+}
+
+export function preview(text: string): string {
+    return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text;
+}
+
+const FALLBACK_LABELS: Record<string, string> = {
+    live_chat: 'Live chat',
+    questions: 'Questions',
+    verify_phone: 'Verify phone'
+};
+
+/** Add / edit a knowledge entry: title and content required (SPEC §5). */
+function EntryDialog({ initial, onClose, toast }: { initial: KnowledgeEntry | null; onClose(): void; toast: Toast }) {
+    const [title, setTitle] = useState(initial?.title ?? '');
+    const [content, setContent] = useState(initial?.content ?? '');
+    const [isActive, setActive] = useState(initial?.isActive ?? true);
+    const create = useCreateKnowledge();
+    const update = useUpdateKnowledge();
+    const pending = create.isPending || update.isPending;
+    const canSave = title.trim() !== '' && content.trim() !== '' && !pending;
+    const save = () => {
+        const input = { title: title.trim(), content: content.trim(), isActive };
+        if (initial) {
+            update.mutate({ id: initial.id, ...input }, {
+                onSuccess: () => {
+                    toast('Entry updated', `"${input.title}" was saved.`, Intent.SUCCESS);
+                    onClose();
+                },
+                onError: (err) => toast('Failed to update knowledge entry', errorText(err), Intent.DANGER)
+            });
+        }
+        else {
+            create.mutate(input, {
+                onSuccess: () => {
+                    toast('Entry created', `"${input.title}" was added to the knowledge base.`, Intent.SUCCESS);
+                    onClose();
+                },
+                onError: (err) => toast('Failed to create knowledge entry', errorText(err), Intent.DANGER)
+            });
+        }
+    };
+    return (
+        <AppDialog isOpen onClose={onClose} title={initial ? 'Edit knowledge entry' : 'Add knowledge entry'}>
+            <DialogBody>
+                <FormGroup label="Title" labelFor="kb-title" labelInfo="(required)">
+                    <InputGroup id="kb-title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={300} autoFocus />
+                </FormGroup>
+                <FormGroup label="Content" labelFor="kb-content" labelInfo="(required)">
+                    <TextArea id="kb-content" value={content} onChange={(e) => setContent(e.target.value)} fill rows={8} maxLength={10000} />
+                </FormGroup>
+                <Switch label="Active" checked={isActive} onChange={(e) => setActive((e.target as HTMLInputElement).checked)} />
+            </DialogBody>
+            <DialogFooter actions={<>
+                <Button text="Cancel" onClick={onClose} />
+                <Button intent={Intent.PRIMARY} text={pending ? 'Saving...' : 'Save'} disabled={!canSave} onClick={save} />
+            </>} />
+        </AppDialog>
+    );
+}
+
+/** Many entries from a Markdown file (one per heading) or a CSV file (title,content[,isActive]). */
+function ImportDialog({ onClose, toast }: { onClose(): void; toast: Toast }) {
+    const [format, setFormat] = useState<'markdown' | 'csv'>('markdown');
+    const [text, setText] = useState('');
+    const [fileName, setFileName] = useState('');
+    const importer = useImportKnowledge();
+    const run = () => importer.mutate({ format, text }, {
+        onSuccess: (result) => {
+            toast('Entries imported', `${result.created} knowledge ${result.created === 1 ? 'entry was' : 'entries were'} added.`, Intent.SUCCESS);
+            onClose();
+        },
+        onError: (err) => toast('Failed to create knowledge entry', errorText(err), Intent.DANGER)
+    });
+    return (
+        <AppDialog isOpen onClose={onClose} title="Import knowledge entries">
+            <DialogBody>
+                <FormGroup label="Format" labelFor="kb-format">
+                    <HTMLSelect id="kb-format" value={format} onChange={(e) => setFormat(e.target.value as 'markdown' | 'csv')}
+                        options={[{ value: 'markdown', label: 'Markdown: one entry per # heading' }, { value: 'csv', label: 'CSV: columns title, content (isActive)' }]} />
+                </FormGroup>
+                <FormGroup label="File" labelFor="kb-file">
+                    <FileInput fill text={fileName || 'Choose a .md or .csv file...'} inputProps={{ id: 'kb-file', accept: '.md,.markdown,.txt,.csv,text/markdown,text/csv' }}
+                        onInputChange={(e) => {
+                            const file = (e.target as HTMLInputElement).files?.[0];
+                            if (file) {
+                                setFileName(file.name);
+                                if (/\.csv$/i.test(file.name)) {
+                                    setFormat('csv');
+                                }
+                                void file.text().then(setText);
+                            }
+                        }} />
+                </FormGroup>
+                <FormGroup label="Or paste the text" labelFor="kb-import-text">
+                    <TextArea id="kb-import-text" value={text} onChange={(e) => setText(e.target.value)} fill rows={8}
+                        placeholder={format === 'csv' ? 'title,content\nParking,Free parking behind the store.' : '# Parking\nFree parking behind the store.'} />
+                </FormGroup>
+                {importer.error && <Callout intent={Intent.DANGER}>{errorText(importer.error)}</Callout>}
+            </DialogBody>
+            <DialogFooter actions={<>
+                <Button text="Cancel" onClick={onClose} />
+                <Button intent={Intent.PRIMARY} text={importer.isPending ? 'Importing...' : 'Import'} disabled={!text.trim() || importer.isPending} onClick={run} />
+            </>} />
+        </AppDialog>
+    );
+}
+
+function EntryCard({ entry, onEdit, onDelete, toast }: { entry: KnowledgeEntry; onEdit(): void; onDelete(): void; toast: Toast }) {
+    const update = useUpdateKnowledge();
+    return (
+        <Card className="lc-ai-entry" data-entry-id={entry.id}>
+            <div className="lc-ai-entry-head">
+                <h3 className="lc-ai-entry-title">{entry.title}</h3>
+                <Tag minimal intent={entry.isActive ? Intent.SUCCESS : Intent.NONE}>{entry.isActive ? 'Active' : 'Inactive'}</Tag>
+            </div>
+            <p className="lc-ai-preview">{preview(entry.content)}</p>
+            <div className="lc-ai-actions">
+                <Switch label="Active" checked={entry.isActive} disabled={update.isPending}
+                    onChange={() => update.mutate({ id: entry.id, isActive: !entry.isActive }, {
+                        onSuccess: (saved) => toast('Entry updated', `"${saved.title}" is now ${saved.isActive ? 'active' : 'inactive'}.`, Intent.SUCCESS),
+                        onError: (err) => toast('Failed to update knowledge entry', errorText(err), Intent.DANGER)
+                    })} />
+                <Button icon="edit" text="Edit" onClick={onEdit} />
+                <Button icon="trash" intent={Intent.DANGER} minimal text="Delete" onClick={onDelete} />
+                {entry.updatedAt && <span className="bp5-text-muted">Updated {new Date(entry.updatedAt).toLocaleString()}</span>}
+            </div>
+        </Card>
+    );
+}
+
+function RecordCard({ record, onResolve, resolving }: { record: AiChatRecord; onResolve?: () => void; resolving?: boolean }) {
+    return (
+        <Card className="lc-ai-record" data-record-id={record.id}>
+            <p className="lc-ai-record-q">{record.userQuestion}</p>
+            <p className="lc-ai-record-a">{record.aiResponse}</p>
+            <div className="lc-ai-record-meta">
+                <Tag minimal intent={record.isResolved ? Intent.PRIMARY : Intent.WARNING}>{record.isResolved ? 'Resolved' : 'Unresolved'}</Tag>
+                {record.fallbackAction && <Tag minimal icon="flows">{FALLBACK_LABELS[record.fallbackAction] ?? record.fallbackAction}</Tag>}
+                <span>{record.phoneNumber ?? 'Not verified'}</span>
+                {record.domain && <span>{record.domain}</span>}
+                {record.createdAt && <span>{new Date(record.createdAt).toLocaleString()}</span>}
+                {onResolve && <Button small intent={Intent.PRIMARY} text="Mark Resolved" disabled={resolving} onClick={onResolve} />}
+            </div>
+        </Card>
+    );
+}
+
+/** /ai-management (SPEC §2 'AI question management'): Knowledge Base and Chat History tabs. */
+export default function AiManagement() {
+    const knowledge = useKnowledge();
+    const history = useChatHistory();
+    const unresolved = useUnresolvedChats();
+    const remove = useDeleteKnowledge();
+    const resolve = useMarkResolved();
+    const [tab, setTab] = useState('knowledge');
+    const [editing, setEditing] = useState<KnowledgeEntry | 'new' | null>(null);
+    const [importing, setImporting] = useState(false);
+    const [deleting, setDeleting] = useState<KnowledgeEntry | null>(null);
+    const toaster = useRef<OverlayToaster | null>(null);
+    const toast = useCallback<Toast>((title, message, intent) => {
+        toaster.current?.show({ message: <div><strong>{title}</strong><div>{message}</div></div>, intent, timeout: 5000 });
+    }, []);
+    const unresolvedCount = unresolved.data?.length ?? 0;
+
+    const knowledgePanel = (
+        <div>
+            <div className="lc-ai-toolbar">
+                <Button icon="import" text="Import" onClick={() => setImporting(true)} />
+                <Button intent={Intent.PRIMARY} icon="add" text="Add Entry" onClick={() => setEditing('new')} />
+            </div>
+            {knowledge.isPending && <Spinner />}
+            {knowledge.isError && <Callout intent={Intent.DANGER}>The knowledge base could not be loaded: {errorText(knowledge.error)}</Callout>}
+            {knowledge.isSuccess && !knowledge.data.length && (
+                <EmptyState icon="book" title="No knowledge entries yet" level={2} description="Add what the AI agent should know: hours, policies, promotions." />
+            )}
+            {knowledge.data?.map((entry) => (
+                <EntryCard key={entry.id} entry={entry} toast={toast} onEdit={() => setEditing(entry)} onDelete={() => setDeleting(entry)} />
+            ))}
+        </div>
+    );
+
+    const historyPanel = (
+        <div>
+            <h2 className="lc-ai-section-title">Unresolved conversations</h2>
+            {unresolved.isPending && <Spinner />}
+            {unresolved.isSuccess && !unresolvedCount && <p className="bp5-text-muted">Nothing left unresolved.</p>}
+            {unresolved.data?.map((record) => (
+                <RecordCard key={record.id} record={record} resolving={resolve.isPending}
+                    onResolve={() => resolve.mutate({ id: record.id, isResolved: true }, {
+                        onSuccess: () => toast('Chat status updated', 'The conversation is marked resolved.', Intent.SUCCESS),
+                        onError: (err) => toast('Update Failed', errorText(err), Intent.DANGER)
+                    })} />
+            ))}
+            <h2 className="lc-ai-section-title">Recent history</h2>
+            {history.isPending && <Spinner />}
+            {history.isSuccess && !history.data.length && <p className="bp5-text-muted">No conversations with the AI agent yet.</p>}
+            {history.data?.map((record) => <RecordCard key={record.id} record={record} />)}
+        </div>
+    );
+
+    return (
+        <>
+            <OverlayToaster ref={toaster} maxToasts={1} position="top-right" />
+            {/* Inside the admin shell (AdminLayout), which holds the header and the one main landmark. */}
+            <div className="lc-page">
+                <h1 className="lc-ai-h1">AI Management</h1>
+                <p className="bp5-text-muted">What the AI agent answers from, and what customers asked it.</p>
+                <Tabs id="ai-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
+                    <Tab id="knowledge" title="Knowledge Base" panel={knowledgePanel} />
+                    <Tab id="history" panel={historyPanel} title={
+                        <span className="lc-ai-tab-title">Chat History <Tag round intent={unresolvedCount ? Intent.WARNING : Intent.NONE} data-testid="unresolved-count" aria-label={`${unresolvedCount} unresolved`}>{unresolvedCount}</Tag></span>
+                    } />
+                </Tabs>
+            </div>
+            {editing !== null && (
+                <EntryDialog key={editing === 'new' ? 'new' : editing.id} initial={editing === 'new' ? null : editing} onClose={() => setEditing(null)} toast={toast} />
+            )}
+            {importing && <ImportDialog onClose={() => setImporting(false)} toast={toast} />}
+            <Alert
+                isOpen={deleting !== null}
+                intent={Intent.DANGER}
+                icon="trash"
+                cancelButtonText="Cancel"
+                confirmButtonText="Delete"
+                onCancel={() => setDeleting(null)}
+                aria-labelledby="lc-delete-entry"
+                onConfirm={() => {
+                    const entry = deleting;
+                    setDeleting(null);
+                    if (entry) {
+                        remove.mutate(entry.id, {
+                            onSuccess: () => toast('Entry deleted', `"${entry.title}" was removed.`, Intent.SUCCESS),
+                            onError: (err) => toast('Failed to delete knowledge entry', errorText(err), Intent.DANGER)
+                        });
+                    }
+                }}
+            >
+                <p id="lc-delete-entry">Are you sure you want to delete this knowledge entry?</p>
+            </Alert>
+        </>
+    );
+}
