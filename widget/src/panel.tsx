@@ -35,6 +35,13 @@ export interface PanelController {
 /** The longest message a customer can send; longer text shows a counter instead of being cut silently. */
 export const MAX_LENGTH = 2000;
 
+interface AiAnswer {
+    answer: string;
+    historyId: number;
+    fallbackAction: 'live_chat' | 'verify_phone' | 'questions' | null;
+    sources?: Array<{ id: number; title: string }>;
+}
+
 type Bus = { dispatch: ((action: Action) => void) | null; queue: Action[]; state: FlowState };
 
 function time(ms: number): string {
@@ -275,6 +282,12 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             say(d, TEXT.points(points));
             emit({ action: 'points_retrieved', phoneNumber: phone, success: true, pointsRetrieved: points });
             d({ type: 'step', step: 'success' });
+            const reask = stateRef.current.reask;
+            if (reask && config.aiEnabled) {
+                // The AI asked for the phone first (fallbackAction 'verify_phone'): now the question again.
+                d({ type: 'reask', question: null });
+                await askAi(reask);
+            }
         }
         catch (err) {
             const message = err instanceof ApiError ? err.message : 'network error';
@@ -292,6 +305,52 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         finally {
             d({ type: 'pending', pending: false });
         }
+    }
+
+    // ---- the AI agent (only when the store has it: config.aiEnabled) ----
+    async function askAi(question: string): Promise<void> {
+        const d = guard(sid);
+        d({ type: 'step', step: 'ai' });
+        d({ type: 'feedback_for', historyId: null });
+        d({ type: 'pending', pending: true });
+        let fallback: AiAnswer['fallbackAction'] = null;
+        try {
+            const res = await api<AiAnswer>(config, '/api/ai/chat', { sessionId: sid, message: question });
+            const sources = (res.sources ?? []).map((x) => x.title).filter(Boolean);
+            say(d, sources.length ? `${res.answer}\n\nSources: ${sources.join(', ')}` : res.answer);
+            fallback = res.fallbackAction;
+            if (fallback === 'verify_phone') {
+                d({ type: 'reask', question });
+                say(d, TEXT.askPhone);
+                d({ type: 'step', step: 'identifier' });
+            }
+            else if (fallback === 'questions') {
+                d({ type: 'step', step: 'questions' });
+            }
+            else if (fallback !== 'live_chat' && typeof res.historyId === 'number') {
+                d({ type: 'feedback_for', historyId: res.historyId });
+            }
+        }
+        catch (err) {
+            say(d, err instanceof ApiError ? TEXT.verifyError(err.message) : TEXT.fallback, 'error');
+            d({ type: 'step', step: 'questions' });
+        }
+        finally {
+            d({ type: 'pending', pending: false });
+        }
+        if (fallback === 'live_chat' && stateRef.current.sessionId === sid) {
+            await startLiveChat(question);
+        }
+    }
+
+    function feedback(resolved: boolean): void {
+        const historyId = state.feedbackFor;
+        dispatch({ type: 'feedback_for', historyId: null });
+        if (historyId !== null) {
+            api(config, '/api/ai/feedback', { sessionId: sid, historyId, resolved }).catch((err) => console.warn('loyalty-chat: feedback not recorded', err));
+        }
+        say(dispatch, resolved ? TEXT.moreHelp : TEXT.aiNotResolved);
+        dispatch({ type: 'step', step: 'questions' });
     }
 
     // ---- choosing and typing ----
@@ -347,6 +406,9 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         else if ((match && match.kind === 'loyalty_check') || (!match && LOYALTY_WORDS.test(value))) {
             say(dispatch, TEXT.askPhone);
             dispatch({ type: 'step', step: 'identifier' });
+        }
+        else if (!match && config.aiEnabled) {
+            void askAi(value);
         }
         else {
             say(dispatch, match ? match.answer : TEXT.fallback);
@@ -422,6 +484,12 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
                     <button key={q.id} type="button" className="lc-chip" disabled={state.pending} onClick={() => choose(q)}>{q.question}</button>
                 ))}
             </div>
+            {state.feedbackFor !== null && (
+                <div className="lc-quick" role="group" aria-label="Did this answer help?">
+                    <button type="button" className="lc-chip" onClick={() => feedback(true)}>Yes, thanks</button>
+                    <button type="button" className="lc-chip" onClick={() => feedback(false)}>No, I need more help</button>
+                </div>
+            )}
             <div className="lc-bar">
                 <button type="button" className="lc-link" onClick={newChat}>New Chat</button>
                 <button type="button" className="lc-link" hidden={!(step === 'success' || step === 'code')}
