@@ -1,5 +1,4 @@
 import { useCallback, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
 import {
     Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Intent,
     NonIdealState, OverlayToaster, Spinner, Switch, Tab, Tabs, Tag, TextArea
@@ -9,8 +8,6 @@ import {
     AiChatRecord, KnowledgeEntry, useChatHistory, useCreateKnowledge, useDeleteKnowledge, useImportKnowledge, useKnowledge,
     useMarkResolved, useUnresolvedChats, useUpdateKnowledge
 } from '../api/ai';
-import { useAdminAuth } from '../auth/AdminGuard';
-import { AppHeader } from '../components/AppHeader';
 import '../features/ai/ai.css';
 
 /** SPEC §9: the content preview is cut at 300 characters. */
@@ -170,7 +167,6 @@ function RecordCard({ record, onResolve, resolving }: { record: AiChatRecord; on
 
 /** /ai-management (SPEC §2 'AI question management'): Knowledge Base and Chat History tabs. */
 export default function AiManagement() {
-    const { user, logout } = useAdminAuth();
     const knowledge = useKnowledge();
     const history = useChatHistory();
     const unresolved = useUnresolvedChats();
@@ -224,11 +220,8 @@ export default function AiManagement() {
 
     return (
         <>
-            <AppHeader title="AI Management" icon="predictive-analysis" user={user} onLogout={logout}>
-                <Link to="/admin-dashboard">Dashboard</Link>
-            </AppHeader>
             <OverlayToaster ref={toaster} maxToasts={1} position="top-right" />
-            <main className="lc-page">
+            <div className="lc-page">
                 <h1 className="lc-ai-h1">AI Management</h1>
                 <p className="bp5-text-muted">What the AI agent answers from, and what customers asked it.</p>
                 <Tabs id="ai-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
@@ -237,7 +230,7 @@ export default function AiManagement() {
                         <span className="lc-ai-tab-title">Chat History <Tag round intent={unresolvedCount ? Intent.WARNING : Intent.NONE} data-testid="unresolved-count" aria-label={`${unresolvedCount} unresolved`}>{unresolvedCount}</Tag></span>
                     } />
                 </Tabs>
-            </main>
+            </div>
             {editing !== null && (
                 <EntryDialog key={editing === 'new' ? 'new' : editing.id} initial={editing === 'new' ? null : editing} onClose={() => setEditing(null)} toast={toast} />
             )}

@@ -1,10 +1,7 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
 import { Button, Callout, Card, HTMLTable, InputGroup, Intent, Tag } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import { AiTestAnswer, useTestAgent } from '../api/ai';
-import { useAdminAuth } from '../auth/AdminGuard';
-import { AppHeader } from '../components/AppHeader';
 import '../features/ai/ai.css';
 
 interface Exchange {
@@ -15,7 +12,6 @@ interface Exchange {
 
 /** /ai-test: staff chat with the agent and see which entries it used and how confident it was. */
 export default function AiTest() {
-    const { user, logout } = useAdminAuth();
     const ask = useTestAgent();
     const [text, setText] = useState('');
     const [log, setLog] = useState<Exchange[]>([]);
@@ -35,10 +31,7 @@ export default function AiTest() {
 
     return (
         <>
-            <AppHeader title="Test the AI agent" icon="lab-test" user={user} onLogout={logout}>
-                <Link to="/ai-management">AI Management</Link>
-            </AppHeader>
-            <main className="lc-page">
+            <div className="lc-page">
                 <h1 className="lc-ai-h1">Test the AI agent</h1>
                 <p className="bp5-text-muted">Ask as a customer would. Nothing is stored; tier-2 tools ask for a verified phone here.</p>
                 <div className="lc-ai-test">
@@ -92,7 +85,7 @@ export default function AiTest() {
                         )}
                     </Card>
                 </div>
-            </main>
+            </div>
         </>
     );
 }
