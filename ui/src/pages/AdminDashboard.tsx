@@ -5,6 +5,7 @@ import { AnchorButton, Button, Card, Elevation, H1, H5, Icon, Intent, Spinner, T
 import type { IconName } from '@blueprintjs/icons';
 import { apiRequest } from '../api/client';
 import { AiAgentPanel } from '../features/ai/AiAgentPanel';
+import { WidgetLookCard } from '../features/widget/WidgetLookCard';
 
 interface Health {
     status: string;
@@ -127,6 +128,7 @@ export default function AdminDashboard() {
                             <AnchorButton icon="shop" text="Open Demo Store" href="/demo" target="_blank" rel="noopener noreferrer" />
                         </div>
                     </Card>
+                    <WidgetLookCard />
                 </aside>
             </div>
         </div>
