@@ -15,7 +15,7 @@ describe('widget flow reducer (widget/src/flow.ts)', function () {
             { type: 'verified', phone: '+15555550100' },
             { type: 'reask', question: 'How many points do I have?' },
             { type: 'feedback_for', historyId: 7 },
-            { type: 'live_started', chatId: 'chat-1', lastSeq: 1 },
+            { type: 'live_started', chatId: 'chat-1', token: 'tok-1', lastSeq: 1 },
             { type: 'agent_joined' },
             { type: 'live_seq', seq: 4 },
             { type: 'close' },
@@ -41,10 +41,11 @@ describe('widget flow reducer (widget/src/flow.ts)', function () {
         expect(after).to.deep.equal({ ...fresh, open: before.open });
         expect(JSON.stringify(after)).to.not.contain('5555550100');
         expect(JSON.stringify(after)).to.not.contain('chat-1');
+        expect(JSON.stringify(after)).to.not.contain('tok-1');
     });
 
     it('counts agent messages while closed as unread, clears them on open, and stops the typing indicator on a message', () => {
-        let s = run(initialState('w'), [{ type: 'live_started', chatId: 'c', lastSeq: 0 }, { type: 'agent_typing', typing: true }]);
+        let s = run(initialState('w'), [{ type: 'live_started', chatId: 'c', token: 't', lastSeq: 0 }, { type: 'agent_typing', typing: true }]);
         expect(s.agentTyping).to.equal(true);
         s = run(s, [{ type: 'say', text: 'one', from: 'agent', time: 1 }, { type: 'say', text: 'me', from: 'user', time: 2 }, { type: 'say', text: 'two', from: 'system', time: 3 }]);
         expect(s.unread).to.equal(2);
@@ -53,7 +54,7 @@ describe('widget flow reducer (widget/src/flow.ts)', function () {
     });
 
     it('keeps the newest sequence number and goes back to the questions when the live chat ends', () => {
-        let s = run(initialState('w'), [{ type: 'live_started', chatId: 'c', lastSeq: 3 }, { type: 'live_seq', seq: 5 }, { type: 'live_seq', seq: 4 }]);
+        let s = run(initialState('w'), [{ type: 'live_started', chatId: 'c', token: 't', lastSeq: 3 }, { type: 'live_seq', seq: 5 }, { type: 'live_seq', seq: 4 }]);
         expect(s.live!.lastSeq).to.equal(5);
         s = reduce(s, { type: 'live_ended' });
         expect(s.live).to.equal(null);
@@ -66,7 +67,7 @@ describe('widget flow reducer (widget/src/flow.ts)', function () {
         expect(back.pending).to.equal(false);
         expect(back.agentTyping).to.equal(false);
         expect(back.messages).to.have.length(2);
-        expect(back.live).to.deep.equal({ chatId: 'chat-1', lastSeq: 4, agentJoined: true });
+        expect(back.live).to.deep.equal({ chatId: 'chat-1', token: 'tok-1', lastSeq: 4, agentJoined: true });
         for (const bad of [null, '', '{', '[]', '{"sessionId":1}', '"text"']) {
             expect(revive(bad), String(bad)).to.equal(null);
         }

@@ -4,6 +4,10 @@ export interface WidgetConfig {
     storeName: string;
     apiOrigin: string;
     subdomain: string;
+    /** The store's registered domains: the widget shows only on pages of these hosts (or their subdomains). */
+    domains?: string[];
+    /** The store has the AI agent (services.ai?.isEnabled). */
+    aiEnabled?: boolean;
 }
 
 /** The analytics events the widget posts (SPEC §7), plus widget_loaded. */

@@ -23,6 +23,8 @@ export interface Message {
 export interface LiveState {
     /** The chat session (server id) once create-session answered. */
     chatId: string | null;
+    /** Its customer token (4 h), to reconnect after a reload. */
+    token: string | null;
     /** The last message sequence number shown: after a reload, everything after it is fetched. */
     lastSeq: number;
     /** An agent accepted the chat. */
@@ -60,7 +62,7 @@ export type Action =
     | { type: 'pending'; pending: boolean }
     | { type: 'code_sent'; phone: string }
     | { type: 'verified'; phone: string }
-    | { type: 'live_started'; chatId: string; lastSeq: number }
+    | { type: 'live_started'; chatId: string; token: string; lastSeq: number }
     | { type: 'live_seq'; seq: number }
     | { type: 'agent_joined' }
     | { type: 'agent_typing'; typing: boolean }
@@ -119,7 +121,7 @@ export function reduce(state: FlowState, action: Action): FlowState {
         case 'verified':
             return { ...state, verifiedPhone: action.phone, phone: action.phone };
         case 'live_started':
-            return { ...state, step: 'live_chat', live: { chatId: action.chatId, lastSeq: action.lastSeq, agentJoined: false } };
+            return { ...state, step: 'live_chat', live: { chatId: action.chatId, token: action.token, lastSeq: Math.max(action.lastSeq, state.live?.chatId === action.chatId ? state.live.lastSeq : 0), agentJoined: state.live?.chatId === action.chatId && state.live.agentJoined } };
         case 'live_seq':
             return state.live && action.seq > state.live.lastSeq ? { ...state, live: { ...state.live, lastSeq: action.seq } } : state;
         case 'agent_joined':
