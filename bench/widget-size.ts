@@ -32,7 +32,10 @@ export function measure(dir = WIDGET_DIR): WidgetSizes {
     const lazyFiles = Object.entries(manifest).filter(([name]) => name !== 'loader').flatMap(([, files]) => files);
     const sum = (files: string[]) => files.reduce((total, f) => total + gzipSize(Path.join(dir, f)), 0);
     // What /widget-{subdomain}.js serves: a settings line (as plugins/widget writes it) followed by the loader.
-    const settings = { key: 'pk_' + 'x'.repeat(24), storeName: 'A Typical Store Name', apiOrigin: 'https://chat.example.com', subdomain: 'typical-store' };
+    const settings = {
+        key: 'pk_' + 'x'.repeat(24), storeName: 'A Typical Store Name', apiOrigin: 'https://chat.example.com', subdomain: 'typical-store',
+        domains: ['typical-store.com', 'shop.typical-store.com'], aiEnabled: true
+    };
     const served = `window.__loyaltyChatWidget=${JSON.stringify(settings)};\n` + loaderFiles.map((f) => Fs.readFileSync(Path.join(dir, f), 'utf8')).join('\n');
     const loaderServed = Zlib.gzipSync(Buffer.from(served), { level: 9 }).length;
     return {

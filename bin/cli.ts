@@ -9,6 +9,7 @@ import { registerUser } from './commands/user';
 import { registerCustomers } from './commands/customers';
 import { registerOutbox } from './commands/outbox';
 import { registerMail } from './commands/mail';
+import { registerAnalytics } from './commands/analytics';
 
 export function buildProgram(): Command {
     const program = new Command();
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
     registerCustomers(program);
     registerOutbox(program);
     registerMail(program);
+    registerAnalytics(program);
     return program;
 }
 

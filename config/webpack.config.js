@@ -65,8 +65,10 @@ const widget = (env, argv) => ({
         chunkFilename: '[name].[contenthash:10].js',
         clean: true
     },
-    resolve: { extensions: ['.ts', '.js'] },
+    resolve: { extensions: ['.tsx', '.ts', '.js'] },
     module: { rules: [tsRule(Path.join(root, 'widget/tsconfig.json'))] },
+    // One panel chunk, React included: one request on the first interaction.
+    optimization: { splitChunks: false },
     plugins: [
         // manifest.json lists every chunk's files (bench/widget-size.ts reads it).
         {

@@ -7,12 +7,14 @@
 export interface DefaultQuestion {
     question: string;
     answer: string;
+    /** What the widget does with it (core/types/api.ts QuestionKind; repeated here: this module imports nothing). */
+    kind: 'answer' | 'loyalty_check' | 'live_support';
 }
 
 export const DEFAULT_QUESTIONS: readonly DefaultQuestion[] = [
-    { question: 'Check my loyalty points', answer: 'Sure! Please enter the phone number linked to your loyalty account and I will text you a 6-digit code (for example 123456) to verify it.' },
-    { question: 'How do I redeem points in store?', answer: 'Tell the cashier your phone number at checkout and choose how many points to apply. Every 100 points take $5 off your purchase.' },
-    { question: 'Talk to live support', answer: 'I can connect you with a member of our team. One moment while I check who is available.' },
-    { question: 'What are your store hours?', answer: 'We are open Monday-Saturday 9AM-8PM and Sunday 10AM-6PM.' },
-    { question: 'How do I earn points?', answer: 'You earn 1 point for every $1 spent, plus bonus points during promotions.' }
+    { question: 'Check my loyalty points', answer: 'Sure! Please enter the phone number linked to your loyalty account and I will text you a 6-digit code (for example 123456) to verify it.', kind: 'loyalty_check' },
+    { question: 'How do I redeem points in store?', answer: 'Tell the cashier your phone number at checkout and choose how many points to apply. Every 100 points take $5 off your purchase.', kind: 'answer' },
+    { question: 'Talk to live support', answer: 'I can connect you with a member of our team. One moment while I check who is available.', kind: 'live_support' },
+    { question: 'What are your store hours?', answer: 'We are open Monday-Saturday 9AM-8PM and Sunday 10AM-6PM.', kind: 'answer' },
+    { question: 'How do I earn points?', answer: 'You earn 1 point for every $1 spent, plus bonus points during promotions.', kind: 'answer' }
 ];

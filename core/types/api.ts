@@ -62,14 +62,25 @@ export interface OrganizationAnalytics extends OrganizationTotals {
     subdomain: string;
     from: string;
     to: string;
+    /** The organization's time zone, and one row per local day of the range (the dashboard's chart). */
+    timeZone: string;
+    daily: DailyRow[];
 }
 
 // ---- pre-made questions (SPEC §3 'Pre-made question') --------------------------------------------
+
+/**
+ * What the widget does when a question is chosen: show its answer, run the loyalty check (phone + code), or
+ * reach live support. The behaviour follows the kind, never the question's text (issue 11).
+ */
+export type QuestionKind = 'answer' | 'loyalty_check' | 'live_support';
+export const QUESTION_KINDS: readonly QuestionKind[] = ['answer', 'loyalty_check', 'live_support'];
 
 export interface Question {
     id: number;
     question: string;
     answer: string;
+    kind: QuestionKind;
     isActive: boolean;
     sortOrder: number;
     createdAt: string | null;

@@ -41,3 +41,36 @@ export interface LoyaltyLookups {
      */
     orders(organizationId: number, phone: string, limit?: number): Promise<LoyaltyOrder[]>;
 }
+
+// ---- an organization's loyalty provider (super admin: /api/super-admin/organizations/{id}/loyalty-provider) ----
+
+/** 'default': the server's LOYALTY_PROVIDER and ALPINEIQ_* variables (no row of its own). */
+export type ProviderChoice = 'default' | 'builtin' | 'alpineiq';
+
+/** What a super admin reads: never the key, only whether one is stored. */
+export interface ProviderSettingsView {
+    organizationId: number;
+    provider: ProviderChoice;
+    /** The provider the organization's customers are looked up in now. */
+    effectiveProvider: 'builtin' | 'alpineiq';
+    uid: string | null;
+    baseUrl: string | null;
+    hasApiKey: boolean;
+    /** The server's defaults, for the dialog to say what 'default' means. */
+    serverDefault: { provider: 'builtin' | 'alpineiq'; uid: string | null; baseUrl: string; hasApiKey: boolean };
+    updatedAt: string | null;
+}
+
+export interface ProviderSettingsUpdate {
+    provider: ProviderChoice;
+    uid?: string | null;
+    baseUrl?: string | null;
+    /** A new key; left out: the stored one stays. */
+    apiKey?: string;
+}
+
+export interface ProviderCheck {
+    ok: boolean;
+    provider: 'builtin' | 'alpineiq';
+    message: string;
+}

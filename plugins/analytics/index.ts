@@ -128,8 +128,8 @@ const feature: FeaturePlugin = {
                             errorMessage: p.errorMessage || null,
                             pointsRetrieved: p.pointsRetrieved ?? null,
                             questionId: p.questionId ?? null,
-                            // The page the event came from: its Origin (the widget's own word only without one).
-                            domain: hostOf(request.headers.origin as string | undefined) || p.domain || null
+                            // The page the event came from, as the browser says (Origin, else Referer): never what the body claims.
+                            domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined)
                         });
                         return h.response({ success: true }).code(202);
                     }

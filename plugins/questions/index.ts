@@ -35,6 +35,8 @@ const feature: FeaturePlugin = {
         register(server: Server) {
             const service = new QuestionService(server.app.db);
             provide(server, 'questions', service);
+            // Every new store starts with the five default questions of SPEC §9, in the transaction creating it.
+            server.app.services.tenants.onOrganizationCreated((trx, organization) => service.addDefaults(organization.id, trx));
 
             server.route({
                 method: 'GET',

@@ -2,6 +2,7 @@ import * as Fs from 'fs';
 import * as Path from 'path';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
+import type { Services } from '../../core/types';
 import { PUBLIC } from '../../core/http/access';
 import { PUBLIC_DIR } from '../../core/paths';
 import { contentSecurityPolicy } from '../../core/http/security';
@@ -15,6 +16,10 @@ export interface WidgetPublicConfig {
     storeName: string;
     apiOrigin: string;
     subdomain: string;
+    /** The store's registered domains: the loader shows the widget only on their pages (issue 11). */
+    domains: string[];
+    /** The store's AI agent is on (optional services.ai): the panel offers the ai step. */
+    aiEnabled: boolean;
 }
 
 let cachedLoader: { mtimeMs: number; text: string } | null = null;
@@ -41,6 +46,17 @@ function apiOrigin(server: Server, request: Request): string {
         ? request.headers['x-forwarded-proto'].split(',')[0].trim()
         : request.server.info.protocol;
     return `${proto}://${request.info.host}`;
+}
+
+/** Whether the store's AI agent is on: false when the server runs without the AI feature or it cannot tell. */
+async function aiEnabled(server: Server, organizationId: number): Promise<boolean> {
+    const ai = (server.app.services as Partial<Services>).ai;
+    try {
+        return ai ? await ai.isEnabled(organizationId) : false;
+    }
+    catch {
+        return false;
+    }
 }
 
 /** JSON safe to put inside a <script>-loaded file (no '</script>' or line separators). */
@@ -88,7 +104,9 @@ const feature: FeaturePlugin = {
                                 key: bot.publicKey,
                                 storeName: organization.storeName,
                                 apiOrigin: apiOrigin(server, request),
-                                subdomain
+                                subdomain,
+                                domains: [organization.domain, ...organization.extraDomains],
+                                aiEnabled: await aiEnabled(server, organization.id)
                             };
                             // The loader reads and deletes this global synchronously when it runs.
                             return js(`window.__loyaltyChatWidget=${scriptJson(config)};\n${loader}`, 200, 'public, max-age=300');

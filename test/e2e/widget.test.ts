@@ -44,9 +44,7 @@ describe('the customer widget on a merchant site (cross-origin)', function () {
         t = await startTestServer({ listen: true });
         shop = await createTenant(t.server, 'shop', 'localhost');
         await importCustomers(t.server, shop.organization.id, [['+15555550100', 'Alex Rivera', 'alex@example.com', 'LC-1001', 1250]]);
-        for (const q of DEFAULT_QUESTIONS) {
-            await t.server.app.services.questions.create(shop.organization.id, q);
-        }
+        // A new store starts with the five default questions (tenants' onOrganizationCreated hook).
         merchant = await startMerchantSite(`${t.url}/widget-shop.js`);
         browser = await launchBrowser();
     });
@@ -202,14 +200,17 @@ describe('the customer widget on a merchant site (cross-origin)', function () {
             const calls: any = w.liveCalls = { started: null, sent: [], ended: 0 };
             app.mount({
                 config: { key: 'pk_probe', storeName: 'Probe Store', apiOrigin: location.origin, subdomain: 'probe' },
-                sessionId: 'widget_probe',
                 root: host.attachShadow({ mode: 'open' }),
+                saved: null,
+                save() { /* not kept */ },
                 onToggle() { /* no launcher */ },
+                onUnread() { /* no launcher */ },
                 liveChat(options: any) {
                     w.liveOptions = options;
                     return {
                         async checkAvailability() { return true; },
                         async start(details: unknown) { calls.started = details; },
+                        async resume() { /* nothing saved */ },
                         send(text: string) { calls.sent.push(text); },
                         async end() { calls.ended++; }
                     };

@@ -7,6 +7,8 @@ const MERCHANT_CSS = 'body{font-family:Georgia,serif;margin:40px;background:#fff
 export interface MerchantSiteOptions {
     /** A Content-Security-Policy header for the page, as a merchant with a strict policy sends it. */
     csp?: string;
+    /** More of the shop's own CSS, after the default rules (e.g. hostile rules for the host element). */
+    css?: string;
 }
 
 /**
@@ -17,7 +19,7 @@ export async function startMerchantSite(scriptUrl: string, options: MerchantSite
     const server = Http.createServer((req, res) => {
         if (req.url === '/merchant.css') {
             res.writeHead(200, { 'content-type': 'text/css; charset=utf-8' });
-            res.end(MERCHANT_CSS);
+            res.end(MERCHANT_CSS + (options.css ?? ''));
             return;
         }
         res.writeHead(200, {

@@ -29,7 +29,7 @@ describe('event tracking (POST /api/analytics/track) and organization totals', f
         const ok = await trackAs(a, {
             sessionId: 'widget_1700000000000_abc123', action: 'points_retrieved', phoneNumber: '(555) 555-0100',
             success: true, pointsRetrieved: 1250, domain: 'www.shop-a.test'
-        });
+        }, { origin: 'https://www.shop-a.test' });
         expect(ok.statusCode, ok.payload).to.equal(202);
         await server.app.jobs.drain();
         const rows = await server.app.db('analytics_events').where('session_id', 'widget_1700000000000_abc123');

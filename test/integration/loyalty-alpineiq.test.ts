@@ -91,8 +91,8 @@ describe('the Alpine IQ loyalty provider against a local Alpine IQ-shaped server
 
     it('maps a phone that is not a member to the not-found answer, and caches that briefly', async () => {
         const res = await verify('+15555550199');
-        expect(res.statusCode).to.equal(404);
-        expect(JSON.parse(res.payload).message).to.equal('Phone number not found in our loyalty program');
+        expect(res.statusCode).to.equal(200);     // an expected outcome, not an error (issue 11)
+        expect(JSON.parse(res.payload)).to.deep.equal({ ok: false, reason: 'not_found', message: 'Phone number not found in our loyalty program' });
         const before = lookups().length;
         expect(await server.app.services.loyalty.lookupCustomer(shop.organization.id, '+15555550199'))
             .to.deep.equal({ found: false, email: null, name: null, alpineId: null });
@@ -302,7 +302,7 @@ describe('per-organization Alpine IQ settings, set by a super admin', function (
         const res = await api('PUT', settingsUrl(north), { provider: 'default' });
         expect(res.result).to.deep.include({ provider: 'default', effectiveProvider: 'builtin', hasApiKey: false });
         expect(await server.app.db('loyalty_provider_settings').where({ organization_id: north.organization.id })).to.have.length(0);
-        expect((await verify(north, '+15555550100')).statusCode, 'not a built-in member').to.equal(404);
+        expect(JSON.parse((await verify(north, '+15555550100')).payload).reason, 'not a built-in member').to.equal('not_found');
     });
 
     it('refuses bad settings with a 400 naming the problem, storing nothing', async () => {

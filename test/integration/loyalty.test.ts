@@ -44,7 +44,7 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
     it('sends a 6-digit code by SMS and shows the points for the right code', async () => {
         const sent = await verify('(555) 555-0100');
         expect(sent.statusCode, sent.payload).to.equal(200);
-        expect(sent.result).to.deep.equal({ success: true, message: 'A verification code has been sent to your phone.' });
+        expect(sent.result).to.deep.equal({ ok: true, success: true, message: 'A verification code has been sent to your phone.' });
         const [sms] = await server.app.services.loyalty.listOutbox({ phone: '+15555550100', limit: 1 });
         expect(sms.body).to.match(/^Your Store alpha verification code is \d{6}\. It expires in 10 minutes\.$/);
         const shown = await view('+15555550100', await lastCode(server, '+15555550100'));
@@ -60,10 +60,10 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
         expect(row.code_hash).to.match(/^[0-9a-f]{64}$/);
     });
 
-    it('answers 404 with "not found" for a phone that is not a member, and 400 for a malformed one', async () => {
+    it('answers 200 {ok:false, reason:"not_found"} for a phone that is not a member, and 400 for a malformed one', async () => {
         const unknown = await verify('+15555559999');
-        expect(unknown.statusCode).to.equal(404);
-        expect(JSON.parse(unknown.payload).message).to.contain('not found');
+        expect(unknown.statusCode).to.equal(200);
+        expect(JSON.parse(unknown.payload)).to.deep.equal({ ok: false, reason: 'not_found', message: 'Phone number not found in our loyalty program' });
         const malformed = await verify('12');
         expect(malformed.statusCode).to.equal(400);
         expect(JSON.parse(malformed.payload).message).to.equal('Please enter a valid phone number');
@@ -97,8 +97,8 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
         const code = await lastCode(server, phoneN(4));
         for (let i = 0; i < 5; i++) {
             const res = await view(phoneN(4), wrong(code));
-            expect(res.statusCode).to.equal(400);
-            expect(JSON.parse(res.payload).message).to.equal('Invalid verification code');
+            expect(res.statusCode).to.equal(200);
+            expect(JSON.parse(res.payload)).to.deep.equal({ ok: false, reason: 'invalid_code', message: 'Invalid verification code' });
         }
         const sixth = await view(phoneN(4), code);
         expect(sixth.statusCode).to.equal(429);
@@ -110,7 +110,7 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
         const code = await lastCode(server, phoneN(8));
         const results = await Promise.all(Array.from({ length: 10 }, () => view(phoneN(8), wrong(code))));
         const statuses = results.map((r) => r.statusCode).sort();
-        expect(statuses).to.deep.equal([400, 400, 400, 400, 400, 429, 429, 429, 429, 429]);
+        expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 429, 429, 429, 429, 429]);
     });
 
     it('refuses the 6th send to one phone within 10 minutes', async () => {
@@ -139,12 +139,12 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
         await verify(phoneN(6));
         const first = await lastCode(server, phoneN(6));
         for (let i = 0; i < 3; i++) {
-            expect((await view(phoneN(6), wrong(first))).statusCode).to.equal(400);
+            expect(JSON.parse((await view(phoneN(6), wrong(first))).payload).reason).to.equal('invalid_code');
         }
         await verify(phoneN(6));
         const second = await lastCode(server, phoneN(6));
         for (let i = 0; i < 2; i++) {
-            expect((await view(phoneN(6), wrong(second))).statusCode).to.equal(400);
+            expect(JSON.parse((await view(phoneN(6), wrong(second))).payload).reason).to.equal('invalid_code');
         }
         // 3 + 2 failures: the resend did not give five fresh checks.
         expect((await view(phoneN(6), second)).statusCode).to.equal(429);
@@ -155,7 +155,8 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
         for (let i = 0; i < 21; i++) {
             last = await verify('+15555559999');
             if (i < 20) {
-                expect(last.statusCode).to.equal(404);
+                expect(last.statusCode).to.equal(200);
+                expect(JSON.parse(last.payload).reason).to.equal('not_found');
             }
         }
         expect(last!.statusCode).to.equal(429);

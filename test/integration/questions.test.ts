@@ -17,6 +17,8 @@ describe('pre-made questions (/api/questions)', function () {
         server = t.server;
         a = await createTenant(server, 'qa');
         b = await createTenant(server, 'qb');
+        // These tests start from an empty list: a new store's five default questions are covered by question-kinds.test.ts.
+        await server.app.db('premade_questions').whereIn('organization_id', [a.organization.id, b.organization.id]).delete();
     });
     after(async () => t?.close());
 

@@ -4,6 +4,10 @@ export interface WidgetConfig {
     storeName: string;
     apiOrigin: string;
     subdomain: string;
+    /** The store's registered domains: the widget shows only on pages of these hosts (or their subdomains). */
+    domains?: string[];
+    /** The store has the AI agent (services.ai?.isEnabled). */
+    aiEnabled?: boolean;
 }
 
 /** The analytics events the widget posts (SPEC §7), plus widget_loaded. */
@@ -50,6 +54,7 @@ export async function api<T>(config: WidgetConfig, path: string, body?: unknown,
 
 /** Posts an analytics event; failures are only logged (SPEC §7). */
 export function track(config: WidgetConfig, sessionId: string, event: TrackEvent): void {
-    api(config, '/api/analytics/track', { ...event, sessionId, domain: location.hostname || null }, true)
+    // The server takes the page's host from the Origin header.
+    api(config, '/api/analytics/track', { ...event, sessionId }, true)
         .catch((err) => console.warn('loyalty-chat: analytics event not recorded', err));
 }

@@ -16,7 +16,9 @@ export interface LiveChatOptions {
     /** The widget session id (SPEC §3). */
     sessionId: string;
     /** An agent (or system) message to show as incoming. */
-    onMessage(message: { sender: 'agent' | 'system'; message: string; timestamp: string }): void;
+    onMessage(message: { sender: 'agent' | 'system'; message: string; timestamp: string; seq?: number }): void;
+    /** The chat and its customer token once create-session answered (the widget saves them to resume after a reload). */
+    onSession?(session: { chatId: string; token: string; lastSeq: number }): void;
     /** The session ended (by the agent, the customer or the system); reason as the server gives it. */
     onEnded(reason: string): void;
     /** Connection state changes, for a subtle indicator. */
@@ -34,6 +36,11 @@ export interface LiveChat {
     checkAvailability(): Promise<boolean>;
     /** POST /api/chat/create-session, then connect and send customer_connect. Throws on failure. */
     start(details: { phoneNumber: string | null; customerMessage: string }): Promise<void>;
+    /**
+     * Picks an open chat up again after a page reload: connects with the saved token and fetches every message
+     * after `lastSeq` (those that arrived while the page was away). An ended chat calls onEnded.
+     */
+    resume(saved: { chatId: string; token: string; lastSeq: number }): Promise<void>;
     /** Sends a typed customer message; kept and retried until the server has stored it. */
     send(text: string): void;
     /** The customer leaves (New Chat or closing): ends the session. */
@@ -169,7 +176,7 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
         }
         lastSeq = push.seq;
         if (push.sender === 'agent' || push.sender === 'system') {
-            options.onMessage({ sender: push.sender, message: String(push.message ?? ''), timestamp: push.timestamp ?? new Date().toISOString() });
+            options.onMessage({ sender: push.sender, message: String(push.message ?? ''), timestamp: push.timestamp ?? new Date().toISOString(), seq: push.seq });
         }
     }
 
@@ -260,6 +267,7 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
         }
         chatId = body.sessionId;
         token = body.token;
+        options.onSession?.({ chatId, token, lastSeq });
     }
 
     async function connect(): Promise<void> {
@@ -327,6 +335,15 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
             starting = details;
             loadPending();
             await createSession();
+            await connect();
+        },
+
+        async resume(saved) {
+            ended = false;
+            chatId = saved.chatId;
+            token = saved.token;
+            lastSeq = saved.lastSeq;
+            loadPending();
             await connect();
         },
 

@@ -18,22 +18,28 @@ export const TEXT = {
     liveConnected: "You're connected! A member of our team will reply here shortly.",
     liveEnded: 'The live chat has ended. You can continue with the questions below.',
     fallback: "I'm not sure about that one. Please choose one of the questions below, or type 'agent' to talk to a member of our team.",
-    moreHelp: 'What else can I help you with?'
+    moreHelp: 'What else can I help you with?',
+    aiNotResolved: "Sorry I couldn't help. Choose a question below, or type 'agent' to talk to a member of our team."
+
 };
+
+export type QuestionKind = 'answer' | 'loyalty_check' | 'live_support';
 
 export interface FaqItem {
     id: number;
     question: string;
     answer: string;
+    /** What choosing it does; never guessed from the text (issue 11). */
+    kind: QuestionKind;
 }
 
 /**
  * The five built-in default questions (the server's and the admin app's list, core/shared) with the ids 1 to 5
  * of SPEC §3, used when loading the store's questions fails (SPEC §8).
  */
-export const DEFAULT_QUESTIONS: FaqItem[] = DEFAULTS.map((q, index) => ({ id: index + 1, question: q.question, answer: q.answer }));
+export const DEFAULT_QUESTIONS: FaqItem[] = DEFAULTS.map((q, index) => ({ id: index + 1, question: q.question, answer: q.answer, kind: q.kind }));
 
 /** Typed words that ask for a person (SPEC §4). */
 export const LIVE_WORDS = /\b(human|agent|live help|support|representative)\b/i;
-export const LOYALTY_QUESTION = /\b(loyalty points|my points|check (my )?points)\b/i;
-export const LIVE_QUESTION = /\b(live support|live help|live chat|human|agent|representative)\b/i;
+/** Typed (not chosen) text that asks for the points check. */
+export const LOYALTY_WORDS = /\b(loyalty points|my points|check (my )?points)\b/i;

@@ -73,14 +73,11 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 auth: allow('widget'),
                 tags: ['widget'],
                 validate: { payload: Joi.object({ sessionId: fields.widgetSessionId.allow('') }).allow(null).unknown(false) },
-                handler: async (request, h) => {
+                handler: async (request) => {
                     const c = widgetOf(request);
                     const available = await chat().agentsAvailable(c.organizationId);
-                    // SPEC §7: a success status means an agent is available.
-                    if (!available) {
-                        return h.response({ available: false, message: 'No agents are available right now' }).code(503);
-                    }
-                    return { available: true };
+                    // Nobody available is an expected outcome, not an error (issue 11): 200 either way.
+                    return available ? { available: true } : { available: false, message: 'No agents are available right now' };
                 }
             }
         },

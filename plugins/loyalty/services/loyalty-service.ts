@@ -40,6 +40,16 @@ export const MESSAGES = {
     smsFailed: 'We could not send the text message. Please try again later.'
 };
 
+/**
+ * An expected outcome that is not an error (issue 11): the phone is not a member, or the code is wrong. The
+ * widget shows the message; the merchant's console stays free of red 4xx lines.
+ */
+export interface LoyaltyMiss {
+    ok: false;
+    reason: 'not_found' | 'invalid_code';
+    message: string;
+}
+
 export interface WidgetContext {
     organizationId: number;
     botInstanceId: number | null;
@@ -156,7 +166,7 @@ export class LoyaltyService implements LoyaltyLookups {
     }
 
     /** POST /api/loyalty/verify: sends a new code to a known customer's phone. */
-    async requestCode(ctx: WidgetContext, identifier: string): Promise<{ success: true; message: string }> {
+    async requestCode(ctx: WidgetContext, identifier: string): Promise<{ ok: true; success: true; message: string } | LoyaltyMiss> {
         await this.verifyIpLimit.consume(`${ctx.organizationId}:${ctx.ip}`, MESSAGES.tooManyIp);
         const phone = this.normalizePhone(identifier);
         const t = Date.now();
@@ -170,7 +180,7 @@ export class LoyaltyService implements LoyaltyLookups {
         }
         const customer = await this.findCustomer(ctx.organizationId, phone, { fresh: false, failureMessage: MESSAGES.providerDown });
         if (!customer) {
-            throw Boom.notFound(MESSAGES.notFound);
+            return { ok: false, reason: 'not_found', message: MESSAGES.notFound };
         }
         await this.sendPhoneLimit.consume(`${ctx.organizationId}:${phone}`, MESSAGES.tooManySends);
         const code = String(Crypto.randomInt(0, 10 ** OTP.digits)).padStart(OTP.digits, '0');
@@ -202,11 +212,11 @@ export class LoyaltyService implements LoyaltyLookups {
             }
             throw err;
         }
-        return { success: true, message: MESSAGES.sent };
+        return { ok: true, success: true, message: MESSAGES.sent };
     }
 
     /** POST /api/loyalty/view: checks the code and answers the points; marks the widget session verified. */
-    async viewPoints(ctx: WidgetContext, identifier: string, code: string): Promise<{ success: true; points: number; message: string }> {
+    async viewPoints(ctx: WidgetContext, identifier: string, code: string): Promise<{ ok: true; success: true; points: number; message: string } | LoyaltyMiss> {
         await this.viewIpLimit.consume(`${ctx.organizationId}:${ctx.ip}`, MESSAGES.tooManyIp);
         const phone = this.normalizePhone(identifier);
         const t = Date.now();
@@ -235,12 +245,12 @@ export class LoyaltyService implements LoyaltyLookups {
         const expected = Buffer.from(latest.codeHash, 'hex');
         const given = Buffer.from(this.hash(ctx.organizationId, phone, code), 'hex');
         if (expected.length !== given.length || !Crypto.timingSafeEqual(expected, given)) {
-            throw Boom.badRequest(MESSAGES.wrong);
+            return { ok: false, reason: 'invalid_code', message: MESSAGES.wrong };
         }
         // The provider first (fresh points, not the cache): when it fails, the code stays usable for another try.
         const customer = await this.findCustomer(ctx.organizationId, phone, { fresh: true, failureMessage: MESSAGES.providerDownOnCode });
         if (!customer) {
-            throw Boom.notFound(MESSAGES.notFound);
+            return { ok: false, reason: 'not_found', message: MESSAGES.notFound };
         }
         const consumed = await VerificationCodeModel.query(this.db)
             .patch({ consumedAt: t })
@@ -252,7 +262,7 @@ export class LoyaltyService implements LoyaltyLookups {
         if (ctx.sessionId) {
             await this.markSessionVerified(ctx, ctx.sessionId, phone);
         }
-        return { success: true, points: customer.points, message: `You have ${customer.points.toLocaleString('en-US')} points.` };
+        return { ok: true, success: true, points: customer.points, message: `You have ${customer.points.toLocaleString('en-US')} points.` };
     }
 
     private async markSessionVerified(ctx: WidgetContext, sessionId: string, phone: string): Promise<void> {

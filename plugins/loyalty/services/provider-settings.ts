@@ -9,37 +9,9 @@ import { AlpineIqClient, AlpineIqLoyaltyProvider, AlpineIqSettings } from '../pr
 import { BuiltinLoyaltyProvider } from '../providers/builtin';
 import { ProviderError } from '../providers/types';
 import type { ResolvedProvider } from './loyalty-service';
+import type { ProviderCheck, ProviderChoice, ProviderSettingsUpdate, ProviderSettingsView } from '../../../core/types/loyalty';
 
-/** 'default': the server's LOYALTY_PROVIDER and ALPINEIQ_* variables (no row of its own). */
-export type ProviderChoice = 'default' | 'builtin' | 'alpineiq';
-
-/** What a super admin reads: never the key, only whether one is stored. */
-export interface ProviderSettingsView {
-    organizationId: number;
-    provider: ProviderChoice;
-    /** The provider the organization's customers are looked up in now. */
-    effectiveProvider: 'builtin' | 'alpineiq';
-    uid: string | null;
-    baseUrl: string | null;
-    hasApiKey: boolean;
-    /** The server's defaults, for the dialog to say what 'default' means. */
-    serverDefault: { provider: 'builtin' | 'alpineiq'; uid: string | null; baseUrl: string; hasApiKey: boolean };
-    updatedAt: string | null;
-}
-
-export interface ProviderSettingsUpdate {
-    provider: ProviderChoice;
-    uid?: string | null;
-    baseUrl?: string | null;
-    /** A new key; left out: the stored one stays. */
-    apiKey?: string;
-}
-
-export interface ProviderCheck {
-    ok: boolean;
-    provider: 'builtin' | 'alpineiq';
-    message: string;
-}
+export type { ProviderCheck, ProviderChoice, ProviderSettingsUpdate, ProviderSettingsView };
 
 /** PUT /api/super-admin/organizations/{id}/loyalty-provider. */
 export const providerSettingsUpdate = Joi.object<ProviderSettingsUpdate>({

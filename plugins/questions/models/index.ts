@@ -1,4 +1,5 @@
 import { Model } from '../../../core/db/model';
+import type { QuestionKind } from '../../../core/types/api';
 
 /** A pre-made question of one organization (SPEC §3 'Pre-made question'). */
 export class PremadeQuestionModel extends Model {
@@ -9,6 +10,7 @@ export class PremadeQuestionModel extends Model {
     organizationId!: number;
     question!: string;
     answer!: string;
+    kind!: QuestionKind;
     isActive!: boolean;
     sortOrder!: number;
     createdAt!: number;

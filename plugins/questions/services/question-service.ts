@@ -5,7 +5,8 @@ import type { Db } from '../../../core/db';
 import { iso } from '../../../core/db/model';
 import { PremadeQuestionModel } from '../models';
 import { DEFAULT_QUESTIONS } from '../../../core/shared/default-questions';
-import type { Question } from '../../../core/types/api';
+import { QUESTION_KINDS } from '../../../core/types/api';
+import type { Question, QuestionKind } from '../../../core/types/api';
 
 export type { Question };
 
@@ -13,6 +14,8 @@ export type { Question };
 export interface QuestionCreate {
     question: string;
     answer: string;
+    /** What the widget does with it; 'answer' unless given. */
+    kind?: QuestionKind;
     isActive?: boolean;
     sortOrder?: number;
 }
@@ -26,6 +29,7 @@ export interface QuestionOrder {
 export const questionFields = {
     question: Joi.string().trim().min(1).max(500),
     answer: Joi.string().trim().min(1).max(5000),
+    kind: Joi.string().valid(...QUESTION_KINDS).messages({ 'any.only': '"kind" must be one of answer, loyalty_check, live_support' }),
     isActive: Joi.boolean(),
     sortOrder: Joi.number().integer().min(0).max(100000)
 };
@@ -33,6 +37,7 @@ export const questionFields = {
 export const createSchema = Joi.object<QuestionCreate>({
     question: questionFields.question.required(),
     answer: questionFields.answer.required(),
+    kind: questionFields.kind.default('answer'),
     isActive: questionFields.isActive.default(true),
     sortOrder: questionFields.sortOrder.optional()
 });
@@ -40,6 +45,7 @@ export const createSchema = Joi.object<QuestionCreate>({
 export const updateSchema = Joi.object<QuestionUpdate>({
     question: questionFields.question,
     answer: questionFields.answer,
+    kind: questionFields.kind,
     isActive: questionFields.isActive,
     sortOrder: questionFields.sortOrder
 }).min(1);
@@ -53,6 +59,7 @@ function toQuestion(row: PremadeQuestionModel): Question {
         id: row.id,
         question: row.question,
         answer: row.answer,
+        kind: row.kind,
         isActive: row.isActive,
         sortOrder: row.sortOrder,
         createdAt: iso(row.createdAt),
@@ -87,6 +94,7 @@ export class QuestionService {
                 organizationId,
                 question: input.question,
                 answer: input.answer,
+                kind: input.kind ?? 'answer',
                 isActive: input.isActive ?? true,
                 sortOrder
             });
@@ -103,17 +111,23 @@ export class QuestionService {
         await this.query(organizationId).deleteById(id).throwIfNotFound({ message: 'Question not found' });
     }
 
-    /** Gives a store without questions the five defaults of SPEC §9. Returns the lines to print. */
-    async addDefaults(organizationId: number): Promise<string[]> {
-        if (await this.query(organizationId).first()) {
-            return [];
-        }
-        await this.db.transaction(async (trx) => {
-            for (const [i, q] of DEFAULT_QUESTIONS.entries()) {
-                await PremadeQuestionModel.query(trx).insert({ organizationId, question: q.question, answer: q.answer, isActive: true, sortOrder: i + 1 });
+    /**
+     * Gives a store without questions the five defaults of SPEC §9. Returns the lines to print. With `trx` it runs
+     * inside that transaction (a new organization's, tenants' onOrganizationCreated hook), else in its own.
+     */
+    async addDefaults(organizationId: number, trx?: Db): Promise<string[]> {
+        const run = async (db: Db): Promise<string[]> => {
+            if (await this.query(organizationId, db).first()) {
+                return [];
             }
-        });
-        return [`Created the ${DEFAULT_QUESTIONS.length} default questions`];
+            for (const [i, q] of DEFAULT_QUESTIONS.entries()) {
+                await PremadeQuestionModel.query(db).insert({
+                    organizationId, question: q.question, answer: q.answer, kind: q.kind, isActive: true, sortOrder: i + 1
+                });
+            }
+            return [`Created the ${DEFAULT_QUESTIONS.length} default questions`];
+        };
+        return trx ? run(trx) : this.db.transaction((t) => run(t));
     }
 
     /** Saves a new order: ids must be exactly this organization's questions; sortOrder becomes 1..n. */

@@ -26,6 +26,9 @@ export function embedSnippet(baseUrl: string, subdomain: string): string {
     return `<script src="${baseUrl.replace(/\/+$/, '')}/widget-${subdomain}.js" async></script>`;
 }
 
+/** Run inside the transaction that creates an organization (TenantService.onOrganizationCreated). */
+export type OrganizationCreatedHook = (trx: Db, organization: Organization) => Promise<unknown>;
+
 export interface TenantServiceDeps {
     db: Db;
     /** PUBLIC_URL: the base of embed snippets when set. */
@@ -49,6 +52,7 @@ export interface TenantServiceDeps {
  */
 export class TenantService {
     private readonly db: Db;
+    private readonly createdHooks: OrganizationCreatedHook[] = [];
 
     constructor(private readonly deps: TenantServiceDeps) {
         this.db = deps.db;
@@ -67,17 +71,31 @@ export class TenantService {
         }
     }
 
+    /**
+     * Registers a function run for every new organization inside the transaction that creates it (e.g. the
+     * questions plugin gives it the default questions): when it throws, the organization is not created either.
+     */
+    onOrganizationCreated(fn: OrganizationCreatedHook): void {
+        this.createdHooks.push(fn);
+    }
+
     async createOrganization(input: OrganizationCreate): Promise<Organization> {
         await this.refuseTakenSubdomain(input.subdomain);
         const { storeName, ...organization } = input;
-        const row = await OrganizationModel.query(this.db).insertAndFetch({
-            subscriptionPlan: 'free',
-            extraDomains: [],
-            ...organization,
-            isActive: true,
-            settings: storeName ? { storeName } : {}
+        return this.db.transaction(async (trx) => {
+            const row = await OrganizationModel.query(trx).insertAndFetch({
+                subscriptionPlan: 'free',
+                extraDomains: [],
+                ...organization,
+                isActive: true,
+                settings: storeName ? { storeName } : {}
+            });
+            const created = toOrganization(row);
+            for (const hook of this.createdHooks) {
+                await hook(trx, created);
+            }
+            return created;
         });
-        return toOrganization(row);
     }
 
     async listOrganizations(): Promise<Organization[]> {

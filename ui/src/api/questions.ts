@@ -1,12 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Question } from '../../../core/types/api';
+import type { Question, QuestionKind } from '../../../core/types/api';
 import { apiRequest, getJson } from './client';
 
-export type { Question } from '../../../core/types/api';
+export type { Question, QuestionKind } from '../../../core/types/api';
+
+/** The kinds as the admin reads them (what the widget does when the question is chosen). */
+export const KIND_LABELS: Record<QuestionKind, string> = {
+    answer: 'Show the answer',
+    loyalty_check: 'Loyalty points check (phone + code)',
+    live_support: 'Connect to live support'
+};
 
 export interface QuestionInput {
     question: string;
     answer: string;
+    kind?: QuestionKind;
     isActive?: boolean;
     sortOrder?: number;
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { Button, Callout, Card, HTMLTable, InputGroup, Intent, Tag } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import { AiTestAnswer, useTestAgent } from '../api/ai';
@@ -32,8 +33,8 @@ export default function AiTest() {
     return (
         <>
             <div className="lc-page">
-                <h1 className="lc-ai-h1">Test the AI agent</h1>
-                <p className="bp5-text-muted">Ask as a customer would. Nothing is stored; tier-2 tools ask for a verified phone here.</p>
+                <h1 className="lc-h1">Test the AI agent</h1>
+                <p className="bp5-text-muted">Ask as a customer would. Nothing is stored; tier-2 tools ask for a verified phone here. <Link to="/ai-management">Edit the knowledge base</Link></p>
                 <div className="lc-ai-test">
                     <Card>
                         <div className="lc-ai-test-log" aria-live="polite" data-testid="ai-test-log">

@@ -1,0 +1,199 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'puppeteer-core';
+import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
+import { launchBrowser, screenshot } from '../helpers/browser';
+import { DEMO_KNOWLEDGE } from '../../plugins/ai/demo-data';
+
+async function clickButton(page: Page, text: string, scope = 'body'): Promise<void> {
+    await page.waitForFunction((s: string, t: string) => Array.from(document.querySelectorAll(`${s} button`)).some((b) => b.textContent?.trim() === t), {}, scope, text);
+    await page.evaluate((s: string, t: string) => {
+        (Array.from(document.querySelectorAll(`${s} button`)).find((b) => b.textContent?.trim() === t) as HTMLButtonElement).click();
+    }, scope, text);
+}
+
+/** Exactly one h1, a main landmark, and axe-core's contrast, landmark and name checks pass. */
+async function checkAccessible(page: Page): Promise<void> {
+    expect(await page.$$eval('h1', (els) => els.length)).to.equal(1);
+    expect(await page.$$eval('main', (els) => els.length)).to.equal(1);
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const violations = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+        const result = await axe.run(document, { runOnly: { type: 'rule', values: ['color-contrast', 'landmark-one-main', 'page-has-heading-one', 'button-name', 'label', 'link-name'] } });
+        return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    });
+    expect(violations).to.deep.equal([]);
+}
+
+describe('the AI agent screens in a browser', function () {
+    this.timeout(120000);
+    let t: TestServer;
+    let browser: Browser;
+    let shop: Tenant;
+
+    const ask = async (sessionId: string, message: string) => {
+        const res = await t.server.inject({ method: 'POST', url: '/api/ai/chat', headers: { 'x-widget-key': shop.bot.publicKey }, payload: { sessionId, message } });
+        return JSON.parse(res.payload) as { answer: string; fallbackAction: string | null; sources: Array<{ title: string }> };
+    };
+
+    async function adminPage(path: string, width = 1200): Promise<Page> {
+        const page = await browser.newPage();
+        await page.setBypassCSP(true);      // only so the test can inject axe-core
+        await page.setViewport({ width, height: 900 });
+        await page.goto(`${t.url}/admin-login`, { waitUntil: 'domcontentloaded' });
+        await page.evaluate((token: string) => localStorage.setItem('adminToken', token), shop.admin.token);
+        await page.goto(`${t.url}${path}`, { waitUntil: 'networkidle0' });
+        return page;
+    }
+
+    before(async () => {
+        t = await startTestServer({ listen: true });
+        shop = await createTenant(t.server, 'aishop');
+        await t.server.app.services.questions.addDefaults(shop.organization.id);
+        for (const entry of DEMO_KNOWLEDGE) {
+            await t.server.app.services.ai.createKnowledge(shop.organization.id, entry);
+        }
+        await t.server.app.services.ai.createKnowledge(shop.organization.id, { title: 'Long entry', content: 'Lorem ipsum dolor sit amet. '.repeat(20) });
+        browser = await launchBrowser();
+    });
+    after(async () => {
+        await browser?.close();
+        await t?.close();
+    });
+
+    it('staff edit an entry in /ai-management and the next answer changes; the preview is cut at 300 characters', async () => {
+        expect((await ask('widget_e2e_1', 'When are you open on Sunday?')).answer).to.contain('Sunday 10AM-6PM');
+        const page = await adminPage('/ai-management');
+        await page.waitForSelector('.lc-ai-entry-title');
+        const titles = await page.$$eval('.lc-ai-entry-title', (els) => els.map((e) => e.textContent));
+        expect(titles).to.include('Store hours').and.include('Long entry');
+        const longPreview = await page.$eval('[data-entry-id] .lc-ai-preview', () => {
+            const card = Array.from(document.querySelectorAll('.lc-ai-entry')).find((c) => c.querySelector('h3')?.textContent === 'Long entry')!;
+            return card.querySelector('.lc-ai-preview')!.textContent!;
+        });
+        expect(longPreview).to.have.length(301);
+        expect(longPreview.endsWith('…')).to.equal(true);
+        await checkAccessible(page);
+        await screenshot(page, 'ai-01-management');
+
+        // Edit "Store hours": the dialog's Save stays disabled while the content is empty.
+        await page.evaluate(() => {
+            const card = Array.from(document.querySelectorAll('.lc-ai-entry')).find((c) => c.querySelector('h3')?.textContent === 'Store hours')!;
+            (Array.from(card.querySelectorAll('button')).find((b) => b.textContent === 'Edit') as HTMLButtonElement).click();
+        });
+        await page.waitForSelector('#kb-content');
+        await page.$eval('#kb-content', (el) => (el as HTMLTextAreaElement).select());
+        await page.keyboard.press('Backspace');
+        const saveDisabled = () => page.evaluate(() => (Array.from(document.querySelectorAll('.bp5-dialog button')).find((b) => b.textContent === 'Save') as HTMLButtonElement).disabled);
+        expect(await saveDisabled()).to.equal(true);
+        await page.type('#kb-content', 'We are open every day 8AM-10PM, Sunday included.');
+        expect(await saveDisabled()).to.equal(false);
+        await screenshot(page, 'ai-02-edit');
+        await clickButton(page, 'Save', '.bp5-dialog');
+        await page.waitForFunction(() => document.querySelector('.bp5-toast')?.textContent?.includes('Entry updated'));
+        await screenshot(page, 'ai-03-updated-toast');
+        const after = await ask('widget_e2e_2', 'When are you open on Sunday?');
+        expect(after.answer).to.equal('We are open every day 8AM-10PM, Sunday included.');
+        expect(after.sources[0].title).to.equal('Store hours');
+        await page.close();
+    });
+
+    it('adds, imports and deletes entries with the §8 toasts', async () => {
+        const page = await adminPage('/ai-management');
+        await clickButton(page, 'Add Entry');
+        await page.waitForSelector('#kb-title');
+        await page.type('#kb-title', 'Gift cards');
+        await page.type('#kb-content', 'Gift cards are sold at every register, from $10 to $500.');
+        await clickButton(page, 'Save', '.bp5-dialog');
+        await page.waitForFunction(() => document.querySelector('.bp5-toast')?.textContent?.includes('Entry created'));
+        expect((await ask('widget_e2e_3', 'Do you sell gift cards?')).answer).to.contain('Gift cards are sold');
+
+        await clickButton(page, 'Import');
+        await page.waitForSelector('#kb-import-text');
+        await page.type('#kb-import-text', '# Parking\nFree parking behind the store.\n# Wifi\nFree wifi in every store.');
+        await clickButton(page, 'Import', '.bp5-dialog');
+        await page.waitForFunction(() => document.querySelector('.bp5-toast')?.textContent?.includes('2 knowledge entries were added'));
+        const titles = await page.$$eval('.lc-ai-entry-title', (els) => els.map((e) => e.textContent));
+        expect(titles).to.include('Parking').and.include('Wifi');
+
+        await page.evaluate(() => {
+            const card = Array.from(document.querySelectorAll('.lc-ai-entry')).find((c) => c.querySelector('h3')?.textContent === 'Wifi')!;
+            (Array.from(card.querySelectorAll('button')).find((b) => b.textContent === 'Delete') as HTMLButtonElement).click();
+        });
+        await page.waitForFunction(() => document.body.textContent?.includes('Are you sure you want to delete this knowledge entry?'));
+        await clickButton(page, 'Delete', '.bp5-alert');
+        await page.waitForFunction(() => document.querySelector('.bp5-toast')?.textContent?.includes('Entry deleted'));
+        expect(await page.$$eval('.lc-ai-entry-title', (els) => els.map((e) => e.textContent))).to.not.include('Wifi');
+        await page.close();
+    });
+
+    it('shows the chat history with badges and the unresolved count, and marks a conversation resolved', async () => {
+        await ask('widget_e2e_4', 'Is there a military discount?');
+        const page = await adminPage('/ai-management');
+        await page.waitForSelector('[data-testid=unresolved-count]');
+        const count = Number(await page.$eval('[data-testid=unresolved-count]', (e) => e.textContent));
+        expect(count).to.equal((await t.server.app.services.ai.unresolved(shop.organization.id)).length).and.be.at.least(2);
+        await page.evaluate(() => (Array.from(document.querySelectorAll('[role=tab]')).find((tab) => tab.textContent?.startsWith('Chat History')) as HTMLElement).click());
+        await page.waitForSelector('.lc-ai-record');
+        expect(await page.$$eval('.lc-ai-record-meta .bp5-tag', (els) => els.map((e) => e.textContent))).to.include('Unresolved').and.include('Questions');
+        await checkAccessible(page);
+        await screenshot(page, 'ai-04-history');
+        await clickButton(page, 'Mark Resolved');
+        await page.waitForFunction((n: number) => Number(document.querySelector('[data-testid=unresolved-count]')?.textContent) === n - 1, {}, count);
+        await page.waitForFunction(() => document.querySelector('.bp5-toast')?.textContent?.includes('Chat status updated'));
+        expect(await page.$$eval('.lc-ai-record-meta .bp5-tag', (els) => els.map((e) => e.textContent))).to.include('Resolved');
+        await page.close();
+    });
+
+    it('works at 390 px wide', async () => {
+        const page = await adminPage('/ai-management', 390);
+        await page.waitForSelector('.lc-ai-entry-title');
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow).to.be.at.most(0);
+        await screenshot(page, 'ai-05-management-390');
+        await page.close();
+    });
+
+    it('lets staff test the agent: the answer, the entries used and the confidence', async () => {
+        const page = await adminPage('/ai-test');
+        await page.type('input[aria-label=Question]', 'Is delivery free?');
+        await page.keyboard.press('Enter');
+        await page.waitForSelector('[data-testid=ai-test-confidence]');
+        expect(await page.$eval('[data-testid=ai-test-answer]', (e) => e.textContent)).to.contain('free on orders over $50').and.contain('Source: Shipping and delivery');
+        expect(await page.$eval('[data-testid=ai-test-details]', (e) => e.textContent)).to.contain('Shipping and delivery');
+        await checkAccessible(page);
+        await screenshot(page, 'ai-06-test-page');
+        await page.close();
+    });
+
+    it('shows the agent panel on the admin home and turns the agent off and on', async () => {
+        const page = await adminPage('/admin-dashboard');
+        await page.waitForSelector('[data-testid=ai-enabled-tag]');
+        expect(await page.$eval('[data-testid=ai-agent-panel]', (e) => e.textContent)).to.contain('Loyalty points check').and.contain('Functions called today');
+        await screenshot(page, 'ai-07-home-panel');
+        await clickButton(page, 'Disable', '[data-testid=ai-agent-panel]');
+        await page.waitForFunction(() => document.querySelector('[data-testid=ai-enabled-tag]')?.textContent === 'Disabled');
+        expect(await t.server.app.services.ai.isEnabled(shop.organization.id)).to.equal(false);
+        await clickButton(page, 'Enable', '[data-testid=ai-agent-panel]');
+        await page.waitForFunction(() => document.querySelector('[data-testid=ai-enabled-tag]')?.textContent === 'Enabled');
+        await page.close();
+    });
+
+    it('shows the agent the AI conversation of a customer the AI agent handed over', async () => {
+        const page = await adminPage('/admin-chat');
+        await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Connected', { timeout: 15000 });
+        await t.server.inject({ method: 'POST', url: '/api/chat/agent/availability', headers: { authorization: `Bearer ${shop.admin.token}` }, payload: { available: true } });
+        await ask('widget_e2e_h', 'Do you offer layaway?');
+        const handed = await ask('widget_e2e_h', 'Can I talk to a real person?');
+        expect(handed.fallbackAction).to.equal('live_chat');
+        await page.waitForFunction(() => document.body.innerText.includes('The AI agent is transferring'), { timeout: 10000 });
+        await page.waitForFunction(() => document.querySelector('[data-testid="waiting-list"]')?.textContent?.includes('Unknown'), { timeout: 10000 });
+        await page.evaluate(() => (document.querySelector('[data-testid=new-chat-banner]') as HTMLElement | null)?.click());
+        const [accept] = await page.$$('xpath/.//button[contains(., "Accept Chat")]');
+        await accept.click();
+        await page.waitForSelector('[data-testid=ai-conversation]');
+        const text = await page.$eval('[data-testid=ai-conversation]', (e) => e.textContent);
+        expect(text).to.contain('Original question: Do you offer layaway?').and.contain('Can I talk to a real person?');
+        await screenshot(page, 'ai-08-console-handoff');
+        await page.close();
+    });
+});

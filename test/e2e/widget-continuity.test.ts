@@ -1,0 +1,265 @@
+import * as Fs from 'fs';
+import * as Path from 'path';
+import { expect } from 'chai';
+import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
+import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
+import { launchBrowser } from '../helpers/browser';
+import { startMerchantSite } from '../helpers/fake-merchant';
+import { importCustomers, lastCode } from '../helpers/loyalty';
+import { connectAgent, Inbox, NesClient, request, setAvailable, wsUrl } from '../helpers/livechat-client';
+import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
+
+/** Screenshots of this suite, looked at by hand (common brief): /work/shots/widget, else test-output. */
+const SHOTS = Fs.existsSync('/work/shots') ? '/work/shots/widget' : Path.resolve(__dirname, '..', '..', '..', 'test-output', 'screenshots');
+
+async function shot(page: Page, name: string): Promise<void> {
+    Fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: Path.join(SHOTS, `${name}.png`) as `${string}.png` });
+}
+
+const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
+
+async function waitForText(page: Page, text: string, timeout = 10000): Promise<void> {
+    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
+}
+
+async function clickChip(page: Page, label: string): Promise<void> {
+    const chip = `Array.from(${ROOT}.querySelectorAll('.lc-chip')).find((b) => b.textContent === ${JSON.stringify(label)} && !b.disabled)`;
+    await page.waitForFunction(`!!${chip}`, { timeout: 5000 });
+    await page.evaluate(`${chip}.click()`);
+}
+
+async function typeAndSend(page: Page, text: string): Promise<void> {
+    await page.waitForFunction(`!${ROOT}.querySelector('.lc-input').disabled`);
+    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
+    await (input as any).type(text);
+    await (input as any).press('Enter');
+}
+
+async function openWidget(page: Page): Promise<void> {
+    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
+    await page.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
+    await page.waitForFunction(`!!${ROOT}.querySelector('.lc-panel:not([hidden])')`);
+}
+
+/** Page CSS that tries to restyle every element, the host's tag included, and to stretch children of body. */
+const HOSTILE_CSS = `
+*{margin:30px!important;padding:30px!important;border:5px solid red!important;min-height:50px!important}
+body > *{min-height:100vh!important;display:block!important}
+loyalty-chat-widget,[data-loyalty-chat]{width:500px!important;height:500px!important;position:static!important;background:red!important}`;
+
+describe('the widget, second edition: continuity, privacy, isolation (issue 11)', function () {
+    this.timeout(120000);
+    let t: TestServer;
+    let browser: Browser;
+    let merchant: { port: number; close(): Promise<void> };
+    let shop: Tenant;
+    let elsewhere: Tenant;
+    let agent: { client: NesClient; box: Inbox };
+
+    before(async () => {
+        t = await startTestServer({ listen: true });
+        shop = await createTenant(t.server, 'cont', 'localhost');
+        elsewhere = await createTenant(t.server, 'away', 'shop.example');
+        await importCustomers(t.server, shop.organization.id, [['+15555550100', 'Alex Rivera', 'alex@example.com', 'LC-1001', 1250]]);
+        // The loyalty question renamed: the behaviour follows its kind, not its text.
+        const loyalty = (await t.server.app.services.questions.list(shop.organization.id)).find((q) => q.kind === 'loyalty_check')!;
+        await t.server.app.services.questions.update(shop.organization.id, loyalty.id, { question: 'Mis puntos, por favor' });
+        const api = t.url;
+        const ws = new URL(wsUrl(t.url)).origin;
+        const csp = `default-src 'self'; script-src 'self' ${api}; connect-src 'self' ${api} ${ws}; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'`;
+        merchant = await startMerchantSite(`${api}/widget-cont.js`, { csp, css: HOSTILE_CSS });
+        browser = await launchBrowser();
+        agent = await connectAgent(t.url, shop);
+    });
+    after(async () => {
+        await agent?.client.disconnect();
+        await browser?.close();
+        await merchant?.close();
+        await t?.close();
+    });
+
+    it('fetches nothing but the loader before the launcher is touched, and page CSS cannot size or move the host', async () => {
+        const page = await browser.newPage();
+        await page.setViewport({ width: 1200, height: 800 });
+        const apiRequests: string[] = [];
+        page.on('request', (r: HTTPRequest) => {
+            if (r.url().startsWith(t.url)) {
+                apiRequests.push(new URL(r.url()).pathname);
+            }
+        });
+        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'networkidle0' });
+        await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
+        await new Promise((r) => setTimeout(r, 1500));
+        expect(apiRequests).to.deep.equal(['/widget-cont.js']);
+        const host = await page.evaluate(`(() => { const h = document.querySelector('[data-loyalty-chat]'); const r = h.getBoundingClientRect();
+            const s = getComputedStyle(h); return { tag: h.localName, w: r.width, h: r.height, position: s.position, bg: s.backgroundColor, border: s.borderTopWidth }; })()`);
+        expect(host).to.deep.equal({ tag: 'loyalty-chat-widget', w: 0, h: 0, position: 'fixed', bg: 'rgba(0, 0, 0, 0)', border: '0px' });
+        const launcher = await page.evaluate(`(() => { const r = ${ROOT}.querySelector('.lc-launcher').getBoundingClientRect(); return [Math.round(innerWidth - r.right), Math.round(innerHeight - r.bottom), r.width]; })()`);
+        expect(launcher).to.deep.equal([20, 20, 56]);
+        await shot(page, 'continuity-01-hostile-css-closed');
+
+        // Hovering loads the panel chunk (and only then).
+        await page.hover(`loyalty-chat-widget`).catch(() => undefined);
+        const button = await page.evaluateHandle(`${ROOT}.querySelector('.lc-launcher')`);
+        await (button as any).hover();
+        await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/widget\/panel\.[0-9a-f]+\.js$/.test(e.name)), { timeout: 10000 });
+        await page.close();
+    });
+
+    it('runs the renamed loyalty question by its kind, and New Chat forgets the phone: create-session then carries Unknown', async () => {
+        const page = await browser.newPage();
+        await page.setViewport({ width: 1200, height: 800 });
+        const errors: string[] = [];
+        page.on('pageerror', (err) => errors.push(String(err)));
+        page.on('console', (m) => {
+            if (m.type() === 'error') {
+                errors.push(m.text());
+            }
+        });
+        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+        await openWidget(page);
+        await waitForText(page, 'Hi! Welcome to Store cont support.');
+        const chips = await page.evaluate(`[...${ROOT}.querySelectorAll('.lc-chip')].map((b) => b.textContent)`);
+        expect(chips, 'a new store shows its five default questions').to.deep.equal(['Mis puntos, por favor', ...DEFAULT_QUESTIONS.slice(1).map((q) => q.question)]);
+        await clickChip(page, 'Mis puntos, por favor');
+        await waitForText(page, 'Please enter the phone number linked to your loyalty account.');
+        await typeAndSend(page, '555-555-0100');
+        await waitForText(page, 'I sent a 6-digit verification code to your phone.');
+        const code = await lastCode(t.server, '+15555550100');
+        await typeAndSend(page, code === '000000' ? '111111' : '000000');
+        await waitForText(page, 'Error: Invalid verification code. Please try entering the code again.');
+        await typeAndSend(page, code);
+        await waitForText(page, 'You have 1,250 loyalty points.');
+        await shot(page, 'continuity-02-points');
+        expect(await page.evaluate(`sessionStorage.getItem('lc-flow:cont')`)).to.contain('555-555-0100');
+
+        await page.evaluate(`[...${ROOT}.querySelectorAll('.lc-link')].find((b) => b.textContent === 'New Chat').click()`);
+        await page.waitForFunction(`${ROOT}.querySelectorAll('.lc-msg').length === 1`);
+        const saved = await page.evaluate(`sessionStorage.getItem('lc-flow:cont')`) as string;
+        expect(saved).to.not.contain('555-555-0100');
+        expect(saved).to.not.contain('1,250');
+        await setAvailable(t.server, shop, true);
+        agent.box.messages.length = 0;
+        await typeAndSend(page, 'I want to talk to an agent');
+        const asked = await agent.box.waitFor((m: any) => m.type === 'new_customer', 10000);
+        expect(asked.phoneNumber).to.equal('Unknown');
+        await waitForText(page, 'Connecting you with a member of our team.');
+        const chat = await t.server.app.db('chat_sessions').where('session_id', asked.sessionId).first();
+        expect(chat.phone_number).to.equal('Unknown');
+        expect(errors, 'expected outcomes leave no red line in the console').to.deep.equal([]);
+        await page.close();
+        await request(agent.client, 'POST', `/api/chat/session/${asked.sessionId}/end`, {});
+    });
+
+    it('keeps a live chat across a reload, with the messages the agent wrote while the page was away', async () => {
+        const page = await browser.newPage();
+        await page.setViewport({ width: 1200, height: 800 });
+        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+        await openWidget(page);
+        await waitForText(page, 'Hi! Welcome');
+        await setAvailable(t.server, shop, true);
+        agent.box.messages.length = 0;
+        await clickChip(page, 'Talk to live support');
+        const asked = await agent.box.waitFor((m: any) => m.type === 'new_customer', 10000);
+        expect((await request(agent.client, 'POST', `/api/chat/session/${asked.sessionId}/accept`, {})).statusCode).to.equal(200);
+        await request(agent.client, 'POST', `/api/chat/session/${asked.sessionId}/messages`, { message: 'Hi, Sam here. How can I help?' });
+        await waitForText(page, 'Hi, Sam here. How can I help?');
+        await typeAndSend(page, 'مرحبا، أين طلبي؟ (order #42)');
+        await agent.box.waitFor((m: any) => m.type === 'chat_message' && m.sender === 'customer' && /order #42/.test(m.message), 10000);
+        const dir = await page.evaluate(`[...${ROOT}.querySelectorAll('.lc-user .lc-text')].pop().getAttribute('dir')`);
+        expect(dir).to.equal('auto');
+        const direction = await page.evaluate(`getComputedStyle([...${ROOT}.querySelectorAll('.lc-user .lc-text')].pop()).direction`);
+        expect(direction, 'Arabic text runs right to left').to.equal('rtl');
+        await shot(page, 'continuity-03-live-rtl');
+
+        // The page goes away; the agent writes meanwhile; the page comes back.
+        await page.goto('about:blank');
+        await request(agent.client, 'POST', `/api/chat/session/${asked.sessionId}/messages`, { message: 'Your order ships tomorrow.' });
+        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+        await waitForText(page, 'Your order ships tomorrow.', 15000);
+        const text = await page.evaluate(`${ROOT}.querySelector('.lc-msgs').textContent`) as string;
+        expect(text).to.contain('Hi, Sam here. How can I help?');
+        expect(text.split('Hi, Sam here.').length - 1, 'no message twice').to.equal(1);
+        expect(await page.evaluate(`${ROOT}.querySelector('.lc-badge').hidden`)).to.equal(false);
+        await typeAndSend(page, 'Thanks!');
+        await agent.box.waitFor((m: any) => m.type === 'chat_message' && m.message === 'Thanks!', 10000);
+        await shot(page, 'continuity-04-after-reload');
+        await request(agent.client, 'POST', `/api/chat/session/${asked.sessionId}/end`, {});
+        await waitForText(page, 'The live chat has ended.');
+        await page.close();
+    });
+
+    it('shows a counter instead of cutting a long paste, and fits a 390 px phone with 16 px input', async () => {
+        const page = await browser.newPage();
+        await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+        await openWidget(page);
+        await waitForText(page, 'Hi! Welcome');
+        const rect = await page.evaluate(`(() => { const r = ${ROOT}.querySelector('.lc-panel').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`);
+        expect(rect).to.deep.equal([0, 0, 390, 844]);
+        expect(await page.evaluate(`getComputedStyle(${ROOT}.querySelector('.lc-input')).fontSize`)).to.equal('16px');
+        await page.evaluate(`(() => { const i = ${ROOT}.querySelector('.lc-input'); const set = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set;
+            set.call(i, 'x'.repeat(10000)); i.dispatchEvent(new Event('input', { bubbles: true })); })()`);
+        await page.waitForFunction(`!!${ROOT}.querySelector('.lc-count')`);
+        expect(await page.evaluate(`${ROOT}.querySelector('.lc-count').textContent`)).to.equal('10,000 / 2,000 characters: please shorten your message by 8,000.');
+        expect(await page.evaluate(`${ROOT}.querySelector('.lc-input').value.length`)).to.equal(10000);
+        expect(await page.evaluate(`${ROOT}.querySelector('.lc-send').disabled`)).to.equal(true);
+        await shot(page, 'continuity-05-390px-long-paste');
+        // Esc closes and gives the focus back to the launcher.
+        await page.evaluate(`${ROOT}.querySelector('.lc-input').focus()`);
+        await page.keyboard.press('Escape');
+        await page.waitForFunction(`${ROOT}.querySelector('.lc-panel').hidden`);
+        expect(await page.evaluate(`${ROOT}.activeElement?.className`)).to.equal('lc-launcher');
+        await page.close();
+    });
+
+    it('asks the AI agent (the store has it on): answer with sources and feedback, and verify_phone runs the code steps then asks again', async () => {
+        await t.server.app.services.ai.createKnowledge(shop.organization.id, { title: 'Shipping', content: 'We ship to Canada and the United States within 5 business days.' });
+        const page = await browser.newPage();
+        await page.setViewport({ width: 1200, height: 800 });
+        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+        await openWidget(page);
+        await waitForText(page, 'Hi! Welcome');
+        await page.evaluate(`[...${ROOT}.querySelectorAll('.lc-link')].find((b) => b.textContent === 'New Chat').click()`);
+        await page.waitForFunction(`${ROOT}.querySelectorAll('.lc-msg').length === 1`);
+        await typeAndSend(page, 'Do you ship to Canada?');
+        await waitForText(page, 'Sources: Shipping');
+        await clickChip(page, 'Yes, thanks');
+        await waitForText(page, 'What else can I help you with?');
+        const history = await t.server.app.db('ai_chat_history').where('organization_id', shop.organization.id).orderBy('id', 'desc').first();
+        expect(!!history.is_resolved, 'the feedback reached the server').to.equal(true);
+        await shot(page, 'continuity-06-ai-answer');
+
+        await typeAndSend(page, 'How many points do I have?');
+        await waitForText(page, 'Please enter the phone number linked to your loyalty account.');
+        await typeAndSend(page, '555-555-0100');
+        await waitForText(page, 'I sent a 6-digit verification code to your phone.');
+        await typeAndSend(page, await lastCode(t.server, '+15555550100'));
+        await waitForText(page, 'You have 1,250 loyalty points.');
+        await waitForText(page, 'You have 1,250 points.');
+        await page.close();
+    });
+
+    it('stays away from a page whose host is not a registered domain of the store, with one console warning', async () => {
+        const other = await startMerchantSite(`${t.url}/widget-away.js`);
+        const page = await browser.newPage();
+        try {
+            const warnings: string[] = [];
+            page.on('console', (m) => {
+                if (m.type() === 'warn' || m.type() === 'error') {
+                    warnings.push(`${m.type()}: ${m.text()}`);
+                }
+            });
+            await page.goto(`http://localhost:${other.port}/`, { waitUntil: 'networkidle0' });
+            await new Promise((r) => setTimeout(r, 500));
+            expect(await page.evaluate(`!!document.querySelector('[data-loyalty-chat]')`)).to.equal(false);
+            expect(warnings).to.deep.equal([`warn: loyalty-chat: this page (localhost) is not a registered domain of Store away; the chat widget is not shown.`]);
+            void elsewhere;
+        }
+        finally {
+            await page.close();
+            await other.close();
+        }
+    });
+});

@@ -1,0 +1,167 @@
+/**
+ * The widget's whole conversation as ONE reducer over the spec's steps (SPEC §4; issue 11): initial, questions,
+ * identifier, code, success, live_chat, and ai (the AI agent, when the store has it). Everything the panel shows
+ * comes from this state, and the state is saved in sessionStorage per store (persist.ts), so a reload or the
+ * next page of the same shop continues the conversation. `new_chat` returns a fresh state: nothing of the
+ * previous customer (phone, live session, messages) survives it. Pure: no DOM, no timers, no fetch.
+ */
+
+export type Step = 'initial' | 'questions' | 'identifier' | 'code' | 'success' | 'live_chat' | 'ai';
+
+export type Sender = 'user' | 'bot' | 'error' | 'agent' | 'system';
+
+export interface Message {
+    id: number;
+    text: string;
+    from: Sender;
+    /** ms since epoch */
+    time: number;
+    /** An agent message: the agent's first name. */
+    author?: string;
+}
+
+export interface LiveState {
+    /** The chat session (server id) once create-session answered. */
+    chatId: string | null;
+    /** Its customer token (4 h), to reconnect after a reload. */
+    token: string | null;
+    /** The last message sequence number shown: after a reload, everything after it is fetched. */
+    lastSeq: number;
+    /** An agent accepted the chat. */
+    agentJoined: boolean;
+}
+
+export interface FlowState {
+    /** The widget session id (SPEC §3); New Chat makes a new one. */
+    sessionId: string;
+    step: Step;
+    messages: Message[];
+    nextId: number;
+    /** The phone being verified (identifier → code steps). */
+    phone: string | null;
+    /** The phone proved with a code in THIS conversation, or null. */
+    verifiedPhone: string | null;
+    /** A request is in flight: inputs are disabled. */
+    pending: boolean;
+    open: boolean;
+    /** Messages that arrived while the panel was closed (the launcher's badge). */
+    unread: number;
+    live: LiveState | null;
+    agentTyping: boolean;
+    /** The AI question to ask again once the phone is verified (fallbackAction 'verify_phone'). */
+    reask: string | null;
+    /** The AI answer awaiting feedback (historyId), if any. */
+    feedbackFor: number | null;
+}
+
+export type Action =
+    | { type: 'open' }
+    | { type: 'close' }
+    | { type: 'say'; text: string; from: Sender; time: number; author?: string }
+    | { type: 'step'; step: Step }
+    | { type: 'pending'; pending: boolean }
+    | { type: 'code_sent'; phone: string }
+    | { type: 'verified'; phone: string }
+    | { type: 'live_started'; chatId: string; token: string; lastSeq: number }
+    | { type: 'live_seq'; seq: number }
+    | { type: 'agent_joined' }
+    | { type: 'agent_typing'; typing: boolean }
+    | { type: 'live_ended' }
+    | { type: 'reask'; question: string | null }
+    | { type: 'feedback_for'; historyId: number | null }
+    | { type: 'new_chat'; sessionId: string };
+
+/** The longest conversation kept (the oldest messages go first). */
+export const MAX_MESSAGES = 200;
+
+export function initialState(sessionId: string, open = false): FlowState {
+    return {
+        sessionId,
+        step: 'initial',
+        messages: [],
+        nextId: 1,
+        phone: null,
+        verifiedPhone: null,
+        pending: false,
+        open,
+        unread: 0,
+        live: null,
+        agentTyping: false,
+        reask: null,
+        feedbackFor: null
+    };
+}
+
+export function reduce(state: FlowState, action: Action): FlowState {
+    switch (action.type) {
+        case 'open':
+            return { ...state, open: true, unread: 0 };
+        case 'close':
+            return { ...state, open: false };
+        case 'say': {
+            const message: Message = { id: state.nextId, text: action.text, from: action.from, time: action.time };
+            if (action.author) {
+                message.author = action.author;
+            }
+            const incoming = action.from === 'agent' || action.from === 'system';
+            return {
+                ...state,
+                messages: [...state.messages, message].slice(-MAX_MESSAGES),
+                nextId: state.nextId + 1,
+                unread: !state.open && incoming ? state.unread + 1 : state.unread,
+                agentTyping: action.from === 'agent' ? false : state.agentTyping
+            };
+        }
+        case 'step':
+            return { ...state, step: action.step, agentTyping: action.step === 'live_chat' ? state.agentTyping : false };
+        case 'pending':
+            return { ...state, pending: action.pending };
+        case 'code_sent':
+            return { ...state, phone: action.phone, step: 'code' };
+        case 'verified':
+            return { ...state, verifiedPhone: action.phone, phone: action.phone };
+        case 'live_started':
+            return { ...state, step: 'live_chat', live: { chatId: action.chatId, token: action.token, lastSeq: Math.max(action.lastSeq, state.live?.chatId === action.chatId ? state.live.lastSeq : 0), agentJoined: state.live?.chatId === action.chatId && state.live.agentJoined } };
+        case 'live_seq':
+            return state.live && action.seq > state.live.lastSeq ? { ...state, live: { ...state.live, lastSeq: action.seq } } : state;
+        case 'agent_joined':
+            return state.live ? { ...state, live: { ...state.live, agentJoined: true } } : state;
+        case 'agent_typing':
+            return { ...state, agentTyping: action.typing && state.step === 'live_chat' };
+        case 'live_ended':
+            return { ...state, live: null, agentTyping: false, step: state.step === 'live_chat' ? 'questions' : state.step };
+        case 'reask':
+            return { ...state, reask: action.question };
+        case 'feedback_for':
+            return { ...state, feedbackFor: action.historyId };
+        case 'new_chat':
+            // Everything of the previous conversation goes: only whether the panel is open stays.
+            return initialState(action.sessionId, state.open);
+        default:
+            return state;
+    }
+}
+
+/** A fresh widget session id (SPEC §3 format: widget_<ms>_<random>). */
+export function newSessionId(now = Date.now(), random = Math.random): string {
+    return `widget_${now}_${random().toString(36).slice(2, 11).padEnd(9, '0')}`;
+}
+
+/** Reads a saved state back; anything that does not look like one gives null (a fresh start). */
+export function revive(raw: string | null): FlowState | null {
+    if (!raw) {
+        return null;
+    }
+    try {
+        const value = JSON.parse(raw) as Partial<FlowState>;
+        if (!value || typeof value.sessionId !== 'string' || !Array.isArray(value.messages) || typeof value.step !== 'string') {
+            return null;
+        }
+        const base = initialState(value.sessionId);
+        // A request cannot survive a reload: never come back disabled.
+        return { ...base, ...value, pending: false, agentTyping: false } as FlowState;
+    }
+    catch {
+        return null;
+    }
+}

@@ -1,0 +1,589 @@
+/**
+ * The chat panel (the chunk loaded on the first hover, focus or click of the launcher): React in the loader's
+ * Shadow DOM, its flow the one reducer of flow.ts, saved per store in sessionStorage (SPEC §2 'Customer widget',
+ * §4 'Widget chat flow'; issue 11). Customer and agent text is always rendered as text, never HTML.
+ */
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
+import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { createRoot } from 'react-dom/client';
+import { api, ApiError, track, TrackEvent, WidgetConfig } from './config';
+import { Action, FlowState, initialState, Message, newSessionId, reduce, Step } from './flow';
+import { createLiveChat, LiveChat, LiveChatOptions } from './live-chat';
+import { adoptStyles } from './styles';
+import { DEFAULT_QUESTIONS, FaqItem, LIVE_WORDS, LOYALTY_WORDS, TEXT } from './texts';
+
+export interface MountOptions {
+    config: WidgetConfig;
+    root: ShadowRoot;
+    /** The conversation saved by an earlier page of this store (persist.ts), or null. */
+    saved: FlowState | null;
+    /** Where the state is saved after every change. */
+    save(state: FlowState): void;
+    onToggle(open: boolean): void;
+    /** The launcher's unread count (messages that came while the panel was closed). */
+    onUnread(count: number): void;
+    /** Makes the live chat connection (default: live-chat.ts); tests pass a fake. */
+    liveChat?: (options: LiveChatOptions) => LiveChat;
+}
+
+export interface PanelController {
+    open(): void;
+    close(): void;
+    toggle(): void;
+}
+
+/** The longest message a customer can send; longer text shows a counter instead of being cut silently. */
+export const MAX_LENGTH = 2000;
+
+interface AiAnswer {
+    answer: string;
+    historyId: number;
+    fallbackAction: 'live_chat' | 'verify_phone' | 'questions' | null;
+    sources?: Array<{ id: number; title: string }>;
+}
+
+type Bus = { dispatch: ((action: Action) => void) | null; queue: Action[]; state: FlowState };
+
+function time(ms: number): string {
+    const d = new Date(ms);
+    return `${d.getHours()}:${String(d.getMinutes()).padStart(2, '0')}`;
+}
+
+const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+function Panel(props: { options: MountOptions; bus: Bus }) {
+    const { options, bus } = props;
+    const { config } = options;
+    const [state, dispatch] = useReducer(reduce, bus.state);
+    const stateRef = useRef(state);
+    stateRef.current = state;
+    const [questions, setQuestions] = useState<FaqItem[] | null>(null);
+    const [text, setText] = useState('');
+    const live = useRef<LiveChat | null>(null);
+    const panelRef = useRef<HTMLDivElement>(null);
+    const inputRef = useRef<HTMLTextAreaElement>(null);
+    const listRef = useRef<HTMLDivElement>(null);
+    const title = `${config.storeName} Support`;
+
+    useLayoutEffect(() => {
+        bus.dispatch = dispatch;
+        bus.queue.splice(0).forEach(dispatch);
+        return () => {
+            bus.dispatch = null;
+        };
+    }, [bus]);
+
+    // ---- saving, launcher, focus ----
+    useEffect(() => {
+        bus.state = state;
+        options.save(state);
+        options.onUnread(state.unread);
+    }, [state, options, bus]);
+
+    const wasOpen = useRef(false);
+    useEffect(() => {
+        if (state.open && !wasOpen.current) {
+            inputRef.current?.focus();
+            emit({ action: 'widget_opened', success: true });
+        }
+        if (state.open !== wasOpen.current) {
+            options.onToggle(state.open);
+        }
+        wasOpen.current = state.open;
+    }, [state.open]);
+
+    useEffect(() => {
+        const list = listRef.current;
+        if (list) {
+            list.scrollTop = list.scrollHeight;
+        }
+    }, [state.messages.length, state.agentTyping, state.step]);
+
+    // ---- helpers ----
+    const sid = state.sessionId;
+    function emit(event: TrackEvent): void {
+        track(config, stateRef.current.sessionId, event);
+    }
+    /** Dispatches only while the conversation that started the request is still the current one. */
+    function guard(session: string): (action: Action) => void {
+        return (action) => {
+            if (stateRef.current.sessionId === session) {
+                dispatch(action);
+            }
+        };
+    }
+    const say = (d: (a: Action) => void, textOut: string, from: Message['from'] = 'bot', author?: string) =>
+        d({ type: 'say', text: textOut, from, time: Date.now(), author });
+
+    // ---- the store's questions ----
+    useEffect(() => {
+        let done = false;
+        api<FaqItem[]>(config, '/api/questions')
+            .then((rows) => {
+                if (!done) {
+                    setQuestions(Array.isArray(rows)
+                        ? rows.map((q) => ({ id: q.id, question: q.question, answer: q.answer, kind: q.kind ?? 'answer' }))
+                        : DEFAULT_QUESTIONS);
+                }
+            })
+            .catch((err) => {
+                console.warn('loyalty-chat: using the default questions', err);
+                if (!done) {
+                    setQuestions(DEFAULT_QUESTIONS);
+                }
+            });
+        return () => {
+            done = true;
+        };
+    }, [config]);
+
+    // The greeting, once open with the questions known, for a new conversation.
+    // After New Chat it comes 500 ms later (SPEC §4).
+    const greetDelay = useRef(0);
+    useEffect(() => {
+        if (state.open && questions && state.step === 'initial' && !state.messages.length) {
+            const greet = () => {
+                greetDelay.current = 0;
+                say(dispatch, TEXT.greeting(config.storeName));
+                dispatch({ type: 'step', step: 'questions' });
+            };
+            if (!greetDelay.current) {
+                greet();
+                return undefined;
+            }
+            const timer = setTimeout(greet, greetDelay.current);
+            return () => clearTimeout(timer);
+        }
+        return undefined;
+    }, [state.open, questions, state.step, state.messages.length, state.sessionId]);
+
+    // ---- live chat ----
+    function liveChat(): LiveChat {
+        const session = stateRef.current.sessionId;
+        const d = guard(session);
+        live.current ??= (options.liveChat ?? createLiveChat)({
+            apiOrigin: config.apiOrigin,
+            widgetKey: config.key,
+            sessionId: session,
+            onMessage: (m) => {
+                say(d, m.message, m.sender === 'agent' ? 'agent' : 'system');
+                if (typeof m.seq === 'number') {
+                    d({ type: 'live_seq', seq: m.seq });
+                }
+            },
+            onSession: (s) => d({ type: 'live_started', chatId: s.chatId, token: s.token, lastSeq: s.lastSeq }),
+            onEnded: () => {
+                if (stateRef.current.sessionId === session && stateRef.current.step === 'live_chat') {
+                    say(d, TEXT.liveEnded);
+                }
+                d({ type: 'live_ended' });
+                live.current = null;
+            }
+        });
+        return live.current;
+    }
+
+    // After a reload in the middle of a live chat: reconnect and fetch what was missed.
+    useEffect(() => {
+        const saved = stateRef.current.live;
+        if (saved && saved.chatId && saved.token && !live.current) {
+            liveChat().resume({ chatId: saved.chatId, token: saved.token, lastSeq: saved.lastSeq }).catch((err) => {
+                console.warn('loyalty-chat: the live chat could not be resumed', err);
+            });
+        }
+    }, []);
+
+    async function startLiveChat(customerMessage: string): Promise<void> {
+        const d = guard(sid);
+        emit({ action: 'live_chat_requested', phoneNumber: stateRef.current.verifiedPhone, success: null });
+        say(d, TEXT.liveChecking);
+        d({ type: 'pending', pending: true });
+        try {
+            const chat = liveChat();
+            const available = await chat.checkAvailability();
+            if (!available) {
+                say(d, TEXT.liveUnavailable);
+                d({ type: 'step', step: 'questions' });
+                return;
+            }
+            await chat.start({ phoneNumber: stateRef.current.verifiedPhone, customerMessage });
+            say(d, TEXT.liveWaiting);
+            d({ type: 'step', step: 'live_chat' });
+            setTimeout(() => {
+                if (stateRef.current.step === 'live_chat') {
+                    say(d, TEXT.liveConnected);
+                }
+            }, 2000);
+        }
+        catch (err) {
+            console.warn('loyalty-chat: live chat failed', err);
+            say(d, TEXT.liveError, 'error');
+            d({ type: 'step', step: 'questions' });
+        }
+        finally {
+            d({ type: 'pending', pending: false });
+        }
+    }
+
+    // ---- loyalty check ----
+    /**
+     * The store's loyalty program could not be reached (503, or a 502 carrying the server's connection text: the
+     * provider refused the key): SPEC §8's connection texts, not 'Error: …'; the code (if any) is still good.
+     */
+    const unreachable = (err: ApiError) => err.status === 503 || err.status === 504
+        || (err.status === 502 && (err.message === TEXT.verifyNetwork || err.message === TEXT.codeNetwork));
+
+    async function requestCode(identifier: string): Promise<void> {
+        const d = guard(sid);
+        d({ type: 'pending', pending: true });
+        try {
+            const res = await api<{ ok?: boolean; reason?: string; message?: string }>(config, '/api/loyalty/verify', { identifier, sessionId: sid });
+            if (res && res.ok === false) {
+                say(d, TEXT.notFound, 'error');
+                emit({ action: 'verification_failed', phoneNumber: identifier, success: false, errorMessage: res.message ?? res.reason ?? null });
+                d({ type: 'step', step: 'questions' });
+                return;
+            }
+            say(d, TEXT.codeSent);
+            emit({ action: 'verification_sent', phoneNumber: identifier, success: true });
+            d({ type: 'code_sent', phone: identifier });
+        }
+        catch (err) {
+            const message = err instanceof ApiError ? err.message : 'network error';
+            say(d, err instanceof ApiError && !unreachable(err) ? TEXT.verifyError(err.message) : TEXT.verifyNetwork, 'error');
+            emit({ action: 'verification_failed', phoneNumber: identifier, success: false, errorMessage: message });
+            d({ type: 'step', step: 'questions' });
+        }
+        finally {
+            d({ type: 'pending', pending: false });
+        }
+    }
+
+    async function checkCode(code: string): Promise<void> {
+        const d = guard(sid);
+        const phone = stateRef.current.phone ?? '';
+        d({ type: 'pending', pending: true });
+        try {
+            const res = await api<{ ok?: boolean; reason?: string; message?: string; points?: number }>(config, '/api/loyalty/view', { identifier: phone, code, sessionId: sid });
+            if (res && res.ok === false) {
+                const message = res.message ?? 'Invalid verification code';
+                emit({ action: 'code_verification_failed', phoneNumber: phone, success: false, errorMessage: message });
+                if (res.reason === 'invalid_code') {
+                    say(d, TEXT.wrongCode(message.replace(/\.$/, '')), 'error');
+                }
+                else {
+                    say(d, TEXT.notFound, 'error');
+                    d({ type: 'step', step: 'questions' });
+                }
+                return;
+            }
+            const points = Number(res.points) || 0;
+            d({ type: 'verified', phone });
+            say(d, TEXT.points(points));
+            emit({ action: 'points_retrieved', phoneNumber: phone, success: true, pointsRetrieved: points });
+            d({ type: 'step', step: 'success' });
+            const reask = stateRef.current.reask;
+            if (reask && config.aiEnabled) {
+                // The AI asked for the phone first (fallbackAction 'verify_phone'): now the question again.
+                d({ type: 'reask', question: null });
+                await askAi(reask);
+            }
+        }
+        catch (err) {
+            const message = err instanceof ApiError ? err.message : 'network error';
+            emit({ action: 'code_verification_failed', phoneNumber: phone, success: false, errorMessage: message });
+            if (!(err instanceof ApiError) || unreachable(err)) {
+                // The code was not used up: the customer can send it again from the code step.
+                say(d, TEXT.codeNetwork, 'error');
+            }
+            else {
+                // Expired, used up or rate limited: retrying this code cannot work.
+                say(d, TEXT.verifyError(err.message), 'error');
+                d({ type: 'step', step: 'questions' });
+            }
+        }
+        finally {
+            d({ type: 'pending', pending: false });
+        }
+    }
+
+    // ---- the AI agent (only when the store has it: config.aiEnabled) ----
+    async function askAi(question: string): Promise<void> {
+        const d = guard(sid);
+        d({ type: 'step', step: 'ai' });
+        d({ type: 'feedback_for', historyId: null });
+        d({ type: 'pending', pending: true });
+        let fallback: AiAnswer['fallbackAction'] = null;
+        try {
+            const res = await api<AiAnswer>(config, '/api/ai/chat', { sessionId: sid, message: question });
+            const sources = (res.sources ?? []).map((x) => x.title).filter(Boolean);
+            say(d, sources.length ? `${res.answer}\n\nSources: ${sources.join(', ')}` : res.answer);
+            fallback = res.fallbackAction;
+            if (fallback === 'verify_phone') {
+                d({ type: 'reask', question });
+                say(d, TEXT.askPhone);
+                d({ type: 'step', step: 'identifier' });
+            }
+            else if (fallback === 'questions') {
+                d({ type: 'step', step: 'questions' });
+            }
+            else if (fallback !== 'live_chat' && typeof res.historyId === 'number') {
+                d({ type: 'feedback_for', historyId: res.historyId });
+            }
+        }
+        catch (err) {
+            say(d, err instanceof ApiError ? TEXT.verifyError(err.message) : TEXT.fallback, 'error');
+            d({ type: 'step', step: 'questions' });
+        }
+        finally {
+            d({ type: 'pending', pending: false });
+        }
+        if (fallback === 'live_chat' && stateRef.current.sessionId === sid) {
+            await startLiveChat(question);
+        }
+    }
+
+    function feedback(resolved: boolean): void {
+        const historyId = state.feedbackFor;
+        dispatch({ type: 'feedback_for', historyId: null });
+        if (historyId !== null) {
+            api(config, '/api/ai/feedback', { sessionId: sid, historyId, resolved }).catch((err) => console.warn('loyalty-chat: feedback not recorded', err));
+        }
+        say(dispatch, resolved ? TEXT.moreHelp : TEXT.aiNotResolved);
+        dispatch({ type: 'step', step: 'questions' });
+    }
+
+    // ---- choosing and typing ----
+    function choose(q: FaqItem): void {
+        if (state.pending) {
+            return;
+        }
+        say(dispatch, q.question, 'user');
+        emit({ action: 'question_clicked', questionId: q.id, success: true });
+        if (q.kind === 'loyalty_check') {
+            say(dispatch, TEXT.askPhone);
+            dispatch({ type: 'step', step: 'identifier' });
+        }
+        else if (q.kind === 'live_support') {
+            void startLiveChat(q.question);
+        }
+        else {
+            say(dispatch, q.answer);
+            const d = guard(sid);
+            dispatch({ type: 'step', step: 'initial' });
+            setTimeout(() => {
+                if (stateRef.current.step === 'initial') {
+                    d({ type: 'step', step: 'questions' });
+                }
+            }, 1000);
+        }
+    }
+
+    function submit(): void {
+        const value = text.trim();
+        if (!value || state.pending || value.length > MAX_LENGTH) {
+            return;     // blank text is ignored; too long text keeps its counter
+        }
+        setText('');
+        say(dispatch, value, 'user');
+        const step: Step = state.step;
+        if (step === 'live_chat') {
+            live.current?.send(value);
+            return;
+        }
+        if (step === 'identifier') {
+            void requestCode(value);
+            return;
+        }
+        if (step === 'code') {
+            void checkCode(value.replace(/\s+/g, ''));
+            return;
+        }
+        const match = (questions ?? []).find((q) => q.question.toLowerCase() === value.toLowerCase());
+        if ((match && match.kind === 'live_support') || (!match && LIVE_WORDS.test(value))) {
+            void startLiveChat(value);
+        }
+        else if ((match && match.kind === 'loyalty_check') || (!match && LOYALTY_WORDS.test(value))) {
+            say(dispatch, TEXT.askPhone);
+            dispatch({ type: 'step', step: 'identifier' });
+        }
+        else if (!match && config.aiEnabled) {
+            void askAi(value);
+        }
+        else {
+            say(dispatch, match ? match.answer : TEXT.fallback);
+            dispatch({ type: 'step', step: 'questions' });
+        }
+    }
+
+    function newChat(): void {
+        const chat = live.current;
+        live.current = null;
+        if (chat && stateRef.current.step === 'live_chat') {
+            chat.end().catch(() => undefined);
+        }
+        setText('');
+        greetDelay.current = 500;
+        dispatch({ type: 'new_chat', sessionId: newSessionId() });
+        inputRef.current?.focus();
+    }
+
+    // ---- keyboard: Esc closes, Tab stays inside the dialog ----
+    function onKeyDown(event: ReactKeyboardEvent<HTMLDivElement>): void {
+        if (event.key === 'Escape') {
+            event.stopPropagation();
+            dispatch({ type: 'close' });
+            return;
+        }
+        if (event.key === 'Tab' && panelRef.current) {
+            const items = Array.from(panelRef.current.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.closest('[hidden]'));
+            if (!items.length) {
+                return;
+            }
+            const first = items[0];
+            const last = items[items.length - 1];
+            const active = (panelRef.current.getRootNode() as ShadowRoot).activeElement;
+            if (event.shiftKey && active === first) {
+                event.preventDefault();
+                last.focus();
+            }
+            else if (!event.shiftKey && active === last) {
+                event.preventDefault();
+                first.focus();
+            }
+        }
+    }
+
+    const step = state.step;
+    const tooLong = text.length > MAX_LENGTH;
+    const placeholder = step === 'identifier' ? 'Enter your phone number'
+        : step === 'code' ? 'Enter the 6-digit code'
+            : step === 'live_chat' ? 'Message our team...' : 'Type your message...';
+    const showQuick = step === 'questions';
+
+    return (
+        <div className="lc-panel" role="dialog" aria-modal="true" aria-label={title} hidden={!state.open} ref={panelRef} onKeyDown={onKeyDown}>
+            <div className="lc-head">
+                <h2 className="lc-title">{title}</h2>
+                <span className="lc-badge" hidden={step !== 'live_chat'}>Live Chat Active</span>
+                <button type="button" className="lc-x" aria-label="Close chat" onClick={() => dispatch({ type: 'close' })}>{'\u00d7'}</button>
+            </div>
+            <div className="lc-msgs" role="log" aria-live="polite" aria-label="Messages" tabIndex={0} ref={listRef}>
+                {state.messages.map((m) => (
+                    <div key={m.id} className={`lc-msg lc-${m.from === 'user' ? 'user' : m.from === 'error' ? 'error' : m.from === 'agent' ? 'agent' : 'bot'}`}
+                        data-role={m.from === 'user' ? 'user' : m.from === 'error' ? 'error' : 'bot'}>
+                        {m.from === 'agent' && m.author && <span className="lc-author">{m.author}</span>}
+                        <span className="lc-text" dir="auto">{m.text}</span>
+                        <time className="lc-time" dateTime={new Date(m.time).toISOString()}>{time(m.time)}</time>
+                    </div>
+                ))}
+                {state.agentTyping && <div className="lc-typing" aria-label="The agent is typing">…</div>}
+            </div>
+            <div className="lc-quick" role="group" aria-label="Quick questions" hidden={!showQuick}>
+                {showQuick && (questions ?? []).map((q) => (
+                    <button key={q.id} type="button" className="lc-chip" disabled={state.pending} onClick={() => choose(q)}>{q.question}</button>
+                ))}
+            </div>
+            {state.feedbackFor !== null && (
+                <div className="lc-quick" role="group" aria-label="Did this answer help?">
+                    <button type="button" className="lc-chip" onClick={() => feedback(true)}>Yes, thanks</button>
+                    <button type="button" className="lc-chip" onClick={() => feedback(false)}>No, I need more help</button>
+                </div>
+            )}
+            <div className="lc-bar">
+                <button type="button" className="lc-link" onClick={newChat}>New Chat</button>
+                <button type="button" className="lc-link" hidden={!(step === 'success' || step === 'code')}
+                    onClick={() => {
+                        say(dispatch, TEXT.moreHelp);
+                        dispatch({ type: 'step', step: 'questions' });
+                    }}>More Help</button>
+            </div>
+            <form className="lc-form" onSubmit={(e) => {
+                e.preventDefault();
+                submit();
+            }}>
+                <textarea className="lc-input" ref={inputRef} rows={1} dir="auto" value={text} disabled={state.pending}
+                    inputMode={step === 'code' ? 'numeric' : step === 'identifier' ? 'tel' : 'text'}
+                    autoComplete="off" placeholder={placeholder} aria-label={placeholder}
+                    aria-invalid={tooLong || undefined} aria-describedby={tooLong ? 'lc-count' : undefined}
+                    onChange={(e) => setText(e.target.value)}
+                    onKeyDown={(e) => {
+                        if (e.key === 'Enter' && !e.shiftKey) {
+                            e.preventDefault();
+                            submit();
+                        }
+                    }} />
+                <button type="submit" className="lc-send" disabled={state.pending || tooLong}>Send</button>
+            </form>
+            {tooLong && (
+                <p className="lc-count" id="lc-count" role="status">
+                    {`${text.length.toLocaleString('en-US')} / ${MAX_LENGTH.toLocaleString('en-US')} characters: please shorten your message by ${(text.length - MAX_LENGTH).toLocaleString('en-US')}.`}
+                </p>
+            )}
+        </div>
+    );
+}
+
+export function mount(options: MountOptions): PanelController {
+    adoptStyles(options.root, PANEL_CSS);
+    const container = document.createElement('div');
+    options.root.append(container);
+    const saved = options.saved;
+    const bus: Bus = { dispatch: null, queue: [], state: saved ?? initialState(newSessionId()) };
+    if (!saved) {
+        track(options.config, bus.state.sessionId, { action: 'widget_loaded', success: true });
+    }
+    const send = (action: Action) => (bus.dispatch ? bus.dispatch(action) : bus.queue.push(action));
+    createRoot(container).render(<Panel options={options} bus={bus} />);
+    return {
+        open: () => send({ type: 'open' }),
+        close: () => send({ type: 'close' }),
+        toggle() {
+            const open = bus.queue.reduce((o, a) => (a.type === 'open' ? true : a.type === 'close' ? false : o), bus.state.open);
+            send({ type: open ? 'close' : 'open' });
+        }
+    };
+}
+
+/** The chat panel's styles (here, not in styles.ts, which the loader shares: they load with the panel). */
+export const PANEL_CSS = `
+.lc-panel{position:fixed;right:20px;bottom:88px;width:370px;height:560px;max-height:calc(100vh - 110px);
+  display:flex;flex-direction:column;background:#fff;color:#111827;border-radius:14px;overflow:hidden;
+  box-shadow:0 12px 40px rgba(0,0,0,.28);z-index:2147483000;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
+  text-align:start}
+.lc-panel[hidden]{display:none}
+.lc-panel *{box-sizing:border-box}
+.lc-head{display:flex;align-items:center;gap:8px;padding:12px 14px;background:#1d4ed8;color:#fff}
+.lc-title{flex:1;margin:0;font-size:16px;font-weight:600;color:#fff}
+.lc-badge{background:#fff;color:#166534;border-radius:999px;padding:2px 8px;font-size:12px;font-weight:600}
+.lc-badge[hidden]{display:none}
+.lc-x{border:0;background:transparent;color:#fff;font-size:22px;line-height:1;cursor:pointer;padding:2px 6px;border-radius:6px}
+.lc-msgs{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px;background:#f9fafb}
+.lc-msg{max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere;display:flex;flex-direction:column;gap:2px}
+.lc-bot,.lc-agent{align-self:flex-start;background:#fff;border:1px solid #e5e7eb;color:#111827}
+.lc-agent{border-color:#bfdbfe}
+.lc-user{align-self:flex-end;background:#1d4ed8;color:#fff}
+.lc-error{align-self:flex-start;background:#fef2f2;border:1px solid #fecaca;color:#dc2626}
+.lc-author{font-size:12px;font-weight:600;color:#1e3a8a}
+.lc-time{font-size:11px;opacity:.75;align-self:flex-end}
+.lc-typing{align-self:flex-start;color:#4b5563;font-size:20px;letter-spacing:2px}
+.lc-quick{display:flex;flex-wrap:wrap;gap:6px;padding:8px 14px;border-top:1px solid #e5e7eb;background:#fff}
+.lc-quick[hidden]{display:none}
+.lc-chip{border:1px solid #1d4ed8;background:#fff;color:#1d4ed8;border-radius:999px;padding:6px 12px;cursor:pointer;font:inherit;font-size:13px}
+.lc-chip:disabled{opacity:.5;cursor:default}
+.lc-bar{display:flex;gap:8px;padding:6px 14px;background:#fff;border-top:1px solid #e5e7eb}
+.lc-link{border:1px solid #d1d5db;background:#fff;border-radius:6px;padding:4px 10px;cursor:pointer;color:#374151;font-size:12px}
+.lc-link[hidden]{display:none}
+.lc-form{display:flex;gap:8px;padding:10px 14px;border-top:1px solid #e5e7eb;background:#fff}
+.lc-input{flex:1;min-width:0;border:1px solid #6b7280;border-radius:8px;padding:8px 10px;font:inherit;font-size:16px;color:#111827;background:#fff;resize:none;height:40px}
+.lc-input:disabled{background:#f3f4f6}
+.lc-input[aria-invalid=true]{border-color:#dc2626}
+.lc-send{border:0;border-radius:8px;background:#1d4ed8;color:#fff;padding:0 14px;cursor:pointer;font-weight:600}
+.lc-send:disabled{opacity:.5;cursor:default}
+.lc-count{margin:0;padding:4px 14px 8px;background:#fff;color:#b91c1c;font-size:12px}
+.lc-panel :focus-visible,.lc-msgs:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
+.lc-head :focus-visible{outline-color:#fff}
+@media (max-width:480px){
+  .lc-panel{right:0;bottom:0;left:0;top:0;width:100%;height:100%;max-height:none;border-radius:0}
+}
+`;
