@@ -157,6 +157,7 @@ async function main(): Promise<void> {
             ['phones page 1', '/api/analytics/phones?days=30&page=1&limit=20']
         ];
         const extra: Array<[string, string]> = [
+            ['baseline: an authenticated call with no query of its own (GET /api/admin/verify)', '/api/admin/verify'],
             ['phones page 1, a past range', `/api/analytics/phones?startDate=${new Date(Date.now() - 60 * 86400000).toISOString().slice(0, 10)}&endDate=${new Date(Date.now() - 31 * 86400000).toISOString().slice(0, 10)}&page=1&limit=20`],
             ['timeline', '/api/analytics/timeline?days=30'],
             ['failed verifications page 1', '/api/analytics/failed-verifications?days=30&page=1&limit=100'],

@@ -232,4 +232,33 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         await shot(page, '17-overview-390px');
         expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.be.at.most(0);
     });
+
+    it('shows the admin home\'s four stat cards from the summary', async () => {
+        await page.setViewport({ width: 1280, height: 900 });
+        await page.goto(`${t.url}/admin-dashboard`, { waitUntil: 'networkidle0' });
+        await page.waitForFunction(() => document.querySelectorAll('.lc-stats .lc-stat-value').length === 4
+            && Array.from(document.querySelectorAll('.lc-stats .lc-stat-value')).every((e) => e.textContent !== '—'));
+        const res = await t.server.inject({ method: 'GET', url: '/api/analytics/summary?days=30', headers: { authorization: `Bearer ${shop.admin.token}` } });
+        const s = res.result as any;
+        const values = await page.$$eval('.lc-stats .lc-stat-value', (els) => els.map((e) => e.textContent));
+        expect(values).to.deep.equal([`${s.successRate}%`, String(s.activeDomains), String(s.loyaltyChecks), String(s.liveChatSessions)]);
+        await shot(page, '18-admin-home');
+    });
+
+    it('gives the organization user a period selector and the daily chart', async () => {
+        const org = await browser.newPage();
+        await org.setViewport({ width: 1280, height: 900 });
+        await org.goto(`${t.url}/org-login`, { waitUntil: 'networkidle0' });
+        await org.type('#login-email', shop.orgUser.email);
+        await org.type('#login-password', shop.orgUser.password);
+        await org.click('button[type=submit]');
+        await org.waitForFunction(() => location.pathname === '/org-dashboard');
+        await clickText(org, '.bp5-tab', 'Analytics');
+        await org.waitForSelector('[data-testid="org-daily-chart"] .lc-bars rect');
+        expect(await org.$$eval('[data-testid="org-daily-chart"] .lc-bars g', (g) => g.length)).to.be.greaterThan(30);
+        await org.select('#org-period', '7');
+        await org.waitForFunction(() => document.querySelectorAll('[data-testid="org-daily-chart"] .lc-bars > g').length === 3 + 7);
+        await shot(org, '19-org-dashboard-analytics');
+        await org.close();
+    });
 });

@@ -23,6 +23,8 @@ describe('the admin questions screen (/admin-questions) in a browser', function 
     before(async () => {
         t = await startTestServer({ listen: true });
         shop = await createTenant(t.server, 'qshop');
+        // This screen's test starts from its own two questions, not a new store's five defaults.
+        await t.server.app.db('premade_questions').where('organization_id', shop.organization.id).delete();
         for (const q of [['What are your store hours?', 'Monday-Saturday 9AM-8PM.'], ['How do I earn points?', '1 point per $1 spent.']]) {
             await t.server.app.services.questions.create(shop.organization.id, { question: q[0], answer: q[1] });
         }
@@ -93,7 +95,7 @@ describe('the admin questions screen (/admin-questions) in a browser', function 
         // Preview: the active questions under 'How can I help you?'.
         await page.evaluate(() => (Array.from(document.querySelectorAll('[role=tab]')).find((b) => b.textContent === 'Preview') as HTMLElement).click());
         await page.waitForSelector('.lc-preview');
-        const preview = await page.$eval('.lc-preview', (el) => ({ title: el.querySelector('h5')?.textContent, items: Array.from(el.querySelectorAll('.lc-preview-chip')).map((b) => b.textContent) }));
+        const preview = await page.$eval('.lc-preview', (el) => ({ title: el.querySelector('h2')?.textContent, items: Array.from(el.querySelectorAll('.lc-preview-chip')).map((b) => b.textContent) }));
         expect(preview).to.deep.equal({ title: 'How can I help you?', items: ['What are your store hours?'] });
         await new Promise((resolve) => setTimeout(resolve, 400));
         await screenshot(page, 'admin-questions-05-preview');

@@ -214,6 +214,33 @@ describe('the widget, second edition: continuity, privacy, isolation (issue 11)'
         await page.close();
     });
 
+    it('asks the AI agent (the store has it on): answer with sources and feedback, and verify_phone runs the code steps then asks again', async () => {
+        await t.server.app.services.ai.createKnowledge(shop.organization.id, { title: 'Shipping', content: 'We ship to Canada and the United States within 5 business days.' });
+        const page = await browser.newPage();
+        await page.setViewport({ width: 1200, height: 800 });
+        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+        await openWidget(page);
+        await waitForText(page, 'Hi! Welcome');
+        await page.evaluate(`[...${ROOT}.querySelectorAll('.lc-link')].find((b) => b.textContent === 'New Chat').click()`);
+        await page.waitForFunction(`${ROOT}.querySelectorAll('.lc-msg').length === 1`);
+        await typeAndSend(page, 'Do you ship to Canada?');
+        await waitForText(page, 'Sources: Shipping');
+        await clickChip(page, 'Yes, thanks');
+        await waitForText(page, 'What else can I help you with?');
+        const history = await t.server.app.db('ai_chat_history').where('organization_id', shop.organization.id).orderBy('id', 'desc').first();
+        expect(!!history.is_resolved, 'the feedback reached the server').to.equal(true);
+        await shot(page, 'continuity-06-ai-answer');
+
+        await typeAndSend(page, 'How many points do I have?');
+        await waitForText(page, 'Please enter the phone number linked to your loyalty account.');
+        await typeAndSend(page, '555-555-0100');
+        await waitForText(page, 'I sent a 6-digit verification code to your phone.');
+        await typeAndSend(page, await lastCode(t.server, '+15555550100'));
+        await waitForText(page, 'You have 1,250 loyalty points.');
+        await waitForText(page, 'You have 1,250 points.');
+        await page.close();
+    });
+
     it('stays away from a page whose host is not a registered domain of the store, with one console warning', async () => {
         const other = await startMerchantSite(`${t.url}/widget-away.js`);
         const page = await browser.newPage();

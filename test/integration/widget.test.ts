@@ -29,7 +29,15 @@ describe('serving the widget (/widget-{subdomain}.js) and the demo storefront', 
         expect(res.headers['cache-control']).to.equal('public, max-age=300');
         const match = res.payload.match(/^window\.__loyaltyChatWidget=(\{.*?\});\n/);
         expect(match, res.payload.slice(0, 200)).to.not.equal(null);
-        expect(JSON.parse(match![1])).to.deep.equal({ key: a.bot.publicKey, storeName: 'Store serve', apiOrigin: 'http://chat.example.com:8080', subdomain: 'serve' });
+        expect(JSON.parse(match![1])).to.deep.equal({
+            key: a.bot.publicKey, storeName: 'Store serve', apiOrigin: 'http://chat.example.com:8080', subdomain: 'serve',
+            // The loader shows the widget only on these hosts; the panel offers the AI step when it is on.
+            domains: ['serve.test'], aiEnabled: true, look: { color: null, position: 'right', title: null, greeting: null }
+        });
+        await server.app.services.ai.setEnabled(a.organization.id, false);
+        const off = await server.inject({ url: '/widget-serve.js', headers: { host: 'chat.example.com:8080' } });
+        expect(JSON.parse(off.payload.match(/^window\.__loyaltyChatWidget=(\{.*?\});\n/)![1]).aiEnabled).to.equal(false);
+        await server.app.services.ai.setEnabled(a.organization.id, true);
         expect(res.payload).to.not.contain(server.app.config.jwtSecret);
     });
 
@@ -59,7 +67,7 @@ describe('serving the widget (/widget-{subdomain}.js) and the demo storefront', 
 
     it('serves the hashed chunks with long-lived caching and nothing else from the widget folder', async () => {
         const manifest = JSON.parse(Fs.readFileSync(Path.join(WIDGET_DIR, 'manifest.json'), 'utf8'));
-        const chunk = manifest.app[0];
+        const chunk = manifest.panel[0];
         const res = await server.inject(`/widget/${chunk}`);
         expect(res.statusCode).to.equal(200);
         expect(res.headers['cache-control']).to.equal('public, max-age=31536000, immutable');

@@ -35,6 +35,13 @@ export interface PanelController {
 /** The longest message a customer can send; longer text shows a counter instead of being cut silently. */
 export const MAX_LENGTH = 2000;
 
+interface AiAnswer {
+    answer: string;
+    historyId: number;
+    fallbackAction: 'live_chat' | 'verify_phone' | 'questions' | null;
+    sources?: Array<{ id: number; title: string }>;
+}
+
 type Bus = { dispatch: ((action: Action) => void) | null; queue: Action[]; state: FlowState };
 
 function time(ms: number): string {
@@ -56,7 +63,8 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     const panelRef = useRef<HTMLDivElement>(null);
     const inputRef = useRef<HTMLTextAreaElement>(null);
     const listRef = useRef<HTMLDivElement>(null);
-    const title = `${config.storeName} Support`;
+    const look = config.look;
+    const title = look?.title || `${config.storeName} Support`;
 
     useLayoutEffect(() => {
         bus.dispatch = dispatch;
@@ -137,7 +145,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         if (state.open && questions && state.step === 'initial' && !state.messages.length) {
             const greet = () => {
                 greetDelay.current = 0;
-                say(dispatch, TEXT.greeting(config.storeName));
+                say(dispatch, look?.greeting || TEXT.greeting(config.storeName));
                 dispatch({ type: 'step', step: 'questions' });
             };
             if (!greetDelay.current) {
@@ -275,6 +283,12 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             say(d, TEXT.points(points));
             emit({ action: 'points_retrieved', phoneNumber: phone, success: true, pointsRetrieved: points });
             d({ type: 'step', step: 'success' });
+            const reask = stateRef.current.reask;
+            if (reask && config.aiEnabled) {
+                // The AI asked for the phone first (fallbackAction 'verify_phone'): now the question again.
+                d({ type: 'reask', question: null });
+                await askAi(reask);
+            }
         }
         catch (err) {
             const message = err instanceof ApiError ? err.message : 'network error';
@@ -292,6 +306,52 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         finally {
             d({ type: 'pending', pending: false });
         }
+    }
+
+    // ---- the AI agent (only when the store has it: config.aiEnabled) ----
+    async function askAi(question: string): Promise<void> {
+        const d = guard(sid);
+        d({ type: 'step', step: 'ai' });
+        d({ type: 'feedback_for', historyId: null });
+        d({ type: 'pending', pending: true });
+        let fallback: AiAnswer['fallbackAction'] = null;
+        try {
+            const res = await api<AiAnswer>(config, '/api/ai/chat', { sessionId: sid, message: question });
+            const sources = (res.sources ?? []).map((x) => x.title).filter(Boolean);
+            say(d, sources.length ? `${res.answer}\n\nSources: ${sources.join(', ')}` : res.answer);
+            fallback = res.fallbackAction;
+            if (fallback === 'verify_phone') {
+                d({ type: 'reask', question });
+                say(d, TEXT.askPhone);
+                d({ type: 'step', step: 'identifier' });
+            }
+            else if (fallback === 'questions') {
+                d({ type: 'step', step: 'questions' });
+            }
+            else if (fallback !== 'live_chat' && typeof res.historyId === 'number') {
+                d({ type: 'feedback_for', historyId: res.historyId });
+            }
+        }
+        catch (err) {
+            say(d, err instanceof ApiError ? TEXT.verifyError(err.message) : TEXT.fallback, 'error');
+            d({ type: 'step', step: 'questions' });
+        }
+        finally {
+            d({ type: 'pending', pending: false });
+        }
+        if (fallback === 'live_chat' && stateRef.current.sessionId === sid) {
+            await startLiveChat(question);
+        }
+    }
+
+    function feedback(resolved: boolean): void {
+        const historyId = state.feedbackFor;
+        dispatch({ type: 'feedback_for', historyId: null });
+        if (historyId !== null) {
+            api(config, '/api/ai/feedback', { sessionId: sid, historyId, resolved }).catch((err) => console.warn('loyalty-chat: feedback not recorded', err));
+        }
+        say(dispatch, resolved ? TEXT.moreHelp : TEXT.aiNotResolved);
+        dispatch({ type: 'step', step: 'questions' });
     }
 
     // ---- choosing and typing ----
@@ -348,6 +408,9 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             say(dispatch, TEXT.askPhone);
             dispatch({ type: 'step', step: 'identifier' });
         }
+        else if (!match && config.aiEnabled) {
+            void askAi(value);
+        }
         else {
             say(dispatch, match ? match.answer : TEXT.fallback);
             dispatch({ type: 'step', step: 'questions' });
@@ -400,8 +463,9 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     const showQuick = step === 'questions';
 
     return (
-        <div className="lc-panel" role="dialog" aria-modal="true" aria-label={title} hidden={!state.open} ref={panelRef} onKeyDown={onKeyDown}>
-            <div className="lc-head">
+        <div className={`lc-panel${look?.position === 'left' ? ' lc-left' : ''}`} role="dialog" aria-modal="true" aria-label={title}
+            hidden={!state.open} ref={panelRef} onKeyDown={onKeyDown}>
+            <div className="lc-head" style={look?.color ? { background: look.color } : undefined}>
                 <h2 className="lc-title">{title}</h2>
                 <span className="lc-badge" hidden={step !== 'live_chat'}>Live Chat Active</span>
                 <button type="button" className="lc-x" aria-label="Close chat" onClick={() => dispatch({ type: 'close' })}>{'\u00d7'}</button>
@@ -422,6 +486,12 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
                     <button key={q.id} type="button" className="lc-chip" disabled={state.pending} onClick={() => choose(q)}>{q.question}</button>
                 ))}
             </div>
+            {state.feedbackFor !== null && (
+                <div className="lc-quick" role="group" aria-label="Did this answer help?">
+                    <button type="button" className="lc-chip" onClick={() => feedback(true)}>Yes, thanks</button>
+                    <button type="button" className="lc-chip" onClick={() => feedback(false)}>No, I need more help</button>
+                </div>
+            )}
             <div className="lc-bar">
                 <button type="button" className="lc-link" onClick={newChat}>New Chat</button>
                 <button type="button" className="lc-link" hidden={!(step === 'success' || step === 'code')}
@@ -484,6 +554,7 @@ export const PANEL_CSS = `
   box-shadow:0 12px 40px rgba(0,0,0,.28);z-index:2147483000;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
   text-align:start}
 .lc-panel[hidden]{display:none}
+.lc-left{right:auto;left:20px}
 .lc-panel *{box-sizing:border-box}
 .lc-head{display:flex;align-items:center;gap:8px;padding:12px 14px;background:#1d4ed8;color:#fff}
 .lc-title{flex:1;margin:0;font-size:16px;font-weight:600;color:#fff}
@@ -516,6 +587,6 @@ export const PANEL_CSS = `
 .lc-panel :focus-visible,.lc-msgs:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
 .lc-head :focus-visible{outline-color:#fff}
 @media (max-width:480px){
-  .lc-panel{right:0;bottom:0;left:0;top:0;width:100%;height:100%;max-height:none;border-radius:0}
+  .lc-panel,.lc-left{right:0;bottom:0;left:0;top:0;width:100%;height:100%;max-height:none;border-radius:0}
 }
 `;

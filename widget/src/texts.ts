@@ -18,7 +18,9 @@ export const TEXT = {
     liveConnected: "You're connected! A member of our team will reply here shortly.",
     liveEnded: 'The live chat has ended. You can continue with the questions below.',
     fallback: "I'm not sure about that one. Please choose one of the questions below, or type 'agent' to talk to a member of our team.",
-    moreHelp: 'What else can I help you with?'
+    moreHelp: 'What else can I help you with?',
+    aiNotResolved: "Sorry I couldn't help. Choose a question below, or type 'agent' to talk to a member of our team."
+
 };
 
 export type QuestionKind = 'answer' | 'loyalty_check' | 'live_support';

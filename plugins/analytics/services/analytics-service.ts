@@ -69,7 +69,9 @@ export class AnalyticsService {
         this.db = db;
         this.jobs = jobs;
         this.timeZoneLookup = timeZoneOf;
-        jobs.define<{ rows: Array<Record<string, unknown>> }>(INGEST_JOB, async ({ rows }) => this.ingest(rows));
+        // Two batches at once per node: their upserts take row locks in one sorted order (rollup.ts), so they wait for
+        // each other at worst and never deadlock.
+        jobs.define<{ rows: Array<Record<string, unknown>> }>(INGEST_JOB, async ({ rows }) => this.ingest(rows), { concurrency: 2 });
     }
 
     /** The organization's time zone, cached for a minute (rollup buckets, ranges, display). */

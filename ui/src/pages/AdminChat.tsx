@@ -396,6 +396,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
                 cancelButtonText="Cancel"
                 confirmButtonText="End and archive"
                 onCancel={() => setArchiving(null)}
+                aria-labelledby="lc-archive-question"
                 onConfirm={() => {
                     if (archiving) {
                         archive.mutate({ sessionId: archiving.sessionId, value: true });
@@ -403,7 +404,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
                     setArchiving(null);
                 }}
             >
-                <p>Archiving ends the chat with {archiving ? customerLabel(archiving) : ''}: the customer is told the chat has ended. It stays in History.</p>
+                <p id="lc-archive-question">Archiving ends the chat with {archiving ? customerLabel(archiving) : ''}: the customer is told the chat has ended. It stays in History.</p>
             </Alert>
         </div>
     );

@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { AnchorButton, Button, Card, Elevation, H1, H5, Icon, Intent, Spinner, Tag } from '@blueprintjs/core';
+import { AnchorButton, Button, Card, Elevation, H1, Icon, Intent, Spinner, Tag } from '@blueprintjs/core';
+import { Heading } from '../components/a11y';
 import type { IconName } from '@blueprintjs/icons';
 import { apiRequest } from '../api/client';
 import { AiAgentPanel } from '../features/ai/AiAgentPanel';
+import { WidgetLookCard } from '../features/widget/WidgetLookCard';
 
 interface Health {
     status: string;
@@ -36,13 +38,15 @@ function SectionCard({ to, title, text, icon, newTab }: (typeof SECTIONS)[number
         <Card interactive elevation={Elevation.ONE} className="lc-section-card">
             <span className="lc-section-icon"><Icon icon={icon} size={22} /></span>
             <div>
-                <H5 className="lc-section-title">{title}{newTab && <Icon icon="share" size={12} className="lc-newtab" />}</H5>
+                <Heading level={2} look={5} className="lc-section-title">
+                    {title}{newTab && <><Icon icon="share" size={12} className="lc-newtab" /><span className="lc-sr-only"> (opens in a new tab)</span></>}
+                </Heading>
                 <p className="bp5-text-muted">{text}</p>
             </div>
         </Card>
     );
     return newTab
-        ? <a className="lc-card-link" href={to} target="_blank" rel="noopener noreferrer" aria-label={`${title} (opens in a new tab)`}>{body}</a>
+        ? <a className="lc-card-link" href={to} target="_blank" rel="noopener noreferrer">{body}</a>
         : <Link className="lc-card-link" to={to}>{body}</Link>;
 }
 
@@ -62,7 +66,7 @@ function SystemStatus() {
         : [];
     return (
         <Card elevation={Elevation.ONE} className="lc-status-card">
-            <H5><Icon icon="pulse" /> System status</H5>
+            <Heading level={2} look={5}><Icon icon="pulse" /> System status</Heading>
             {health.isPending && <Spinner size={20} />}
             {health.isError && <Tag intent="danger" round>Unreachable</Tag>}
             <dl className="lc-status-list">
@@ -118,7 +122,7 @@ export default function AdminDashboard() {
                 <aside className="lc-home-side">
                     <SystemStatus />
                     <Card elevation={Elevation.ONE}>
-                        <H5><Icon icon="flash" /> Quick actions</H5>
+                        <Heading level={2} look={5}><Icon icon="flash" /> Quick actions</Heading>
                         <div className="lc-actions">
                             <Button icon="chat" intent="primary" text="Handle Chats" onClick={() => navigate('/admin-chat')} />
                             <Button icon="add" text="Add Question" onClick={() => navigate('/admin-questions?add=1')} />
@@ -127,6 +131,7 @@ export default function AdminDashboard() {
                             <AnchorButton icon="shop" text="Open Demo Store" href="/demo" target="_blank" rel="noopener noreferrer" />
                         </div>
                     </Card>
+                    <WidgetLookCard />
                 </aside>
             </div>
         </div>

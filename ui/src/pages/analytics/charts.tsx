@@ -1,3 +1,5 @@
+import './charts.css';
+
 /**
  * Light SVG charts for the analytics screen (no chart library): a pie, bars (grouped or stacked) and lines.
  * Each is one <svg role="img"> whose label states the figures, with a legend in text beside it.
