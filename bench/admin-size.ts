@@ -82,7 +82,7 @@ export async function coldLoad(browser: Browser, base: string, route: string, re
     }
 }
 
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: any }
+interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: any }
 
 /** Script work Lighthouse counts as "scripting" (evaluation and parse/compile), when its script is the widget's. */
 const SCRIPT_EVENTS = new Set(['EvaluateScript', 'v8.compile', 'v8.compileModule', 'v8.evaluateModule', 'FunctionCall',
@@ -146,8 +146,30 @@ export function scriptingMs(events: TraceEvent[], isWidget: (url: string) => boo
     return (length(script) - length(intersect(script, other))) / 1000;
 }
 
+/**
+ * The main thread's own CPU time (trace `tdur`) in the outermost script events of the widget's files: what the
+ * scripts cost without the time the thread waited for a CPU, which a busy machine adds to the wall time above.
+ */
+export function scriptingCpuMs(events: TraceEvent[], isWidget: (url: string) => boolean): number {
+    const evaluated = events.find((e) => e.name === 'EvaluateScript' && isWidget(eventUrl(e)));
+    if (!evaluated) {
+        return 0;
+    }
+    const own = events.filter((e) => e.ph === 'X' && !!e.dur && e.pid === evaluated.pid && e.tid === evaluated.tid &&
+        SCRIPT_EVENTS.has(e.name) && isWidget(eventUrl(e))).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+    let total = 0;
+    let end = -Infinity;
+    for (const e of own) {
+        if (e.ts >= end) {
+            total += e.tdur ?? e.dur!;
+            end = e.ts + e.dur!;
+        }
+    }
+    return total / 1000;
+}
+
 /** One cold load of the merchant page with the widget under 4× CPU throttling: widget scripting in ms. */
-export async function widgetScripting(browser: Browser, merchantUrl: string, apiBase: string): Promise<{ total: number; loader: number }> {
+export async function widgetScripting(browser: Browser, merchantUrl: string, apiBase: string): Promise<{ total: number; loader: number; cpu: number }> {
     const context = await browser.createBrowserContext();
     try {
         const page = await context.newPage();
@@ -167,7 +189,7 @@ export async function widgetScripting(browser: Browser, merchantUrl: string, api
         const events = (JSON.parse(Buffer.from(buffer!).toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
         const isWidget = (u: string) => u.startsWith(apiBase + '/widget');
         const isLoader = (u: string) => u.startsWith(apiBase + '/widget-');
-        return { total: scriptingMs(events, isWidget), loader: scriptingMs(events, isLoader) };
+        return { total: scriptingMs(events, isWidget), loader: scriptingMs(events, isLoader), cpu: scriptingCpuMs(events, isWidget) };
     }
     finally {
         await context.close();
@@ -206,13 +228,14 @@ async function main(): Promise<void> {
             { adminToken: shop.admin.token });
 
         const load = Os.loadavg()[0];
-        const runs: { total: number; loader: number }[] = [];
+        const runs: { total: number; loader: number; cpu: number }[] = [];
         for (let i = 0; i < WIDGET_RUNS; i++) {
             runs.push(await widgetScripting(browser, `http://localhost:${merchant.port}/`, t.url));
         }
         const widgetMs = median(runs.map((r) => r.total));
         const loaderMs = median(runs.map((r) => r.loader));
         const fastest = Math.min(...runs.map((r) => r.total));
+        const cpuMs = median(runs.map((r) => r.cpu));
 
         const verdict = (ok: boolean) => (ok ? 'within' : '**OVER**');
         const loginOk = login.budgeted <= BUDGETS.adminLoginKb * 1024;
@@ -221,7 +244,7 @@ async function main(): Promise<void> {
         const summary = [
             `| /admin-login, cold | scripts + fonts transferred | ${kb(login.budgeted)} (${login.scripts.length} scripts, ${login.fonts.length} fonts) | ${BUDGETS.adminLoginKb} KB | ${verdict(loginOk)} |`,
             `| /admin-chat, cold, signed in | scripts + fonts transferred | ${kb(chat.budgeted)} (${chat.scripts.length} scripts, ${chat.fonts.length} fonts) | ${BUDGETS.adminChatKb} KB | ${verdict(chatOk)} |`,
-            `| widget before interaction, ${CPU_THROTTLE}× CPU | main-thread scripting (median of ${WIDGET_RUNS}) | ${widgetMs.toFixed(1)} ms (fastest ${fastest.toFixed(1)} ms; loader alone ${loaderMs.toFixed(1)} ms; runs ${runs.map((r) => r.total.toFixed(1)).join(', ')}) | ${BUDGETS.widgetScriptingMs} ms | ${verdict(widgetOk)} |`
+            `| widget before interaction, ${CPU_THROTTLE}× CPU | main-thread scripting (median of ${WIDGET_RUNS}) | ${widgetMs.toFixed(1)} ms (fastest ${fastest.toFixed(1)} ms; thread CPU time ${cpuMs.toFixed(1)} ms; loader alone ${loaderMs.toFixed(1)} ms; runs ${runs.map((r) => r.total.toFixed(1)).join(', ')}) | ${BUDGETS.widgetScriptingMs} ms | ${verdict(widgetOk)} |`
         ];
         for (const line of summary) {
             console.log(line);

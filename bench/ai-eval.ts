@@ -1,7 +1,12 @@
 import * as Fs from 'fs';
 import * as Path from 'path';
 import { performance } from 'perf_hooks';
+import * as Crypto from 'crypto';
+import * as Os from 'os';
 import { writeSection } from './results';
+import { loadConfig } from '../config';
+import { createServer, migratorFor } from '../core/server';
+import { plugins } from '../plugins';
 import { KnowledgeIndex, ABSTAIN_BELOW, AnswerSource } from '../plugins/ai/services/retrieval';
 import { intentOf } from '../plugins/ai/services/intents';
 import { DEMO_KNOWLEDGE } from '../plugins/ai/demo-data';
@@ -109,6 +114,46 @@ function pct(part: number, whole: number): string {
     return `${(part / whole * 100).toFixed(1)} %`;
 }
 
+/**
+ * The whole call at 1,000 entries: POST /api/ai/chat through hapi (widget key, validation, rate limit), the
+ * index fingerprint query, the provider and the stored history row, on a fresh embedded SQLite database.
+ */
+async function endToEnd(questions: string[], sources: AnswerSource[]): Promise<number[]> {
+    const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-bench-ai-'));
+    const config = loadConfig({
+        NODE_ENV: 'production', LOG_LEVEL: 'silent', JWT_SECRET: Crypto.randomBytes(32).toString('hex'), DATA_DIR: dataDir,
+        SEED_DEMO_ON_EMPTY: 'false', DATABASE_URL: `sqlite:${Path.join(dataDir, 'bench.sqlite')}`
+    });
+    const server = await createServer(config, plugins, { logRequests: false });
+    try {
+        await migratorFor(server).latest();
+        await server.initialize();
+        const org = await server.app.services.tenants.createOrganization({ name: 'Bench Store', domain: 'localhost', subdomain: 'benchai' });
+        const bot = await server.app.services.tenants.createBotInstance({ organizationId: org.id, name: 'bench widget' });
+        await server.app.services.questions.addDefaults(org.id);
+        const csv = ['title,content', ...sources.filter((x) => x.kind === 'knowledge').map((x) => `"${x.title.replace(/"/g, '""')}","${x.answer.replace(/"/g, '""')}"`)].join('\n');
+        await server.app.services.ai.importKnowledge(org.id, 'csv', csv);
+        const times: number[] = [];
+        for (let round = 0; round < 6; round++) {
+            for (const [i, q] of questions.entries()) {
+                const t0 = performance.now();
+                const res = await server.inject({ method: 'POST', url: '/api/ai/chat', headers: { 'x-widget-key': bot.publicKey }, payload: { sessionId: `bench_${round}_${i}`, message: q } });
+                if (res.statusCode !== 200) {
+                    throw new Error(`${res.statusCode} ${res.payload}`);
+                }
+                if (round > 0) {
+                    times.push(performance.now() - t0);
+                }
+            }
+        }
+        return times;
+    }
+    finally {
+        await server.stop();
+        Fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+}
+
 async function main(): Promise<void> {
     const set = loadEvalSet();
     const r = evaluate(new KnowledgeIndex(demoSources()), set);
@@ -129,6 +174,7 @@ async function main(): Promise<void> {
         }
     }
     const atScale = evaluate(big, set);
+    const e2e = await endToEnd(questions, sources);
     const lines = [
         `## AI agent, built-in provider (bench/ai-eval.ts, ${new Date().toISOString().slice(0, 10)})`,
         '',
@@ -141,6 +187,7 @@ async function main(): Promise<void> {
         `| tier-2 / human intents recognised | ${pct(r.intentsRight, r.intents)} (${r.intentsRight}/${r.intents}) | |`,
         `| same, with 1,000 entries indexed | ${pct(atScale.answeredRight, atScale.answerable)} right, ${pct(atScale.abstained, atScale.unanswerable)} abstained | |`,
         `| answer time at 1,000 entries | p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms, max ${Math.max(...times).toFixed(2)} ms (${times.length} questions) | p95 ≤ 30 ms |`,
+        `| POST /api/ai/chat at 1,000 entries (hapi inject, SQLite: auth, fingerprint query, answer, history row) | p50 ${percentile(e2e, 50).toFixed(2)} ms, p95 ${percentile(e2e, 95).toFixed(2)} ms (${e2e.length} calls) | |`,
         `| index build at 1,000 entries | ${buildMs.toFixed(0)} ms (once per change of the store's knowledge) | |`
     ];
     console.log(lines.join('\n'));

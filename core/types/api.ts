@@ -73,6 +73,9 @@ export interface OrganizationAnalytics extends OrganizationTotals {
     subdomain: string;
     from: string;
     to: string;
+    /** The organization's time zone, and one row per local day of the range (the dashboard's chart). */
+    timeZone: string;
+    daily: DailyRow[];
 }
 
 // ---- pre-made questions (SPEC §3 'Pre-made question') --------------------------------------------

@@ -95,7 +95,7 @@ describe('the admin questions screen (/admin-questions) in a browser', function 
         // Preview: the active questions under 'How can I help you?'.
         await page.evaluate(() => (Array.from(document.querySelectorAll('[role=tab]')).find((b) => b.textContent === 'Preview') as HTMLElement).click());
         await page.waitForSelector('.lc-preview');
-        const preview = await page.$eval('.lc-preview', (el) => ({ title: el.querySelector('h5')?.textContent, items: Array.from(el.querySelectorAll('.lc-preview-chip')).map((b) => b.textContent) }));
+        const preview = await page.$eval('.lc-preview', (el) => ({ title: el.querySelector('h2')?.textContent, items: Array.from(el.querySelectorAll('.lc-preview-chip')).map((b) => b.textContent) }));
         expect(preview).to.deep.equal({ title: 'How can I help you?', items: ['What are your store hours?'] });
         await new Promise((resolve) => setTimeout(resolve, 400));
         await screenshot(page, 'admin-questions-05-preview');

@@ -263,6 +263,24 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
         });
     });
 
+    describe('several nodes', () => {
+        it('answers from an entry edited on another node at the next question (the index follows the database)', async () => {
+            const node2 = await startTestServer({ shareWith: t });
+            try {
+                const ask2 = (message: string) => node2.server.inject({ method: 'POST', url: '/api/ai/chat', headers: widget(a), payload: { sessionId: 'widget_nodes', message } });
+                expect(answerOf(await ask2('Do you price match?')).answer).to.contain('14 days');
+                const [entry] = (await server.app.services.ai.listKnowledge(a.organization.id)).filter((e) => e.title === 'Price match');
+                await server.inject({ method: 'PUT', url: `/api/ai/knowledge/${entry.id}`, headers: admin(a), payload: { content: 'We match any lower price within 30 days of purchase.' } });
+                expect(answerOf(await ask2('Do you price match?')).answer).to.equal('We match any lower price within 30 days of purchase.');
+                await server.inject({ method: 'DELETE', url: `/api/ai/knowledge/${entry.id}`, headers: admin(a) });
+                expect(answerOf(await ask2('Do you price match?')).answer).to.not.contain('30 days');
+            }
+            finally {
+                await node2.close();
+            }
+        });
+    });
+
     describe('configuration and test', () => {
         it('turns the agent off and on per organization; off, questions are refused with 409', async () => {
             const off = await server.inject({ method: 'PUT', url: '/api/ai-agent/config', headers: admin(b), payload: { isEnabled: false } });

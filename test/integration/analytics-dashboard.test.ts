@@ -204,11 +204,10 @@ describe('analytics dashboard API (/api/analytics/*)', function () {
     });
 
     it('looks a listed phone\'s customer up once and then answers from the cached column', async () => {
-        // Counted where analytics reaches the loyalty plugin: each call here is a provider lookup.
-        const loyalty = server.app.services.loyalty as any;
+        const loyalty = server.app.services.loyalty;
         const original = loyalty.lookupCustomer;
         let calls = 0;
-        loyalty.lookupCustomer = (...args: any[]) => {
+        loyalty.lookupCustomer = (...args: Parameters<typeof original>) => {
             calls += 1;
             return original.apply(loyalty, args);
         };
@@ -240,6 +239,15 @@ describe('analytics dashboard API (/api/analytics/*)', function () {
         const fails = await get('/api/analytics/export/failed-verifications');
         expect(fails.raw.payload.split('\r\n')[0]).to.equal('phoneNumber,action,failureType,domain,timestamp,phoneValid');
         expect((await get('/api/analytics/export/users')).status).to.equal(400);
+        for (const table of ['summary', 'hourly', 'daily', 'domains', 'questions', 'chat-sessions', 'chat-durations', 'order-history']) {
+            const csv = await get(`/api/analytics/export/${table}?days=7`);
+            expect(csv.status, table).to.equal(200);
+            expect(csv.raw.payload.split('\r\n').length, table).to.be.greaterThan(1);
+        }
+        const summaryCsv = (await get('/api/analytics/export/summary')).raw.payload.split('\r\n');
+        expect(summaryCsv[0]).to.equal('totalInteractions,successfulVerifications,failedVerifications,pointsViewed,totalChatSessions,successRate,activeDomains,loyaltyChecks,liveChatSessions');
+        const hourlyCsv = (await get('/api/analytics/export/hourly')).raw.payload.trim().split('\r\n');
+        expect(hourlyCsv).to.have.length(25);
     });
 
     it('lets a super admin read any organization by organizationId, and requires it', async () => {

@@ -18,6 +18,8 @@ const AdminLayout = lazy(() => import('./layout/AdminLayout'));
 const SystemTest = lazy(() => import('./pages/SystemTest'));
 const AiManagement = lazy(() => import('./pages/AiManagement'));
 const AiTest = lazy(() => import('./pages/AiTest'));
+// The analytics screen and its charts load only on /analytics (DESIGN §9).
+const AnalyticsPage = lazy(() => import('./pages/analytics/AnalyticsPage'));
 
 /** The routes of SPEC §2. */
 export function App() {
@@ -38,7 +40,7 @@ export function App() {
                 </Route>
                 {/* …or, for these (SPEC §2), sends the visitor to /admin-login. */}
                 <Route element={<AdminGuard redirect><AdminLayout /></AdminGuard>}>
-                    <Route path="/analytics" element={<Placeholder title="Analytics" />} />
+                    <Route path="/analytics" element={<AnalyticsPage />} />
                     <Route path="/admin-chat" element={<AdminChat />} />
                     <Route path="/admin-chat/history" element={<AdminChat view="history" />} />
                 </Route>

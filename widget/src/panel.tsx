@@ -227,6 +227,13 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     }
 
     // ---- loyalty check ----
+    /**
+     * The store's loyalty program could not be reached (503, or a 502 carrying the server's connection text: the
+     * provider refused the key): SPEC §8's connection texts, not 'Error: …'; the code (if any) is still good.
+     */
+    const unreachable = (err: ApiError) => err.status === 503 || err.status === 504
+        || (err.status === 502 && (err.message === TEXT.verifyNetwork || err.message === TEXT.codeNetwork));
+
     async function requestCode(identifier: string): Promise<void> {
         const d = guard(sid);
         d({ type: 'pending', pending: true });
@@ -244,7 +251,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         }
         catch (err) {
             const message = err instanceof ApiError ? err.message : 'network error';
-            say(d, err instanceof ApiError ? TEXT.verifyError(err.message) : TEXT.verifyNetwork, 'error');
+            say(d, err instanceof ApiError && !unreachable(err) ? TEXT.verifyError(err.message) : TEXT.verifyNetwork, 'error');
             emit({ action: 'verification_failed', phoneNumber: identifier, success: false, errorMessage: message });
             d({ type: 'step', step: 'questions' });
         }
@@ -286,7 +293,8 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         catch (err) {
             const message = err instanceof ApiError ? err.message : 'network error';
             emit({ action: 'code_verification_failed', phoneNumber: phone, success: false, errorMessage: message });
-            if (!(err instanceof ApiError)) {
+            if (!(err instanceof ApiError) || unreachable(err)) {
+                // The code was not used up: the customer can send it again from the code step.
                 say(d, TEXT.codeNetwork, 'error');
             }
             else {

@@ -237,10 +237,13 @@ export class AiService {
 
     /** POST /api/ai/chat: answers a customer, stores the exchange, and names what it offered instead of an answer. */
     async chat(ctx: ChatContext, message: string): Promise<AiChatAnswer> {
-        if (!await this.isEnabled(ctx.organizationId)) {
+        const [enabled, history] = await Promise.all([
+            this.isEnabled(ctx.organizationId),
+            this.conversationForSession(ctx.organizationId, ctx.sessionId, 10)
+        ]);
+        if (!enabled) {
             throw Boom.conflict('The AI agent is turned off for this store');
         }
-        const history = await this.conversationForSession(ctx.organizationId, ctx.sessionId, 10);
         // The question that led to a hand-off: the last one that was not itself a request for a human.
         const earlier = [...history].reverse().find((t) => intentOf(t.question) !== 'human');
         const tools = new ToolBox(this.db, this.deps.services, {

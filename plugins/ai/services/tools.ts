@@ -41,12 +41,13 @@ export class ToolBox {
         await AiFunctionCallModel.query(this.db).insert({ organizationId: this.ctx.organizationId, sessionId: this.ctx.sessionId, functionName: name, success });
     }
 
-    /** The phone this widget session verified, or null. */
-    async verifiedPhone(): Promise<string | null> {
-        if (!this.ctx.sessionId) {
-            return null;
-        }
-        return this.services().loyalty.verifiedPhone(this.ctx.organizationId, this.ctx.sessionId);
+    private phone: Promise<string | null> | null = null;
+
+    /** The phone this widget session verified, or null (read once per question). */
+    verifiedPhone(): Promise<string | null> {
+        const sessionId = this.ctx.sessionId;
+        this.phone ??= sessionId ? this.services().loyalty.verifiedPhone(this.ctx.organizationId, sessionId) : Promise.resolve(null);
+        return this.phone;
     }
 
     async run(name: ToolName): Promise<ToolResult> {

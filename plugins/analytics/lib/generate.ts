@@ -57,7 +57,10 @@ export async function generateEvents(service: AnalyticsService, o: GenerateOptio
         visit += 1;
         // Days evenly, hours around 14:00 local-ish (a triangular spread over the day).
         const dayStart = now - Math.floor(rnd() * o.days) * DAY;
-        let t = Math.min(now - 1000, dayStart - DAY / 2 + Math.floor(((rnd() + rnd()) / 2) * DAY));
+        let t = dayStart - DAY / 2 + Math.floor(((rnd() + rnd()) / 2) * DAY);
+        if (t > now - 10 * 60_000) {
+            t -= DAY;               // later today has not happened yet: the same hour yesterday
+        }
         t = Math.max(t, now - o.days * DAY + 1000);
         const domain = rnd() < 0.7 ? o.domains[0] : pick(o.domains);
         const sessionId = `widget_${t}_${visit.toString(36)}`;

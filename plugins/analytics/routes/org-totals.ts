@@ -2,7 +2,7 @@ import type { Server } from '@hapi/hapi';
 import { allow } from '../../../core/http/access';
 import { notFound } from '../../../core/http/errors';
 import { ownOrganizationId } from '../../../core/http/own-organization';
-import type { DailyRow, OrganizationAnalytics } from '../../../core/types/api';
+import type { OrganizationAnalytics } from '../../../core/types/api';
 import type { AnalyticsService } from '../services/analytics-service';
 import type { AnalyticsReports } from '../services/reports';
 import { dayRange } from '../lib/time';
@@ -21,7 +21,7 @@ export function registerOrgTotalsRoute(server: Server, analytics: AnalyticsServi
             auth: allow('org_user'),
             description: 'Totals of the caller\'s organization over the last `days` days (30) or startDate..endDate, and its daily rows',
             validate: { query: rangeQuery },
-            handler: async (request): Promise<OrganizationAnalytics & { daily: DailyRow[]; timeZone: string }> => {
+            handler: async (request): Promise<OrganizationAnalytics> => {
                 const organizationId = ownOrganizationId(request);
                 const organization = await server.app.services.tenants.getOrganization(organizationId);
                 if (!organization) {

@@ -35,6 +35,9 @@ export interface AnalyticsEvent {
 export const INGEST_JOB = 'analytics.ingest';
 export const PRUNE_JOB = 'analytics.prune';
 const BATCH_SIZE = 500;
+/** How long track() gathers events before one ingest job takes them all (or until MAX_BUFFER are waiting). */
+const FLUSH_MS = 10;
+const MAX_BUFFER = 2000;
 export const PRUNE_BATCH = 5000;
 const ROLLUP_TABLES = ['analytics_hourly', 'analytics_daily', 'analytics_phone_daily', 'analytics_question_daily'];
 const ZONE_TTL_MS = 60_000;
@@ -55,6 +58,7 @@ export interface AnalyticsDeps {
 export class AnalyticsService {
     private buffer: Array<Record<string, unknown>> = [];
     private flushing: Promise<void> | null = null;
+    private release: (() => void) | null = null;
     private readonly zones = new Map<number, { zone: string; at: number }>();
 
     readonly db: Db;
@@ -65,7 +69,9 @@ export class AnalyticsService {
         this.db = db;
         this.jobs = jobs;
         this.timeZoneLookup = timeZoneOf;
-        jobs.define<{ rows: Array<Record<string, unknown>> }>(INGEST_JOB, async ({ rows }) => this.ingest(rows));
+        // Two batches at once per node: their upserts take row locks in one sorted order (rollup.ts), so they wait for
+        // each other at worst and never deadlock.
+        jobs.define<{ rows: Array<Record<string, unknown>> }>(INGEST_JOB, async ({ rows }) => this.ingest(rows), { concurrency: 2 });
     }
 
     /** The organization's time zone, cached for a minute (rollup buckets, ranges, display). */
@@ -112,16 +118,29 @@ export class AnalyticsService {
         };
     }
 
-    /** Queues one event; resolves once the event's batch is on the job queue. */
+    /**
+     * Queues one event; resolves once the event's batch is on the job queue. The events of about 10 ms (at most
+     * 2000) go into one job: one transaction and one upsert per rollup table for all of them.
+     */
     async track(v: AnalyticsEvent): Promise<void> {
         this.buffer.push(AnalyticsService.toRow(v));
         if (!this.flushing) {
-            this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+            let release!: () => void;
+            const gathered = new Promise<void>((resolve) => {
+                release = resolve;
+                setTimeout(resolve, FLUSH_MS);
+            });
+            this.release = release;
+            this.flushing = gathered.then(async () => {
                 const rows = this.buffer;
                 this.buffer = [];
                 this.flushing = null;
+                this.release = null;
                 await this.jobs.add(INGEST_JOB, { rows });
             });
+        }
+        else if (this.buffer.length >= MAX_BUFFER) {
+            this.release?.();
         }
         return this.flushing;
     }

@@ -102,13 +102,15 @@ export class AnalyticsReports {
 
     /** SPEC §3 'Hourly row': the 24 local hours of the day, summed over the range's days. */
     async hourly(s: Scope): Promise<HourlyRow[]> {
-        const rows: Array<{ hour: string; action: string; events: number; failures: number }> = await this.db('analytics_hourly')
+        // Summed per hour of the day in the database: 24 × 4 rows come back, not one per hour of the range.
+        const hourOfDay = this.db.raw('substr(hour, 12, 2)');
+        const rows: Array<{ h: string; action: string; events: number; failures: number }> = await this.db('analytics_hourly')
             .where('organization_id', s.organizationId).whereBetween('hour', [`${s.range.fromDay}T00`, `${s.range.toDay}T23`])
             .whereIn('action', ['widget_loaded', 'widget_opened', 'verification_sent', 'points_retrieved'])
-            .groupBy('hour', 'action').select('hour', 'action').sum({ events: 'events', failures: 'failures' });
+            .groupBy(hourOfDay).groupBy('action').select({ h: hourOfDay }, 'action').sum({ events: 'events', failures: 'failures' });
         const out: HourlyRow[] = Array.from({ length: 24 }, (_, hour) => ({ hour, widget_loaded: 0, widget_opened: 0, verified: 0, points_viewed: 0 }));
         for (const r of rows) {
-            const row = out[Number(r.hour.slice(11, 13))];
+            const row = out[Number(r.h)];
             const ok = n(r.events) - n(r.failures);
             switch (r.action) {
                 case 'widget_loaded': row.widget_loaded += n(r.events); break;

@@ -15,8 +15,7 @@ export const aiKeys = {
     history: ['ai', 'history'] as const,
     unresolved: ['ai', 'unresolved'] as const,
     status: ['ai', 'status'] as const,
-    sessions: ['ai', 'sessions'] as const,
-    conversation: (sessionId: string) => ['ai', 'conversation', sessionId] as const
+    sessions: ['ai', 'sessions'] as const
 };
 
 export function useKnowledge() {
@@ -97,15 +96,5 @@ export function useSetAiEnabled() {
 export function useTestAgent() {
     return useMutation({
         mutationFn: (message: string) => apiRequest<AiTestAnswer>('/api/ai/test', { method: 'POST', body: { message } })
-    });
-}
-
-/** A widget session's exchanges with the AI agent (a live chat id `…~N` belongs to widget session `…`). */
-export function useAiConversation(chatSessionId: string | null) {
-    const sessionId = chatSessionId?.replace(/~\d+$/, '') ?? '';
-    return useQuery({
-        queryKey: aiKeys.conversation(sessionId),
-        enabled: !!sessionId,
-        queryFn: async () => (await getJson<AiChatRecord[]>(`/api/ai/chat-history?limit=20&sessionId=${encodeURIComponent(sessionId)}`)).reverse()
     });
 }

@@ -1,5 +1,5 @@
 import { FormEvent, ReactNode, useState } from 'react';
-import { Button, Callout, Card, Elevation, FormGroup, H3, Icon, InputGroup } from '@blueprintjs/core';
+import { Button, Callout, Card, Elevation, FormGroup, Icon, InputGroup } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
 
 export interface LoginFormProps {
@@ -31,12 +31,12 @@ export function LoginForm({ title, subtitle, icon = 'lock', pending, error, onSu
     };
 
     return (
-        <div className="lc-center lc-login-page">
+        <main className="lc-center lc-login-page">
             <Card elevation={Elevation.TWO} className="lc-login-card">
                 <div className="lc-login-head">
                     <span className="lc-login-icon"><Icon icon={icon} size={20} /></span>
                     <div>
-                        <H3 className="lc-login-title">{title}</H3>
+                        <h1 className="bp5-heading lc-as-h3 lc-login-title">{title}</h1>
                         {subtitle && <p className="bp5-text-muted lc-login-subtitle">{subtitle}</p>}
                     </div>
                 </div>
@@ -59,6 +59,6 @@ export function LoginForm({ title, subtitle, icon = 'lock', pending, error, onSu
                 </form>
                 {footer && <div className="lc-login-footer">{footer}</div>}
             </Card>
-        </div>
+        </main>
     );
 }

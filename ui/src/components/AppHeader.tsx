@@ -18,30 +18,35 @@ export interface AppHeaderProps {
     children?: ReactNode;
 }
 
-/** The shared top bar of every signed-in screen: product, screen title, who is signed in, Logout. */
+/**
+ * The shared top bar of every signed-in screen, the page's banner landmark: product, the screen title (the
+ * page's one h1), who is signed in, Logout.
+ */
 export function AppHeader({ title, icon = 'chat', user, onLogout, children }: AppHeaderProps) {
     return (
-        <Navbar className="lc-navbar" fixedToTop={false}>
-            <div className="lc-navbar-inner">
-                <NavbarGroup align={Alignment.LEFT} className="lc-navbar-left">
-                    <NavbarHeading className="lc-brand">
-                        <Icon icon={icon} className="lc-brand-icon" />
-                        <span className="lc-brand-name">loyalty-chat</span>
-                    </NavbarHeading>
-                    <NavbarDivider className="lc-hide-phone" />
-                    <span className="lc-navbar-title">{title}</span>
-                </NavbarGroup>
-                <NavbarGroup align={Alignment.RIGHT} className="lc-navbar-right">
-                    {children}
-                    {user && (
-                        <span className="lc-user" title={user.email}>
-                            <span className="lc-user-email lc-hide-phone">{user.email}</span>
-                            <Tag minimal round intent="primary" className="lc-role-tag">{ROLE_LABELS[user.role] ?? user.role}</Tag>
-                        </span>
-                    )}
-                    {onLogout && <Button minimal icon="log-out" text="Logout" onClick={onLogout} />}
-                </NavbarGroup>
-            </div>
-        </Navbar>
+        <header>
+            <Navbar className="lc-navbar" fixedToTop={false}>
+                <div className="lc-navbar-inner">
+                    <NavbarGroup align={Alignment.LEFT} className="lc-navbar-left">
+                        <NavbarHeading className="lc-brand">
+                            <Icon icon={icon} className="lc-brand-icon" />
+                            <span className="lc-brand-name">loyalty-chat</span>
+                        </NavbarHeading>
+                        <NavbarDivider className="lc-hide-phone" />
+                        <h1 className="lc-navbar-title">{title}</h1>
+                    </NavbarGroup>
+                    <NavbarGroup align={Alignment.RIGHT} className="lc-navbar-right">
+                        {children}
+                        {user && (
+                            <span className="lc-user" title={user.email}>
+                                <span className="lc-user-email lc-hide-phone">{user.email}</span>
+                                <Tag minimal round intent="primary" className="lc-role-tag">{ROLE_LABELS[user.role] ?? user.role}</Tag>
+                            </span>
+                        )}
+                        {onLogout && <Button minimal icon="log-out" text="Logout" onClick={onLogout} />}
+                    </NavbarGroup>
+                </div>
+            </Navbar>
+        </header>
     );
 }

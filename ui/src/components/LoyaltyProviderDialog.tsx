@@ -1,8 +1,9 @@
 import { FormEvent, useEffect, useState } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Spinner, Tag } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import type { Organization } from '../api/tenants';
 import { ProviderChoice, useCheckLoyaltyProvider, useLoyaltyProvider, useSaveLoyaltyProvider } from '../api/loyalty';
+import { AppDialog } from './a11y';
 
 const NAMES = { builtin: 'Built-in (tables and CSV import)', alpineiq: 'Alpine IQ' } as const;
 
@@ -57,7 +58,7 @@ export function LoyaltyProviderDialog({ organization, onClose }: { organization:
     const defaultLabel = data ? `Server default (${NAMES[data.serverDefault.provider]})` : 'Server default';
 
     return (
-        <Dialog title={organization ? `Loyalty provider: ${organization.name}` : 'Loyalty provider'} isOpen={!!organization} onClose={onClose} className="lc-dialog">
+        <AppDialog title={organization ? `Loyalty provider: ${organization.name}` : 'Loyalty provider'} isOpen={!!organization} onClose={onClose} className="lc-dialog">
             <form onSubmit={submit} aria-label="Loyalty provider settings">
                 <DialogBody>
                     {settings.isPending && <Spinner size={24} />}
@@ -104,6 +105,6 @@ export function LoyaltyProviderDialog({ organization, onClose }: { organization:
                     </>
                 )} />
             </form>
-        </Dialog>
+        </AppDialog>
     );
 }

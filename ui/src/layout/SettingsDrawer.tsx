@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Button, Callout, Drawer, DrawerSize, FormGroup, H2, InputGroup, Intent, Switch, Tag } from '@blueprintjs/core';
+import { useEffect, useRef, useState } from 'react';
+import { Button, Callout, Drawer, DrawerSize, FormGroup, H2, Icon, InputGroup, Intent, Switch, Tag } from '@blueprintjs/core';
 import { useEmailSettings, useSaveEmailSettings, useTestEmail } from '../api/chat';
 import { ApiError } from '../api/client';
 import { notificationsSupported } from '../components/chat/alerts';
@@ -16,6 +16,7 @@ export function SettingsDrawer({ isOpen, onClose }: { isOpen: boolean; onClose()
     const [enabled, setEnabled] = useState(false);
     const [recipient, setRecipient] = useState('');
     const [result, setResult] = useState<{ title: string; text: string; intent: Intent } | null>(null);
+    const body = useRef<HTMLDivElement>(null);
     const [permission, setPermission] = useState<string>(notificationsSupported() ? Notification.permission : 'unsupported');
 
     useEffect(() => {
@@ -26,9 +27,16 @@ export function SettingsDrawer({ isOpen, onClose }: { isOpen: boolean; onClose()
     }, [settings.data]);
 
     return (
-        <Drawer isOpen={isOpen} onClose={onClose} size={DrawerSize.SMALL} className="lc-settings-drawer" title={<H2 className="lc-drawer-title">Settings</H2>}
-            icon="cog" aria-label="Settings">
-            <div className="lc-drawer-body" data-testid="settings-drawer">
+        <Drawer isOpen={isOpen} onClose={onClose} size={DrawerSize.SMALL} className="lc-settings-drawer" aria-label="Settings"
+            // Keyboard users land in the drawer (Esc then closes it), not on the button that opened it.
+            onOpened={() => body.current?.querySelector<HTMLElement>('button, input')?.focus()}>
+            {/* Our own header: Blueprint's would wrap the title in an h4 (the outline needs an h2 here). */}
+            <div className="bp5-drawer-header">
+                <Icon icon="cog" size={20} />
+                <H2 className="lc-drawer-title">Settings</H2>
+                <Button aria-label="Close" className="bp5-dialog-close-button" minimal icon="small-cross" onClick={onClose} />
+            </div>
+            <div className="lc-drawer-body" data-testid="settings-drawer" ref={body}>
                 <section aria-labelledby="lc-settings-notifications">
                     <h3 id="lc-settings-notifications" className="lc-drawer-heading">Browser notifications</h3>
                     <p className="lc-drawer-text">A notification for each new chat request while this tab is in the background.</p>

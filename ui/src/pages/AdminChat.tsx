@@ -263,15 +263,14 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
     keyState.current = { selectedId, view, pane };
     useEffect(() => {
         const onKey = (e: KeyboardEvent) => {
-            if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) {
-                return;
-            }
             const target = e.target as HTMLElement | null;
-            if (target?.closest?.('.bp5-overlay')) {
+            if (e.key === 'Escape') {
+                setBanner(null);        // Esc always dismisses the new-request banner, even from the reply box
+            }
+            if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || target?.closest?.('.bp5-overlay')) {
                 return;
             }
             if (e.key === 'Escape') {
-                setBanner(null);
                 if (!isTyping(target) && keyState.current.pane !== 'list') {
                     setPane(keyState.current.pane === 'customer' ? 'conversation' : 'list');
                 }
@@ -397,6 +396,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
                 cancelButtonText="Cancel"
                 confirmButtonText="End and archive"
                 onCancel={() => setArchiving(null)}
+                aria-labelledby="lc-archive-question"
                 onConfirm={() => {
                     if (archiving) {
                         archive.mutate({ sessionId: archiving.sessionId, value: true });
@@ -404,7 +404,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
                     setArchiving(null);
                 }}
             >
-                <p>Archiving ends the chat with {archiving ? customerLabel(archiving) : ''}: the customer is told the chat has ended. It stays in History.</p>
+                <p id="lc-archive-question">Archiving ends the chat with {archiving ? customerLabel(archiving) : ''}: the customer is told the chat has ended. It stays in History.</p>
             </Alert>
         </div>
     );

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { AnchorButton, Button, Card, Elevation, H1, H5, Icon, Intent, Spinner, Tag } from '@blueprintjs/core';
+import { AnchorButton, Button, Card, Elevation, H1, Icon, Intent, Spinner, Tag } from '@blueprintjs/core';
+import { Heading } from '../components/a11y';
 import type { IconName } from '@blueprintjs/icons';
 import { apiRequest } from '../api/client';
 import { AiAgentPanel } from '../features/ai/AiAgentPanel';
@@ -37,13 +38,15 @@ function SectionCard({ to, title, text, icon, newTab }: (typeof SECTIONS)[number
         <Card interactive elevation={Elevation.ONE} className="lc-section-card">
             <span className="lc-section-icon"><Icon icon={icon} size={22} /></span>
             <div>
-                <H5 className="lc-section-title">{title}{newTab && <Icon icon="share" size={12} className="lc-newtab" />}</H5>
+                <Heading level={2} look={5} className="lc-section-title">
+                    {title}{newTab && <><Icon icon="share" size={12} className="lc-newtab" /><span className="lc-sr-only"> (opens in a new tab)</span></>}
+                </Heading>
                 <p className="bp5-text-muted">{text}</p>
             </div>
         </Card>
     );
     return newTab
-        ? <a className="lc-card-link" href={to} target="_blank" rel="noopener noreferrer" aria-label={`${title} (opens in a new tab)`}>{body}</a>
+        ? <a className="lc-card-link" href={to} target="_blank" rel="noopener noreferrer">{body}</a>
         : <Link className="lc-card-link" to={to}>{body}</Link>;
 }
 
@@ -63,7 +66,7 @@ function SystemStatus() {
         : [];
     return (
         <Card elevation={Elevation.ONE} className="lc-status-card">
-            <H5><Icon icon="pulse" /> System status</H5>
+            <Heading level={2} look={5}><Icon icon="pulse" /> System status</Heading>
             {health.isPending && <Spinner size={20} />}
             {health.isError && <Tag intent="danger" round>Unreachable</Tag>}
             <dl className="lc-status-list">
@@ -88,11 +91,11 @@ function Overview() {
     const summary = useQuery({ queryKey: ['analytics', 'summary', 30, 'home'], queryFn: () => apiRequest<Summary>('/api/analytics/summary?days=30') });
     const show = (n: number | undefined, suffix = '') => (summary.data && typeof n === 'number' ? `${Math.round(n * 10) / 10}${suffix}` : '—');
     return (
-        <div className="lc-stats" aria-label="Last 30 days">
-            <Stat label="Interactions (30 days)" value={show(summary.data?.totalInteractions)} />
+        <div className="lc-stats" role="group" aria-label="Last 30 days">
+            <Stat label="Success rate" value={show(summary.data?.successRate, '%')} />
+            <Stat label="Active domains" value={show(summary.data?.activeDomains)} />
             <Stat label="Loyalty checks" value={show(summary.data?.loyaltyChecks)} />
             <Stat label="Live chat sessions" value={show(summary.data?.liveChatSessions)} />
-            <Stat label="Success rate" value={show(summary.data?.successRate, '%')} />
         </div>
     );
 }
@@ -119,7 +122,7 @@ export default function AdminDashboard() {
                 <aside className="lc-home-side">
                     <SystemStatus />
                     <Card elevation={Elevation.ONE}>
-                        <H5><Icon icon="flash" /> Quick actions</H5>
+                        <Heading level={2} look={5}><Icon icon="flash" /> Quick actions</Heading>
                         <div className="lc-actions">
                             <Button icon="chat" intent="primary" text="Handle Chats" onClick={() => navigate('/admin-chat')} />
                             <Button icon="add" text="Add Question" onClick={() => navigate('/admin-questions?add=1')} />

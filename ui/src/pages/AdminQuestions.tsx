@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import {
-    Alert, Button, ButtonGroup, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H1, H5, HTMLSelect, InputGroup,
-    Intent, NonIdealState, Spinner, Switch, Tab, Tabs, Tag, TextArea
+    Alert, Button, ButtonGroup, Callout, Card, DialogBody, DialogFooter, FormGroup, H1, HTMLSelect, InputGroup,
+    Intent, Spinner, Switch, Tab, Tabs, Tag, TextArea
 } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import {
     DEFAULT_QUESTIONS, KIND_LABELS, Question, QuestionInput, QuestionKind, useCreateQuestion, useDeleteQuestion, useQuestions, useSaveOrder, useUpdateQuestion
 } from '../api/questions';
+import { AppDialog, EmptyState, Heading } from '../components/a11y';
 // This page's own layout rules (scoped by class names): a stylesheet, as the pages' CSP allows no inline style.
 import './admin-questions.css';
 
@@ -40,7 +41,7 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
     };
 
     return (
-        <Dialog isOpen={open} onClose={onClose} title={initial ? 'Edit question' : 'Add question'}>
+        <AppDialog isOpen={open} onClose={onClose} title={initial ? 'Edit question' : 'Add question'}>
             <DialogBody>
                 {error && <Callout intent={Intent.DANGER} className="lc-mb">{errorText(error)}</Callout>}
                 <FormGroup label="Question" labelFor="q-question">
@@ -59,7 +60,7 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
                 <Button text="Cancel" onClick={onClose} />
                 <Button intent={Intent.PRIMARY} text={pending ? 'Saving...' : 'Save'} disabled={!canSave} onClick={() => save().catch(() => undefined)} />
             </>} />
-        </Dialog>
+        </AppDialog>
     );
 }
 
@@ -69,7 +70,7 @@ function QuestionRow(props: { q: Question; index: number; count: number; onEdit(
     return (
         <Card className="lc-question" data-question-id={q.id}>
             <div className="lc-question-head">
-                <H5 className="lc-question-title">{q.question}</H5>
+                <Heading level={2} look={5} className="lc-question-title">{q.question}</Heading>
                 {q.kind !== 'answer' && <Tag minimal intent={Intent.PRIMARY} data-kind={q.kind}>{q.kind === 'loyalty_check' ? 'Loyalty check' : 'Live support'}</Tag>}
                 <Tag minimal intent={q.isActive ? Intent.SUCCESS : Intent.NONE}>{q.isActive ? 'Active' : 'Inactive'}</Tag>
             </div>
@@ -134,17 +135,18 @@ export default function AdminQuestions() {
             {remove.error && <Callout intent={Intent.DANGER} className="lc-mb">{errorText(remove.error)}</Callout>}
             {questions.isPending && <Spinner />}
             {loadFailed && (
-                <Callout intent={Intent.WARNING} className="lc-mb" title="The questions could not be loaded">
+                <Callout intent={Intent.WARNING} className="lc-mb">
+                    <Heading level={2} look={5}>The questions could not be loaded</Heading>
                     <p>{errorText(questions.error)}. Showing the five built-in default questions.</p>
                     <Button text={create.isPending ? 'Saving...' : 'Save the defaults to the server'} disabled={create.isPending} onClick={() => saveDefaults().catch(() => undefined)} />
                     {create.error && <p className="lc-error-text">{errorText(create.error)}</p>}
                 </Callout>
             )}
             {loadFailed && DEFAULT_QUESTIONS.map((q) => (
-                <Card key={q.question} className="lc-question"><H5>{q.question}</H5><p>{q.answer}</p></Card>
+                <Card key={q.question} className="lc-question"><Heading level={2} look={5}>{q.question}</Heading><p>{q.answer}</p></Card>
             ))}
             {questions.isSuccess && !list.length && (
-                <NonIdealState icon="help" title="No questions yet" description="Add the questions customers see in the widget." />
+                <EmptyState icon="help" title="No questions yet" level={2} description="Add the questions customers see in the widget." />
             )}
             {list.map((q, index) => (
                 <QuestionRow key={q.id} q={q} index={index} count={list.length} busy={saveOrder.isPending}
@@ -156,7 +158,7 @@ export default function AdminQuestions() {
     const active = list.filter((q) => q.isActive);
     const preview = (
         <Card className="lc-preview">
-            <H5>How can I help you?</H5>
+            <Heading level={2} look={5}>How can I help you?</Heading>
             <div className="lc-preview-list">
                 {(loadFailed ? DEFAULT_QUESTIONS : active).map((q) => (
                     <Button key={q.question} className="lc-preview-chip" minimal outlined text={q.question} />
@@ -183,6 +185,7 @@ export default function AdminQuestions() {
                 cancelButtonText="Cancel"
                 confirmButtonText="Delete"
                 onCancel={() => setDeleting(null)}
+                aria-labelledby="lc-delete-question"
                 onConfirm={() => {
                     if (deleting) {
                         remove.mutate(deleting.id);
@@ -190,7 +193,7 @@ export default function AdminQuestions() {
                     setDeleting(null);
                 }}
             >
-                <p>Are you sure you want to delete this question?</p>
+                <p id="lc-delete-question">Are you sure you want to delete this question?</p>
             </Alert>
         </div>
     );

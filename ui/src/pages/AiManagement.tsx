@@ -1,17 +1,15 @@
 import { useCallback, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
 import {
-    Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Intent,
-    NonIdealState, OverlayToaster, Spinner, Switch, Tab, Tabs, Tag, TextArea
+    Alert, Button, Callout, Card, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Intent,
+    OverlayToaster, Spinner, Switch, Tab, Tabs, Tag, TextArea
 } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import {
     AiChatRecord, KnowledgeEntry, useChatHistory, useCreateKnowledge, useDeleteKnowledge, useImportKnowledge, useKnowledge,
     useMarkResolved, useUnresolvedChats, useUpdateKnowledge
 } from '../api/ai';
-import { useAdminAuth } from '../auth/AdminGuard';
-import { AppHeader } from '../components/AppHeader';
 import '../features/ai/ai.css';
+import { AppDialog, EmptyState } from '../components/a11y';
 
 /** SPEC §9: the content preview is cut at 300 characters. */
 export const PREVIEW_LENGTH = 300;
@@ -63,7 +61,7 @@ function EntryDialog({ initial, onClose, toast }: { initial: KnowledgeEntry | nu
         }
     };
     return (
-        <Dialog isOpen onClose={onClose} title={initial ? 'Edit knowledge entry' : 'Add knowledge entry'}>
+        <AppDialog isOpen onClose={onClose} title={initial ? 'Edit knowledge entry' : 'Add knowledge entry'}>
             <DialogBody>
                 <FormGroup label="Title" labelFor="kb-title" labelInfo="(required)">
                     <InputGroup id="kb-title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={300} autoFocus />
@@ -77,7 +75,7 @@ function EntryDialog({ initial, onClose, toast }: { initial: KnowledgeEntry | nu
                 <Button text="Cancel" onClick={onClose} />
                 <Button intent={Intent.PRIMARY} text={pending ? 'Saving...' : 'Save'} disabled={!canSave} onClick={save} />
             </>} />
-        </Dialog>
+        </AppDialog>
     );
 }
 
@@ -95,7 +93,7 @@ function ImportDialog({ onClose, toast }: { onClose(): void; toast: Toast }) {
         onError: (err) => toast('Failed to create knowledge entry', errorText(err), Intent.DANGER)
     });
     return (
-        <Dialog isOpen onClose={onClose} title="Import knowledge entries">
+        <AppDialog isOpen onClose={onClose} title="Import knowledge entries">
             <DialogBody>
                 <FormGroup label="Format" labelFor="kb-format">
                     <HTMLSelect id="kb-format" value={format} onChange={(e) => setFormat(e.target.value as 'markdown' | 'csv')}
@@ -124,7 +122,7 @@ function ImportDialog({ onClose, toast }: { onClose(): void; toast: Toast }) {
                 <Button text="Cancel" onClick={onClose} />
                 <Button intent={Intent.PRIMARY} text={importer.isPending ? 'Importing...' : 'Import'} disabled={!text.trim() || importer.isPending} onClick={run} />
             </>} />
-        </Dialog>
+        </AppDialog>
     );
 }
 
@@ -170,7 +168,6 @@ function RecordCard({ record, onResolve, resolving }: { record: AiChatRecord; on
 
 /** /ai-management (SPEC §2 'AI question management'): Knowledge Base and Chat History tabs. */
 export default function AiManagement() {
-    const { user, logout } = useAdminAuth();
     const knowledge = useKnowledge();
     const history = useChatHistory();
     const unresolved = useUnresolvedChats();
@@ -195,7 +192,7 @@ export default function AiManagement() {
             {knowledge.isPending && <Spinner />}
             {knowledge.isError && <Callout intent={Intent.DANGER}>The knowledge base could not be loaded: {errorText(knowledge.error)}</Callout>}
             {knowledge.isSuccess && !knowledge.data.length && (
-                <NonIdealState icon="book" title="No knowledge entries yet" description="Add what the AI agent should know: hours, policies, promotions." />
+                <EmptyState icon="book" title="No knowledge entries yet" level={2} description="Add what the AI agent should know: hours, policies, promotions." />
             )}
             {knowledge.data?.map((entry) => (
                 <EntryCard key={entry.id} entry={entry} toast={toast} onEdit={() => setEditing(entry)} onDelete={() => setDeleting(entry)} />
@@ -224,12 +221,9 @@ export default function AiManagement() {
 
     return (
         <>
-            <AppHeader title="AI Management" icon="predictive-analysis" user={user} onLogout={logout}>
-                <Link to="/admin-dashboard">Dashboard</Link>
-            </AppHeader>
             <OverlayToaster ref={toaster} maxToasts={1} position="top-right" />
-            <main className="lc-page">
-                <h1 className="lc-ai-h1">AI Management</h1>
+            <div className="lc-page">
+                <h1 className="lc-h1">AI Management</h1>
                 <p className="bp5-text-muted">What the AI agent answers from, and what customers asked it.</p>
                 <Tabs id="ai-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
                     <Tab id="knowledge" title="Knowledge Base" panel={knowledgePanel} />
@@ -237,7 +231,7 @@ export default function AiManagement() {
                         <span className="lc-ai-tab-title">Chat History <Tag round intent={unresolvedCount ? Intent.WARNING : Intent.NONE} data-testid="unresolved-count" aria-label={`${unresolvedCount} unresolved`}>{unresolvedCount}</Tag></span>
                     } />
                 </Tabs>
-            </main>
+            </div>
             {editing !== null && (
                 <EntryDialog key={editing === 'new' ? 'new' : editing.id} initial={editing === 'new' ? null : editing} onClose={() => setEditing(null)} toast={toast} />
             )}
@@ -249,6 +243,7 @@ export default function AiManagement() {
                 cancelButtonText="Cancel"
                 confirmButtonText="Delete"
                 onCancel={() => setDeleting(null)}
+                aria-labelledby="lc-delete-entry"
                 onConfirm={() => {
                     const entry = deleting;
                     setDeleting(null);
@@ -260,7 +255,7 @@ export default function AiManagement() {
                     }
                 }}
             >
-                <p>Are you sure you want to delete this knowledge entry?</p>
+                <p id="lc-delete-entry">Are you sure you want to delete this knowledge entry?</p>
             </Alert>
         </>
     );

@@ -3,8 +3,6 @@ import { Link } from 'react-router-dom';
 import { Button, Callout, Card, HTMLTable, InputGroup, Intent, Tag } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import { AiTestAnswer, useTestAgent } from '../api/ai';
-import { useAdminAuth } from '../auth/AdminGuard';
-import { AppHeader } from '../components/AppHeader';
 import '../features/ai/ai.css';
 
 interface Exchange {
@@ -15,7 +13,6 @@ interface Exchange {
 
 /** /ai-test: staff chat with the agent and see which entries it used and how confident it was. */
 export default function AiTest() {
-    const { user, logout } = useAdminAuth();
     const ask = useTestAgent();
     const [text, setText] = useState('');
     const [log, setLog] = useState<Exchange[]>([]);
@@ -35,12 +32,9 @@ export default function AiTest() {
 
     return (
         <>
-            <AppHeader title="Test the AI agent" icon="lab-test" user={user} onLogout={logout}>
-                <Link to="/ai-management">AI Management</Link>
-            </AppHeader>
-            <main className="lc-page">
-                <h1 className="lc-ai-h1">Test the AI agent</h1>
-                <p className="bp5-text-muted">Ask as a customer would. Nothing is stored; tier-2 tools ask for a verified phone here.</p>
+            <div className="lc-page">
+                <h1 className="lc-h1">Test the AI agent</h1>
+                <p className="bp5-text-muted">Ask as a customer would. Nothing is stored; tier-2 tools ask for a verified phone here. <Link to="/ai-management">Edit the knowledge base</Link></p>
                 <div className="lc-ai-test">
                     <Card>
                         <div className="lc-ai-test-log" aria-live="polite" data-testid="ai-test-log">
@@ -92,7 +86,7 @@ export default function AiTest() {
                         )}
                     </Card>
                 </div>
-            </main>
+            </div>
         </>
     );
 }

@@ -1,11 +1,13 @@
 import { ReactNode, useEffect, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
-import { Callout, Card, Elevation, FormGroup, H4, H5, HTMLSelect, Icon, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Callout, Card, Elevation, FormGroup, HTMLSelect, Icon, Spinner, Tab, TabPanel, Tabs, Tag } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import { BotInstance, useOrgAnalytics, useOrgBotInstances } from '../api/tenants';
 import { AppHeader } from '../components/AppHeader';
 import { CopyButton } from '../components/CopyButton';
+import { EmptyState, Heading } from '../components/a11y';
 import { StaffUser, useStaffSession } from '../auth/session';
+import { BarChart, COLORS } from './analytics/charts';
 
 function Stat({ label, value, icon }: { label: string; value: ReactNode; icon: ReactNode }) {
     return (
@@ -24,7 +26,7 @@ function BotCard({ bot }: { bot: BotInstance }) {
         <Card elevation={Elevation.ONE} className="lc-bot-card" data-bot-id={bot.id}>
             <div className="lc-bot-head">
                 <div>
-                    <H5 className="lc-bot-name">{bot.name}</H5>
+                    <Heading level={3} look={5} className="lc-bot-name">{bot.name}</Heading>
                     <p className="bp5-text-muted">{bot.description || 'No description'}</p>
                 </div>
                 <Tag round minimal intent={bot.isActive ? 'success' : 'none'}>{bot.isActive ? 'Active' : 'Inactive'}</Tag>
@@ -85,7 +87,7 @@ function Dashboard({ user, onLogout, onRejected }: { user: StaffUser; onLogout: 
             <main className="lc-page">
                 <div className="lc-page-head">
                     <div>
-                        <H4 className="lc-page-title">{organizationName}</H4>
+                        <Heading level={2} look={4} className="lc-page-title">{organizationName}</Heading>
                         <p className="bp5-text-muted">Signed in as {user.email} · role <code>{user.role}</code></p>
                     </div>
                 </div>
@@ -96,7 +98,7 @@ function Dashboard({ user, onLogout, onRejected }: { user: StaffUser; onLogout: 
                         <Tab id="analytics" title="Analytics" />
                     </Tabs>
                     <div className="lc-tab-panel">
-                        {tab === 'overview' && (
+                        <TabPanel id="overview" parentId="org-tabs" selectedTabId={tab} panel={(
                             <>
                                 {analytics.isPending ? <Spinner size={24} /> : analytics.isError ? <Callout intent="danger">{String(analytics.error.message)}</Callout> : (
                                     <>
@@ -114,31 +116,38 @@ function Dashboard({ user, onLogout, onRejected }: { user: StaffUser; onLogout: 
                                     </>
                                 )}
                             </>
-                        )}
-                        {tab === 'bots' && (
+                        )} />
+                        <TabPanel id="bots" parentId="org-tabs" selectedTabId={tab} panel={(
                             bots.isPending ? <Spinner size={24} /> : bots.isError ? <Callout intent="danger">{bots.error.message}</Callout>
-                                : !bots.data.length ? <NonIdealState icon="chat" title="No bot instances yet" description="Ask your administrator to create one." />
+                                : !bots.data.length ? <EmptyState icon="chat" title="No bot instances yet" level={3} description="Ask your administrator to create one." />
                                     : <div className="lc-bot-list">{bots.data.map((bot) => <BotCard key={bot.id} bot={bot} />)}</div>
-                        )}
-                        {tab === 'analytics' && (
+                        )} />
+                        <TabPanel id="analytics" parentId="org-tabs" selectedTabId={tab} panel={(
                             <>
                                 <FormGroup label="Period" labelFor="org-period" inline className="lc-period">
                                     <HTMLSelect id="org-period" value={days} onChange={(e) => setDays(Number(e.target.value))}
                                         options={[{ value: 7, label: 'Last 7 days' }, { value: 30, label: 'Last 30 days' }, { value: 90, label: 'Last 90 days' }, { value: 365, label: 'Last 12 months' }]} />
                                 </FormGroup>
                                 {period.isPending ? <Spinner size={24} /> : period.isError ? <Callout intent="danger">{period.error.message}</Callout> : (
+                                    <>
                                     <div className="lc-stats">
                                         <Stat label="Total interactions" value={number(period.data.totalInteractions)} icon={<Icon icon="chat" size={20} />} />
                                         <Stat label="Loyalty checks" value={number(period.data.loyaltyChecks)} icon={<Icon icon="star" size={20} />} />
                                         <Stat label="Live chat sessions" value={number(period.data.liveChatSessions)} icon={<Icon icon="headset" size={20} />} />
                                         <Stat label="Success rate" value={`${Math.round(period.data.successRate * 10) / 10}%`} icon={<Icon icon="tick-circle" size={20} />} />
                                     </div>
+                                    <Card elevation={Elevation.ZERO} className="lc-org-daily" data-testid="org-daily-chart">
+                                        <Heading level={3} look={5}>Daily interactions ({period.data.timeZone})</Heading>
+                                        <BarChart stacked width={1000} title="Daily interactions" rows={period.data.daily.map((r) => ({ label: r.date.slice(5), values: [r.widget_opened, r.verified, r.points_viewed, r.live_chat_requested] }))}
+                                            series={[{ name: 'Opened', color: COLORS.other }, { name: 'Verified', color: COLORS.successful }, { name: 'Points viewed', color: COLORS.points }, { name: 'Live chat', color: COLORS.failed }]} />
+                                    </Card>
+                                    </>
                                 )}
                                 <Callout intent="primary" icon="info-sign" className="lc-note">
                                     For detailed analytics (phones, chat sessions, domains), please contact your administrator.
                                 </Callout>
                             </>
-                        )}
+                        )} />
                     </div>
                 </Card>
             </main>

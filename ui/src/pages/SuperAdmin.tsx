@@ -1,8 +1,8 @@
 import { FormEvent, ReactNode, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
-    Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, Elevation, FormGroup, H4, HTMLSelect, HTMLTable, Icon,
-    InputGroup, NonIdealState, Spinner, Switch, Tab, Tabs, Tag, TextArea
+    Alert, Button, Callout, Card, DialogBody, DialogFooter, Elevation, FormGroup, HTMLSelect, HTMLTable, Icon,
+    InputGroup, Spinner, Switch, Tab, TabPanel, Tabs, Tag, TextArea
 } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import {
@@ -10,6 +10,7 @@ import {
 } from '../api/tenants';
 import { AppHeader, ROLE_LABELS } from '../components/AppHeader';
 import { CopyButton } from '../components/CopyButton';
+import { AppDialog, EmptyState, Heading } from '../components/a11y';
 import { LoyaltyProviderDialog } from '../components/LoyaltyProviderDialog';
 import { useStaffSession } from '../auth/session';
 
@@ -45,7 +46,7 @@ function FormDialog({ title, isOpen, onClose, onSubmit, pending, error, canSave,
         }
     };
     return (
-        <Dialog title={title} isOpen={isOpen} onClose={onClose} className="lc-dialog">
+        <AppDialog title={title} isOpen={isOpen} onClose={onClose} className="lc-dialog">
             <form onSubmit={submit}>
                 <DialogBody>
                     {error ? <Callout intent="danger" icon="error" className="lc-form-error">{errorText(error)}</Callout> : null}
@@ -58,7 +59,7 @@ function FormDialog({ title, isOpen, onClose, onSubmit, pending, error, canSave,
                     </>
                 )} />
             </form>
-        </Dialog>
+        </AppDialog>
     );
 }
 
@@ -194,9 +195,9 @@ function DeactivateAlert({ target, onClose }: { target: { resource: Resource; id
         : target?.resource === 'bot-instances' ? 'Its widget stops answering on the store site.' : 'They are signed out everywhere at once.';
     return (
         <Alert isOpen={!!target} intent="danger" icon="disable" confirmButtonText="Deactivate" cancelButtonText="Cancel"
-            loading={mutation.isPending} onCancel={onClose}
+            loading={mutation.isPending} onCancel={onClose} aria-labelledby="lc-deactivate-question"
             onConfirm={() => target && mutation.mutate({ id: target.id, deactivate: true }, { onSettled: onClose })}>
-            <p>Deactivate <strong>{target?.label}</strong>? {consequence}</p>
+            <p id="lc-deactivate-question">Deactivate <strong>{target?.label}</strong>? {consequence}</p>
         </Alert>
     );
 }
@@ -210,7 +211,8 @@ function RowActions({ active, onEdit, onDeactivate }: { active: boolean; onEdit:
     );
 }
 
-function TableBox({ children, loading, error, empty }: { children: ReactNode; loading: boolean; error: unknown; empty: boolean }) {
+/** A table that may scroll sideways on a phone: the scroll box is a labelled region reachable by keyboard. */
+function TableBox({ label, children, loading, error, empty }: { label: string; children: ReactNode; loading: boolean; error: unknown; empty: boolean }) {
     if (loading) {
         return <div className="lc-pad"><Spinner size={24} /></div>;
     }
@@ -218,9 +220,9 @@ function TableBox({ children, loading, error, empty }: { children: ReactNode; lo
         return <Callout intent="danger">{errorText(error)}</Callout>;
     }
     if (empty) {
-        return <NonIdealState icon="inbox" title="Nothing here yet" />;
+        return <EmptyState icon="inbox" title="Nothing here yet" level={3} />;
     }
-    return <div className="lc-table-scroll">{children}</div>;
+    return <div className="lc-table-scroll" role="region" aria-label={label} tabIndex={0}>{children}</div>;
 }
 
 function Dashboard({ email, onLogout }: { email: string; onLogout: () => void }) {
@@ -249,7 +251,7 @@ function Dashboard({ email, onLogout }: { email: string; onLogout: () => void })
             <main className="lc-page">
                 <div className="lc-page-head">
                     <div>
-                        <H4 className="lc-page-title">Tenants</H4>
+                        <Heading level={2} look={4} className="lc-page-title">Tenants</Heading>
                         <p className="bp5-text-muted">Every organization, bot instance and user of this installation.</p>
                     </div>
                 </div>
@@ -267,10 +269,10 @@ function Dashboard({ email, onLogout }: { email: string; onLogout: () => void })
                         </Tabs>
                         {addButton}
                     </div>
-                    {tab === 'organizations' && (
-                        <TableBox loading={organizations.isPending} error={organizations.error} empty={!orgs.length}>
+                    <TabPanel id="organizations" parentId="super-admin-tabs" selectedTabId={tab} panel={(
+                        <TableBox label="Organizations" loading={organizations.isPending} error={organizations.error} empty={!orgs.length}>
                             <HTMLTable striped className="lc-table" aria-label="Organizations">
-                                <thead><tr><th>Name</th><th>Domain</th><th>Subdomain</th><th>Plan</th><th>Status</th><th /></tr></thead>
+                                <thead><tr><th>Name</th><th>Domain</th><th>Subdomain</th><th>Plan</th><th>Status</th><th><span className="lc-sr-only">Actions</span></th></tr></thead>
                                 <tbody>
                                     {orgs.map((o) => (
                                         <tr key={o.id}>
@@ -287,11 +289,11 @@ function Dashboard({ email, onLogout }: { email: string; onLogout: () => void })
                                 </tbody>
                             </HTMLTable>
                         </TableBox>
-                    )}
-                    {tab === 'bots' && (
-                        <TableBox loading={bots.isPending} error={bots.error} empty={!bots.data?.length}>
+                    )} />
+                    <TabPanel id="bots" parentId="super-admin-tabs" selectedTabId={tab} panel={(
+                        <TableBox label="Bot instances" loading={bots.isPending} error={bots.error} empty={!bots.data?.length}>
                             <HTMLTable striped className="lc-table" aria-label="Bot instances">
-                                <thead><tr><th>Name</th><th>Organization</th><th>Description</th><th>Embed</th><th>Status</th><th /></tr></thead>
+                                <thead><tr><th>Name</th><th>Organization</th><th>Description</th><th>Embed</th><th>Status</th><th><span className="lc-sr-only">Actions</span></th></tr></thead>
                                 <tbody>
                                     {(bots.data ?? []).map((b) => (
                                         <tr key={b.id}>
@@ -299,7 +301,7 @@ function Dashboard({ email, onLogout }: { email: string; onLogout: () => void })
                                             <td>{b.organizationName ?? orgName.get(b.organizationId)}</td>
                                             <td className="lc-muted-cell">{b.description || '—'}</td>
                                             <td><span className="lc-embed-cell"><code className="lc-code-inline">/widget-{b.subdomain}.js</code>
-                                                <CopyButton small text={b.embedSnippet} label="Copy snippet" ariaLabel={`Copy the embed snippet of ${b.name}`} /></span></td>
+                                                <CopyButton small text={b.embedSnippet} label="Copy snippet" ariaLabel={`Copy snippet of ${b.name}`} /></span></td>
                                             <td><ActiveTag active={b.isActive} /></td>
                                             <td><RowActions active={b.isActive} onEdit={() => setBotEditing({ mode: 'edit', item: b })}
                                                 onDeactivate={() => setDeactivating({ resource: 'bot-instances', id: b.id, label: b.name })} /></td>
@@ -308,11 +310,11 @@ function Dashboard({ email, onLogout }: { email: string; onLogout: () => void })
                                 </tbody>
                             </HTMLTable>
                         </TableBox>
-                    )}
-                    {tab === 'users' && (
-                        <TableBox loading={users.isPending} error={users.error} empty={!users.data?.length}>
+                    )} />
+                    <TabPanel id="users" parentId="super-admin-tabs" selectedTabId={tab} panel={(
+                        <TableBox label="Users" loading={users.isPending} error={users.error} empty={!users.data?.length}>
                             <HTMLTable striped className="lc-table" aria-label="Users">
-                                <thead><tr><th>Email</th><th>Role</th><th>Organization</th><th>Last login</th><th>Status</th><th /></tr></thead>
+                                <thead><tr><th>Email</th><th>Role</th><th>Organization</th><th>Last login</th><th>Status</th><th><span className="lc-sr-only">Actions</span></th></tr></thead>
                                 <tbody>
                                     {(users.data ?? []).map((u) => (
                                         <tr key={u.id}>
@@ -328,7 +330,7 @@ function Dashboard({ email, onLogout }: { email: string; onLogout: () => void })
                                 </tbody>
                             </HTMLTable>
                         </TableBox>
-                    )}
+                    )} />
                 </Card>
             </main>
             <OrganizationDialog editing={orgEditing} onClose={() => setOrgEditing(null)} />
@@ -353,10 +355,10 @@ export default function SuperAdmin() {
     }
     if (session.state === 'signed-out') {
         return (
-            <div className="lc-center">
-                <NonIdealState icon="lock" title="Access Denied" description="You need to sign in as a super admin to see this page."
+            <main className="lc-center">
+                <EmptyState icon="lock" title="Access Denied" level={1} description="You need to sign in as a super admin to see this page."
                     action={<Button intent="primary" icon="log-in" text="Go to Login" onClick={() => navigate('/super-admin-login')} />} />
-            </div>
+            </main>
         );
     }
     const logout = () => {

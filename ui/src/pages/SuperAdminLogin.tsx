@@ -2,6 +2,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Callout } from '@blueprintjs/core';
 import { LOGIN_PATHS, loginErrorMessage, SUPER_ADMIN_TOKEN_KEY, useDemoCredentials, useLogin } from '../api/auth';
 import { LoginForm } from '../auth/LoginForm';
+import { Heading } from '../components/a11y';
 
 /** Shown only outside production: the server answers 404 for the demo credentials there. */
 function DemoCredentials() {
@@ -10,7 +11,8 @@ function DemoCredentials() {
         return null;
     }
     return (
-        <Callout intent="primary" icon="info-sign" title="Demo credentials" className="lc-demo-box">
+        <Callout intent="primary" icon="info-sign" className="lc-demo-box">
+            <Heading level={2} look={6}>Demo credentials</Heading>
             <div>Email: <code>{demo.data.email}</code></div>
             <div>Password: <code>{demo.data.password}</code></div>
         </Callout>

