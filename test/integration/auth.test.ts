@@ -340,20 +340,24 @@ describe('logins, roles and tokens', function () {
                 organizationId: a.organization.id, name: a.organization.name, domain: 'alpha.test', subdomain: 'authalpha',
                 totalInteractions: 0, loyaltyChecks: 0, liveChatSessions: 0, successRate: 0
             });
-            expect(Date.parse(res.body.to) - Date.parse(res.body.from)).to.equal(30 * 24 * 3600 * 1000);
+            // 30 local days of the organization's zone (New York): 30 × 24 h, give or take a daylight saving change.
+            expect(res.body.timeZone).to.equal('America/New_York');
+            expect(res.body.daily).to.have.length(30);
+            expect(Date.parse(res.body.to) + 1 - Date.parse(res.body.from)).to.be.within(30 * 24 * 3600 * 1000 - 3600 * 1000, 30 * 24 * 3600 * 1000 + 3600 * 1000);
         });
 
-        it('sums the caller\'s organization\'s events from the first moment of startDate to the last of endDate (UTC)', async () => {
+        it('sums the caller\'s organization\'s events from the first moment of startDate to the last of endDate (the organization\'s zone, New York)', async () => {
             const analytics = t.server.app.services.analytics;
+            // New York is UTC-5 in January: its 1 January begins at 05:00 UTC.
             const inside: Array<[string, boolean | null, string]> = [
-                ['points_retrieved', true, '2026-01-01T00:00:00.000Z'],
+                ['points_retrieved', true, '2026-01-01T05:00:00.000Z'],
                 ['verification_sent', true, '2026-01-15T12:00:00.000Z'],
                 ['live_chat_requested', null, '2026-01-20T08:30:00.000Z'],
-                ['code_verification_failed', false, '2026-01-31T23:59:59.999Z']
+                ['code_verification_failed', false, '2026-02-01T04:59:59.999Z']
             ];
             const outside: Array<[string, boolean | null, string]> = [
-                ['widget_opened', true, '2025-12-31T23:59:59.999Z'],
-                ['widget_opened', true, '2026-02-01T00:00:00.000Z']
+                ['widget_opened', true, '2026-01-01T04:59:59.999Z'],
+                ['widget_opened', true, '2026-02-01T05:00:00.000Z']
             ];
             for (const [action, success, at] of [...inside, ...outside]) {
                 await analytics.track({ organizationId: a.organization.id, action, success, createdAt: Date.parse(at) });
@@ -364,13 +368,16 @@ describe('logins, roles and tokens', function () {
             const res = await get(t.server, `/api/org/analytics?organizationId=${a.organization.id}&startDate=2026-01-01&endDate=2026-01-31`, a.orgUser.token);
             expect(res.status).to.equal(200);
             // 1 code that showed points out of 2 outcomes (1 shown, 1 wrong code) = 50%.
-            expect(res.body).to.deep.equal({
+            const { daily, ...totals } = res.body;
+            expect(totals).to.deep.equal({
                 organizationId: a.organization.id, name: a.organization.name, domain: 'alpha.test', subdomain: 'authalpha',
                 totalInteractions: 4, loyaltyChecks: 1, liveChatSessions: 1, successRate: 50,
-                from: '2026-01-01T00:00:00.000Z', to: '2026-01-31T23:59:59.999Z'
+                from: '2026-01-01T05:00:00.000Z', to: '2026-02-01T04:59:59.999Z', timeZone: 'America/New_York'
             });
+            expect(daily).to.have.length(31);
+            expect(daily[0]).to.include({ date: '2026-01-01', points_viewed: 1 });
             const oneDay = await get(t.server, '/api/org/analytics?startDate=2026-01-31', a.orgUser.token);
-            expect(oneDay.body).to.include({ totalInteractions: 1, from: '2026-01-31T00:00:00.000Z', to: '2026-01-31T23:59:59.999Z' });
+            expect(oneDay.body).to.include({ totalInteractions: 1, from: '2026-01-31T05:00:00.000Z', to: '2026-02-01T04:59:59.999Z' });
 
             const bad = await get(t.server, '/api/org/analytics?startDate=2026-02-01&endDate=2026-01-01', a.orgUser.token);
             expect(bad.status).to.equal(400);

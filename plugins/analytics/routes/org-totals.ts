@@ -1,3 +1,4 @@
+import Boom from '@hapi/boom';
 import type { Server } from '@hapi/hapi';
 import { allow } from '../../../core/http/access';
 import { notFound } from '../../../core/http/errors';
@@ -29,6 +30,9 @@ export function registerOrgTotalsRoute(server: Server, analytics: AnalyticsServi
                 }
                 const timeZone = await analytics.timeZoneOf(organizationId);
                 const q = request.query;
+                if (q.startDate && q.endDate && q.endDate < q.startDate) {
+                    throw Boom.badRequest('"endDate" must not be before "startDate"');
+                }
                 const range = dayRange({ days: q.days ?? 30, startDate: q.startDate, endDate: q.endDate }, timeZone);
                 return {
                     organizationId,
