@@ -137,7 +137,7 @@ async function endToEnd(questions: string[], sources: AnswerSource[]): Promise<n
         for (let round = 0; round < 6; round++) {
             for (const [i, q] of questions.entries()) {
                 const t0 = performance.now();
-                const res = await server.inject({ method: 'POST', url: '/api/ai/chat', headers: { 'x-widget-key': bot.publicKey }, payload: { sessionId: `bench_${round}_${i}`, message: q } });
+                const res = await server.inject({ method: 'POST', url: '/api/ai/chat', headers: { 'x-widget-key': bot.publicKey }, payload: { sessionId: `bench_${round}_${i}`, message: q }, remoteAddress: `10.0.0.${round + 1}` });
                 if (res.statusCode !== 200) {
                     throw new Error(`${res.statusCode} ${res.payload}`);
                 }

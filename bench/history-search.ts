@@ -81,6 +81,9 @@ async function main(): Promise<void> {
             });
         }
         const seedSeconds = (performance.now() - seedStarted) / 1000;
+        // Fresh statistics, as autovacuum keeps them on a live database (without them the planner nests a loop
+        // over every chat for every matching message).
+        await db.raw(postgres ? 'analyze chat_sessions, chat_messages' : 'analyze');
 
         const queries: Array<[string, string]> = [
             ['newest page, no filter', ''],

@@ -29,7 +29,18 @@ export interface BotInstance {
     isActive: boolean;
     publicKey: string;
     embedSnippet: string;
+    /** How the widget looks on the store's pages (PUT /api/widget/bots/{id}/look). */
+    look: BotLook;
     createdAt: string | null;
+}
+
+/** A bot instance's widget look: null fields mean the defaults (blue #2563eb, "{store} Support", SPEC §8 greeting). */
+export interface BotLook {
+    /** #rrggbb, dark enough for white text (≥ 4.5:1). */
+    color: string | null;
+    position: 'left' | 'right';
+    title: string | null;
+    greeting: string | null;
 }
 
 export interface User {

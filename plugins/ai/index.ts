@@ -7,6 +7,7 @@ import { adminOf, callerOf, widgetOf } from '../../core/http/callers';
 import { fields } from '../../core/http/fields';
 import { hostOf } from '../../core/http/origins';
 import { Limit } from '../../core/http/rate-limit';
+import { clientIp } from '../../core/http/client-ip';
 import { KnowledgeEntryModel } from './models';
 import { DEMO_KNOWLEDGE } from './demo-data';
 import { migrations } from './migrations';
@@ -24,6 +25,8 @@ declare module '../../core/types' {
 export const MAX_QUESTION = 1000;
 /** Questions per widget session per minute (issue 13). */
 export const CHAT_PER_MINUTE = 60;
+/** Questions per client address per minute, across sessions (a client minting session ids). */
+export const CHAT_PER_IP_MINUTE = 300;
 
 interface IdParam {
     id: number;
@@ -80,6 +83,7 @@ const feature: FeaturePlugin = {
             const service = new AiService({ db, log, provider, services: () => server.app.services });
             provide(server, 'ai', service);
             const chatLimit = new Limit(server.app, { name: 'ai-chat-session', points: CHAT_PER_MINUTE, duration: 60 });
+            const ipLimit = new Limit(server.app, { name: 'ai-chat-ip', points: CHAT_PER_IP_MINUTE, duration: 60 });
 
             // ---- knowledge base (admin) ----
             server.route({
@@ -227,6 +231,7 @@ const feature: FeaturePlugin = {
                     validate: { payload: Joi.object<ChatRequest>({ sessionId: fields.widgetSessionId.required(), message }).required() },
                     handler: async (request) => {
                         const widget = widgetOf(request);
+                        await ipLimit.consume(clientIp(request), 'You are asking too fast. Please wait a minute.');
                         await chatLimit.consume(`${widget.organizationId}:${request.payload.sessionId}`, 'You are asking too fast. Please wait a minute.');
                         return service.chat({
                             organizationId: widget.organizationId,

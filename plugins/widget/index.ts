@@ -3,7 +3,11 @@ import * as Path from 'path';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import type { Services } from '../../core/types';
-import { PUBLIC } from '../../core/http/access';
+import Joi from 'joi';
+import { allow, PUBLIC } from '../../core/http/access';
+import { adminOf } from '../../core/http/callers';
+import { fields } from '../../core/http/fields';
+import type { BotLook } from '../../core/types/api';
 import { PUBLIC_DIR } from '../../core/paths';
 import { contentSecurityPolicy } from '../../core/http/security';
 import { STOREFRONT_CSS, storefrontHtml } from './storefront';
@@ -20,6 +24,8 @@ export interface WidgetPublicConfig {
     domains: string[];
     /** The store's AI agent is on (optional services.ai): the panel offers the ai step. */
     aiEnabled: boolean;
+    /** Colour, side, title and greeting of the bot instance. */
+    look: BotLook;
 }
 
 let cachedLoader: { mtimeMs: number; text: string } | null = null;
@@ -47,6 +53,31 @@ function apiOrigin(server: Server, request: Request): string {
         : request.server.info.protocol;
     return `${proto}://${request.info.host}`;
 }
+
+/** The contrast ratio of white text on a #rrggbb background (WCAG 2 relative luminance). */
+export function whiteContrast(hex: string): number {
+    const channel = (i: number) => {
+        const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    const l = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+    return 1.05 / (l + 0.05);
+}
+
+const text = (max: number) => Joi.string().trim().max(max).allow(null, '').empty('').default(null);
+
+/** PUT /api/widget/bots/{id}/look: the whole look (a missing field goes back to its default). */
+export const lookSchema = Joi.object<BotLook>({
+    color: Joi.string().trim().lowercase().pattern(/^#[0-9a-f]{6}$/).allow(null).default(null)
+        .custom((value: string | null, helpers) => (value && whiteContrast(value) < 4.5 ? helpers.error('color.contrast') : value))
+        .messages({
+            'string.pattern.base': '"color" must be a colour like #1d4ed8',
+            'color.contrast': '"color" is too light: white text on it must have a contrast of at least 4.5:1'
+        }),
+    position: Joi.string().valid('left', 'right').default('right'),
+    title: text(80),
+    greeting: text(500)
+});
 
 /** Whether the store's AI agent is on: false when the server runs without the AI feature or it cannot tell. */
 async function aiEnabled(server: Server, organizationId: number): Promise<boolean> {
@@ -106,6 +137,7 @@ const feature: FeaturePlugin = {
                                 apiOrigin: apiOrigin(server, request),
                                 subdomain,
                                 domains: [organization.domain, ...organization.extraDomains],
+                                look: bot.look,
                                 aiEnabled: await aiEnabled(server, organization.id)
                             };
                             // The loader reads and deletes this global synchronously when it runs.
@@ -130,6 +162,26 @@ const feature: FeaturePlugin = {
                                 .header('access-control-allow-origin', '*')
                                 .header('cache-control', 'public, max-age=31536000, immutable');
                         }
+                    }
+                },
+                {
+                    method: 'GET',
+                    path: '/api/widget/bots',
+                    options: {
+                        id: 'widget.bots.list',
+                        auth: allow('admin'),
+                        handler: (request) => server.app.services.tenants.listBotInstances({ organizationId: adminOf(request).organizationId })
+                    }
+                },
+                {
+                    method: 'PUT',
+                    path: '/api/widget/bots/{id}/look',
+                    options: {
+                        id: 'widget.bot-look.update',
+                        auth: allow('admin'),
+                        validate: { params: Joi.object({ id: fields.id.required() }), payload: lookSchema.required() },
+                        handler: (request) => server.app.services.tenants.updateBotLook(
+                            adminOf(request).organizationId, Number((request.params as { id: number }).id), request.payload as BotLook)
                     }
                 },
                 ...['/', '/demo'].map((path) => ({

@@ -23,6 +23,8 @@ describe('the admin questions screen (/admin-questions) in a browser', function 
     before(async () => {
         t = await startTestServer({ listen: true });
         shop = await createTenant(t.server, 'qshop');
+        // This screen's test starts from its own two questions, not a new store's five defaults.
+        await t.server.app.db('premade_questions').where('organization_id', shop.organization.id).delete();
         for (const q of [['What are your store hours?', 'Monday-Saturday 9AM-8PM.'], ['How do I earn points?', '1 point per $1 spent.']]) {
             await t.server.app.services.questions.create(shop.organization.id, { question: q[0], answer: q[1] });
         }

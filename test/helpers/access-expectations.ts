@@ -75,6 +75,8 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'ai.agent.sessions': ['admin'],
     'ai.agent.test': ['admin'],
     'questions.question.update': ['admin'],
+    'widget.bot-look.update': ['admin'],
+    'widget.bots.list': ['admin'],
     'questions.question.delete': ['admin'],
     'questions.order.save': ['admin'],
     'livechat.waiting.list': ['admin'],

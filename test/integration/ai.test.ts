@@ -185,6 +185,19 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
         });
     });
 
+    describe('the address limit', () => {
+        it('limits one client address to 300 questions a minute across session ids', async function () {
+            this.timeout(120000);
+            const from = (sessionId: string) => server.inject({ method: 'POST', url: '/api/ai/chat', headers: widget(b), payload: { sessionId, message: 'hours?' }, remoteAddress: '10.9.9.9' });
+            for (let i = 0; i < 300; i++) {
+                expect((await from(`widget_ip_${i}`)).statusCode).to.equal(200);
+            }
+            expect((await from('widget_ip_new')).statusCode).to.equal(429);
+            const other = await server.inject({ method: 'POST', url: '/api/ai/chat', headers: widget(b), payload: { sessionId: 'widget_ip_new', message: 'hours?' }, remoteAddress: '10.9.9.10' });
+            expect(other.statusCode).to.equal(200);
+        });
+    });
+
     describe('tier 2: the verified phone, enforced in code', () => {
         it('asks for verification without a verified phone, and answers the points after the code', async () => {
             const before = answerOf(await ask(a, 'widget_t2_1', 'How many points do I have?'));

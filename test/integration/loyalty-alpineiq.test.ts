@@ -345,3 +345,32 @@ describe('per-organization Alpine IQ settings, set by a super admin', function (
         }
     });
 });
+
+describe('per-organization Alpine IQ settings in production', function () {
+    this.timeout(30000);
+    let t: TestServer;
+    let shop: Tenant;
+
+    before(async () => {
+        t = await startTestServer({ env: { NODE_ENV: 'production' } });
+        shop = await createTenant(t.server, 'prodshop');
+    });
+    after(async () => {
+        await t?.close();
+    });
+
+    it('refuses a plain http:// base URL (the key would travel in clear), and takes https://', async () => {
+        const user = await t.server.app.services.users.create({ email: 'root@prod.test', password: 'super-secret-passphrase-91', role: 'super_admin' });
+        const { signUserToken } = await import('../../core/auth/tokens');
+        const token = signUserToken(t.server.app.config.jwtSecret, { id: user.id, role: 'super_admin', organizationId: null, tokenVersion: 0 });
+        const put = (baseUrl: string) => t.server.inject({
+            method: 'PUT', url: `/api/super-admin/organizations/${shop.organization.id}/loyalty-provider`,
+            payload: { provider: 'alpineiq', uid: 'acct', apiKey: 'prod-key-12345678', baseUrl }, headers: { authorization: `Bearer ${token}` }
+        });
+        const plain = await put('http://aiq.internal.test');
+        expect(plain.statusCode).to.equal(400);
+        expect(JSON.parse(plain.payload).message).to.equal('The base URL must be an https:// URL in production');
+        expect(await t.server.app.db('loyalty_provider_settings')).to.have.length(0);
+        expect((await put('https://lab.alpineiq.com')).statusCode).to.equal(200);
+    });
+});

@@ -8,6 +8,8 @@ export interface WidgetConfig {
     domains?: string[];
     /** The store has the AI agent (services.ai?.isEnabled). */
     aiEnabled?: boolean;
+    /** The bot instance's look (null fields: the defaults). */
+    look?: { color: string | null; position: 'left' | 'right'; title: string | null; greeting: string | null };
 }
 
 /** The analytics events the widget posts (SPEC §7), plus widget_loaded. */

@@ -78,6 +78,17 @@ function boot(config: WidgetConfig): void {
     button.setAttribute('aria-expanded', 'false');
     button.innerHTML = icon(CHAT_ICON);
     root.append(button, unread);
+    // The store's look: colour and side (the panel follows the same side).
+    const look = config.look;
+    if (look?.color) {
+        button.style.background = look.color;
+    }
+    if (look?.position === 'left') {
+        host.setAttribute('data-side', 'left');
+        button.style.right = unread.style.right = 'auto';
+        button.style.left = '20px';
+        unread.style.left = '62px';
+    }
 
     let isOpen = false;
     let panel: Promise<PanelController> | null = null;

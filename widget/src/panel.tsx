@@ -63,7 +63,8 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     const panelRef = useRef<HTMLDivElement>(null);
     const inputRef = useRef<HTMLTextAreaElement>(null);
     const listRef = useRef<HTMLDivElement>(null);
-    const title = `${config.storeName} Support`;
+    const look = config.look;
+    const title = look?.title || `${config.storeName} Support`;
 
     useLayoutEffect(() => {
         bus.dispatch = dispatch;
@@ -144,7 +145,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         if (state.open && questions && state.step === 'initial' && !state.messages.length) {
             const greet = () => {
                 greetDelay.current = 0;
-                say(dispatch, TEXT.greeting(config.storeName));
+                say(dispatch, look?.greeting || TEXT.greeting(config.storeName));
                 dispatch({ type: 'step', step: 'questions' });
             };
             if (!greetDelay.current) {
@@ -462,8 +463,9 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     const showQuick = step === 'questions';
 
     return (
-        <div className="lc-panel" role="dialog" aria-modal="true" aria-label={title} hidden={!state.open} ref={panelRef} onKeyDown={onKeyDown}>
-            <div className="lc-head">
+        <div className={`lc-panel${look?.position === 'left' ? ' lc-left' : ''}`} role="dialog" aria-modal="true" aria-label={title}
+            hidden={!state.open} ref={panelRef} onKeyDown={onKeyDown}>
+            <div className="lc-head" style={look?.color ? { background: look.color } : undefined}>
                 <h2 className="lc-title">{title}</h2>
                 <span className="lc-badge" hidden={step !== 'live_chat'}>Live Chat Active</span>
                 <button type="button" className="lc-x" aria-label="Close chat" onClick={() => dispatch({ type: 'close' })}>{'\u00d7'}</button>
@@ -552,6 +554,7 @@ export const PANEL_CSS = `
   box-shadow:0 12px 40px rgba(0,0,0,.28);z-index:2147483000;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
   text-align:start}
 .lc-panel[hidden]{display:none}
+.lc-left{right:auto;left:20px}
 .lc-panel *{box-sizing:border-box}
 .lc-head{display:flex;align-items:center;gap:8px;padding:12px 14px;background:#1d4ed8;color:#fff}
 .lc-title{flex:1;margin:0;font-size:16px;font-weight:600;color:#fff}
@@ -584,6 +587,6 @@ export const PANEL_CSS = `
 .lc-panel :focus-visible,.lc-msgs:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
 .lc-head :focus-visible{outline-color:#fff}
 @media (max-width:480px){
-  .lc-panel{right:0;bottom:0;left:0;top:0;width:100%;height:100%;max-height:none;border-radius:0}
+  .lc-panel,.lc-left{right:0;bottom:0;left:0;top:0;width:100%;height:100%;max-height:none;border-radius:0}
 }
 `;

@@ -115,6 +115,10 @@ export class ProviderSettingsService {
             const baseUrl = input.baseUrl ? input.baseUrl.replace(/\/+$/, '') : null;
             const apiKeySealed = input.apiKey ? this.box.seal(input.apiKey, String(organizationId)) : existing?.apiKeySealed ?? null;
             if (input.provider === 'alpineiq') {
+                // The key travels in a header: in production only over TLS.
+                if (baseUrl && this.config.env === 'production' && !baseUrl.startsWith('https://')) {
+                    throw Boom.badRequest('The base URL must be an https:// URL in production');
+                }
                 if (!uid) {
                     throw Boom.badRequest('Alpine IQ needs the account UID');
                 }

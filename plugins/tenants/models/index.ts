@@ -35,6 +35,10 @@ export class BotInstanceModel extends Model {
     description!: string | null;
     publicKey!: string;
     isActive!: boolean;
+    lookColor!: string | null;
+    lookPosition!: 'left' | 'right';
+    lookTitle!: string | null;
+    lookGreeting!: string | null;
     createdAt!: number;
     updatedAt!: number;
     organization?: OrganizationModel;

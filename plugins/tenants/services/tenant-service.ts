@@ -2,7 +2,7 @@ import * as Crypto from 'crypto';
 import Boom from '@hapi/boom';
 import type { Db } from '../../../core/db';
 import { iso } from '../../../core/db/model';
-import type { BotInstance, Organization } from '../../../core/types/api';
+import type { BotInstance, BotLook, Organization } from '../../../core/types/api';
 import { BotInstanceModel, OrganizationModel } from '../models';
 import type { BotInstanceCreate, BotInstanceUpdate, OrganizationCreate, OrganizationUpdate } from '../schemas';
 
@@ -160,6 +160,7 @@ export class TenantService {
             isActive: row.isActive,
             publicKey: row.publicKey,
             embedSnippet: organization ? embedSnippet(this.baseUrl(baseUrl), organization.subdomain) : '',
+            look: { color: row.lookColor ?? null, position: row.lookPosition === 'left' ? 'left' : 'right', title: row.lookTitle ?? null, greeting: row.lookGreeting ?? null },
             createdAt: iso(row.createdAt)
         };
     }
@@ -201,6 +202,15 @@ export class TenantService {
             })
             .throwIfNotFound({ message: 'Bot instance not found' });
         return this.toBot(await row.$fetchGraph('organization', { transaction: this.db }), baseUrl);
+    }
+
+    /** Sets the widget look of one of the organization's bot instances; another organization's answers 404. */
+    async updateBotLook(organizationId: number, id: number, look: BotLook): Promise<BotInstance> {
+        const row = await BotInstanceModel.query(this.db)
+            .where('organization_id', organizationId)
+            .patchAndFetchById(id, { lookColor: look.color, lookPosition: look.position, lookTitle: look.title, lookGreeting: look.greeting })
+            .throwIfNotFound({ message: 'Bot instance not found' });
+        return this.toBot(await row.$fetchGraph('organization', { transaction: this.db }));
     }
 
     /** The active bot instance and active organization behind a widget's public key, or null. */

@@ -6,6 +6,7 @@ import { Heading } from '../components/a11y';
 import type { IconName } from '@blueprintjs/icons';
 import { apiRequest } from '../api/client';
 import { AiAgentPanel } from '../features/ai/AiAgentPanel';
+import { WidgetLookCard } from '../features/widget/WidgetLookCard';
 
 interface Health {
     status: string;
@@ -130,6 +131,7 @@ export default function AdminDashboard() {
                             <AnchorButton icon="shop" text="Open Demo Store" href="/demo" target="_blank" rel="noopener noreferrer" />
                         </div>
                     </Card>
+                    <WidgetLookCard />
                 </aside>
             </div>
         </div>

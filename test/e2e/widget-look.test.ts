@@ -1,0 +1,84 @@
+import * as Fs from 'fs';
+import * as Path from 'path';
+import { expect } from 'chai';
+import type { Browser, Page } from 'puppeteer-core';
+import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
+import { launchBrowser } from '../helpers/browser';
+import { startMerchantSite } from '../helpers/fake-merchant';
+
+const SHOTS = Fs.existsSync('/work/shots') ? '/work/shots/widget' : Path.resolve(__dirname, '..', '..', '..', 'test-output', 'screenshots');
+const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
+
+async function shot(page: Page, name: string): Promise<void> {
+    Fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: Path.join(SHOTS, `${name}.png`) as `${string}.png` });
+}
+
+describe('the widget look of a bot instance: admin card with live preview, and the widget on the store page (issue 11)', function () {
+    this.timeout(90000);
+    let t: TestServer;
+    let browser: Browser;
+    let shop: Tenant;
+
+    before(async () => {
+        t = await startTestServer({ listen: true });
+        shop = await createTenant(t.server, 'looks', 'localhost');
+        browser = await launchBrowser();
+    });
+    after(async () => {
+        await browser?.close();
+        await t?.close();
+    });
+
+    it('edits colour, side, title and greeting on the admin home, previews them live, and the widget shows them', async () => {
+        const page = await browser.newPage();
+        await page.setViewport({ width: 1280, height: 1100 });
+        await page.goto(`${t.url}/admin-login`, { waitUntil: 'domcontentloaded' });
+        await page.evaluate((token: string) => localStorage.setItem('adminToken', token), shop.admin.token);
+        await page.goto(`${t.url}/admin-dashboard`, { waitUntil: 'domcontentloaded' });
+        await page.waitForSelector('#look-color');
+        expect(await page.$$eval('h1', (els) => els.length)).to.equal(1);
+        const setValue = async (selector: string, value: string) => {
+            await page.click(selector, { clickCount: 3 });
+            await page.keyboard.press('Backspace');
+            await page.type(selector, value);
+        };
+        await setValue('#look-color', '#fde047');
+        await page.waitForFunction(() => document.body.textContent!.includes('(needs 4.5:1)'));
+        expect(await page.$eval('.lc-look-card button.bp5-intent-primary', (b) => (b as HTMLButtonElement).disabled)).to.equal(true);
+        await setValue('#look-color', '#7f1d1d');
+        await page.select('#look-position', 'left');
+        await setValue('#look-title', 'Ask Looks');
+        await setValue('#look-greeting', 'Hello from Looks! What can we do for you?');
+        await page.waitForFunction(() => document.querySelector('.lc-look-head')?.textContent === 'Ask Looks');
+        expect(await page.$eval('.lc-look-head', (el) => getComputedStyle(el).backgroundColor)).to.equal('rgb(127, 29, 29)');
+        expect(await page.$eval('.lc-look-preview', (el) => el.classList.contains('lc-look-left'))).to.equal(true);
+        await page.evaluate(() => (Array.from(document.querySelectorAll('.lc-look-card button')).find((b) => b.textContent === 'Save look') as HTMLButtonElement).click());
+        await page.waitForSelector('.lc-look-saved');
+        const card = await page.$('.lc-look-card');
+        Fs.mkdirSync(SHOTS, { recursive: true });
+        await card!.screenshot({ path: Path.join(SHOTS, 'look-01-admin-card.png') as `${string}.png` });
+        expect((await t.server.app.services.tenants.getBotInstance(shop.bot.id))!.look)
+            .to.deep.equal({ color: '#7f1d1d', position: 'left', title: 'Ask Looks', greeting: 'Hello from Looks! What can we do for you?' });
+        await page.close();
+
+        const merchant = await startMerchantSite(`${t.url}/widget-looks.js`);
+        const store = await browser.newPage();
+        try {
+            await store.setViewport({ width: 1200, height: 800 });
+            await store.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+            await store.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
+            const launcher = await store.evaluate(`(() => { const b = ${ROOT}.querySelector('.lc-launcher'); const r = b.getBoundingClientRect(); return [Math.round(r.left), getComputedStyle(b).backgroundColor]; })()`);
+            expect(launcher).to.deep.equal([20, 'rgb(127, 29, 29)']);
+            await store.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
+            await store.waitForFunction(`!!${ROOT}.querySelector('.lc-msgs')?.textContent?.includes('Hello from Looks!')`);
+            expect(await store.evaluate(`${ROOT}.querySelector('.lc-title').textContent`)).to.equal('Ask Looks');
+            expect(await store.evaluate(`Math.round(${ROOT}.querySelector('.lc-panel').getBoundingClientRect().left)`)).to.equal(20);
+            await shot(store, 'look-02-widget-left');
+        }
+        finally {
+            await store.close();
+            await merchant.close();
+        }
+    });
+});
