@@ -85,7 +85,12 @@ export const SCREENS: Screen[] = [
         ]
     },
     { path: '/admin-chat/history', as: 'admin', ready: 'History' },
-    { path: '/analytics', as: 'admin', ready: 'Analytics' },
+    {
+        path: '/analytics', as: 'admin', ready: 'Analytics', states: [
+            { name: 'phones tab', step: steps(clickButton('Phones')) },
+            { name: 'chat trends tab', step: steps(clickButton('Chat trends')) }
+        ]
+    },
     { path: '/test', as: 'admin', ready: 'System Tests' },
     {
         path: '/ai-management', as: 'admin', ready: 'AI Management', states: [
