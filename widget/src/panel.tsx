@@ -568,7 +568,7 @@ export const PANEL_CSS = `
 .lc-user{align-self:flex-end;background:#1d4ed8;color:#fff}
 .lc-error{align-self:flex-start;background:#fef2f2;border:1px solid #fecaca;color:#dc2626}
 .lc-author{font-size:12px;font-weight:600;color:#1e3a8a}
-.lc-time{font-size:11px;opacity:.75;align-self:flex-end}
+.lc-time{font-size:11px;opacity:.8;align-self:flex-end}
 .lc-typing{align-self:flex-start;color:#4b5563;font-size:20px;letter-spacing:2px}
 .lc-quick{display:flex;flex-wrap:wrap;gap:6px;padding:8px 14px;border-top:1px solid #e5e7eb;background:#fff}
 .lc-quick[hidden]{display:none}
