@@ -184,7 +184,8 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         await page.waitForSelector('[data-testid="questions-table"] tbody tr');
         await shot(page, '13-questions');
         await clickText(page, '.bp5-tab', 'AI Agent');
-        await page.waitForFunction(() => document.querySelector('.lc-a-panel')?.textContent?.includes('AI agent figures appear when the AI agent is enabled'));
+        await page.waitForSelector('.lc-a-panel [data-testid=ai-agent-panel] [data-testid=ai-enabled-tag]');
+        expect(await text(page, '.lc-a-panel [data-testid=ai-agent-panel]')).to.contain('Questions (30 days)0').and.contain('Hand-offs0');
         await shot(page, '14-ai-agent');
     });
 

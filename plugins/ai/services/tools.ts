@@ -65,7 +65,7 @@ export class ToolBox {
             await this.record('points', false);
             return { ok: false, needs: 'verify_phone', text: VERIFY_TEXT };
         }
-        const customer = await this.services().loyalty.customerByPhone(this.ctx.organizationId, phone);
+        const customer = await this.services().loyalty.customer(this.ctx.organizationId, phone);
         await this.record('points', !!customer);
         if (!customer) {
             return { ok: true, text: 'I couldn\'t find a loyalty account for your phone number. You can sign up for our loyalty program in any store!' };

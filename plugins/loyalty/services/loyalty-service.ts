@@ -288,19 +288,6 @@ export class LoyaltyService implements LoyaltyLookups {
         return row?.verifiedPhone ?? null;
     }
 
-    /**
-     * The loyalty customer behind a verified E.164 phone (the AI agent's points tool passes the phone that
-     * verifiedPhone answered, never one a customer typed); a 502 when the provider is down.
-     */
-    async customerByPhone(organizationId: number, phone: string): Promise<LoyaltyCustomer | null> {
-        return this.findCustomer(organizationId, phone, { fresh: false, failureMessage: MESSAGES.providerDown });
-    }
-
-    /** Which provider serves an organization ('builtin' or 'alpineiq'), for the system tests. */
-    async providerName(organizationId: number): Promise<'builtin' | 'alpineiq'> {
-        return (await this.providerOf(organizationId)).provider.name;
-    }
-
     /** Customer lookup for analytics (SPEC §3 'Loyalty customer lookup result'). */
     async lookupCustomer(organizationId: number, phoneInput: string): Promise<CustomerLookup> {
         const phone = this.normalizePhone(phoneInput);

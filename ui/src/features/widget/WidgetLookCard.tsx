@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Callout, Card, Elevation, FormGroup, H5, HTMLSelect, Icon, InputGroup, Intent, TextArea } from '@blueprintjs/core';
+import { Button, Callout, Card, Elevation, FormGroup, HTMLSelect, Icon, InputGroup, Intent, TextArea } from '@blueprintjs/core';
 import type { BotInstance, BotLook } from '../../../../core/types/api';
 import { apiRequest, ApiError } from '../../api/client';
+import { Heading } from '../../components/a11y';
 import './widget-look.css';
 
 const DEFAULT_COLOR = '#2563eb';
@@ -46,7 +47,7 @@ export function WidgetLookCard() {
     const error = save.error instanceof ApiError ? save.error.serverMessage : save.error ? String(save.error) : null;
     return (
         <Card elevation={Elevation.ONE} className="lc-look-card">
-            <H5><Icon icon="style" /> Widget look</H5>
+            <Heading level={2} look={5}><Icon icon="style" /> Widget look</Heading>
             {error && <Callout intent={Intent.DANGER} className="lc-mb">{error}</Callout>}
             <FormGroup label="Colour" labelFor="look-color" helperText={`White text contrast ${contrast.toFixed(1)}:1${contrast < 4.5 ? ' (needs 4.5:1)' : ''}`}
                 intent={contrast < 4.5 ? Intent.DANGER : Intent.NONE}>

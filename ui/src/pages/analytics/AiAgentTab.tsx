@@ -1,13 +1,6 @@
-import { NonIdealState } from '@blueprintjs/core';
+import { AiAgentPanel } from '../../features/ai/AiAgentPanel';
 
-/** The AI Agent tab (SPEC §2): the AI management view is wired in here once the AI agent is enabled. */
+/** The AI Agent tab (SPEC §2): the AI agent's figures, Enable/Disable and the way to /ai-management. */
 export default function AiAgentTab() {
-    return (
-        <NonIdealState
-            icon="predictive-analysis"
-            title="AI Agent"
-            description="AI agent figures appear when the AI agent is enabled"
-            layout="horizontal"
-        />
-    );
+    return <AiAgentPanel />;
 }

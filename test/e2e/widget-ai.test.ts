@@ -1,0 +1,159 @@
+import * as Fs from 'fs';
+import * as Path from 'path';
+import { expect } from 'chai';
+import type { Browser, Page } from 'puppeteer-core';
+import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
+import { launchBrowser } from '../helpers/browser';
+import { startMerchantSite } from '../helpers/fake-merchant';
+import { importCustomers, lastCode } from '../helpers/loyalty';
+import { connectAgent, Inbox, NesClient, setAvailable } from '../helpers/livechat-client';
+import { expectNoSeriousViolations } from '../helpers/axe';
+import { DEMO_KNOWLEDGE } from '../../plugins/ai/demo-data';
+
+/** Screenshots of this suite, looked at by hand: /work/shots/ai, else test-output. */
+const SHOTS = Fs.existsSync('/work/shots') ? '/work/shots/ai' : Path.resolve(__dirname, '..', '..', '..', 'test-output', 'screenshots');
+
+async function shot(page: Page, name: string): Promise<void> {
+    Fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: Path.join(SHOTS, `${name}.png`) as `${string}.png` });
+}
+
+const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
+
+async function waitForText(page: Page, text: string, timeout = 10000): Promise<void> {
+    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
+}
+
+async function clickChip(page: Page, label: string): Promise<void> {
+    const chip = `Array.from(${ROOT}.querySelectorAll('.lc-chip')).find((b) => b.textContent === ${JSON.stringify(label)} && !b.disabled)`;
+    await page.waitForFunction(`!!${chip}`, { timeout: 5000 });
+    await page.evaluate(`${chip}.click()`);
+}
+
+async function typeAndSend(page: Page, text: string): Promise<void> {
+    await page.waitForFunction(`!${ROOT}.querySelector('.lc-input').disabled`);
+    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
+    await (input as any).type(text);
+    await (input as any).press('Enter');
+}
+
+async function openWidget(page: Page): Promise<void> {
+    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
+    await page.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
+    await page.waitForFunction(`!!${ROOT}.querySelector('.lc-panel:not([hidden])')`);
+}
+
+const sessionIdOf = (page: Page) => page.evaluate(`JSON.parse(sessionStorage.getItem('lc-flow:aiw') ?? '{}').sessionId`) as Promise<string | undefined>;
+
+describe('the widget AI step in a browser on a merchant page (issue 13)', function () {
+    this.timeout(120000);
+    let t: TestServer;
+    let browser: Browser;
+    let merchant: { port: number; close(): Promise<void> };
+    let shop: Tenant;
+    let agent: { client: NesClient; box: Inbox };
+
+    async function widgetPage(width = 390): Promise<Page> {
+        const page = await browser.newPage();
+        await page.setViewport({ width, height: 800 });
+        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+        await openWidget(page);
+        await waitForText(page, 'Hi! Welcome to Store aiw support.');
+        return page;
+    }
+
+    const history = async (sessionId: string) => {
+        const res = await t.server.inject({ method: 'GET', url: `/api/ai/chat-history?sessionId=${sessionId}`, headers: { authorization: `Bearer ${shop.admin.token}` } });
+        expect(res.statusCode).to.equal(200);
+        return JSON.parse(res.payload) as Array<{ id: number; userQuestion: string; aiResponse: string; isResolved: boolean | null }>;
+    };
+
+    before(async () => {
+        t = await startTestServer({ listen: true });
+        shop = await createTenant(t.server, 'aiw', 'localhost');
+        await t.server.app.services.questions.addDefaults(shop.organization.id);
+        for (const entry of DEMO_KNOWLEDGE) {
+            await t.server.app.services.ai.createKnowledge(shop.organization.id, entry);
+        }
+        expect(await t.server.app.services.ai.isEnabled(shop.organization.id)).to.equal(true);
+        await importCustomers(t.server, shop.organization.id, [['+15555550100', 'Alex Rivera', 'alex@example.com', 'LC-1001', 1250]]);
+        merchant = await startMerchantSite(`${t.url}/widget-aiw.js`);
+        browser = await launchBrowser();
+        agent = await connectAgent(t.url, shop);
+    });
+    after(async () => {
+        await agent?.client.disconnect();
+        await browser?.close();
+        await merchant?.close();
+        await t?.close();
+    });
+
+    it('answers a question from the knowledge with its source, and the customer marks it resolved (stored)', async () => {
+        const page = await widgetPage();
+        await typeAndSend(page, 'Is delivery free?');
+        await waitForText(page, 'free on orders over $50');
+        await waitForText(page, 'Sources: Shipping and delivery');
+        await page.waitForFunction(`!!${ROOT}.querySelector('[aria-label="Did this answer help?"]')`);
+        // The merchant's page is not ours: give it the lang and main landmark it lacks, then check the page with the widget open.
+        await page.evaluate(() => {
+            document.documentElement.lang = 'en';
+            const main = document.createElement('main');
+            document.querySelectorAll('body > h1, body > p').forEach((el) => main.appendChild(el));
+            document.body.prepend(main);
+        });
+        await expectNoSeriousViolations(page, 'the widget in its AI step at 390 px');
+        const overflow = await page.evaluate(`${ROOT}.querySelector('.lc-panel').getBoundingClientRect().right - innerWidth`) as number;
+        expect(overflow).to.be.at.most(0);
+        await shot(page, 'widget-ai-01-answer-390');
+        const sessionId = await sessionIdOf(page);
+        expect(sessionId).to.be.a('string');
+        await clickChip(page, 'Yes, thanks');
+        await page.waitForFunction(`!${ROOT}.querySelector('[aria-label="Did this answer help?"]')`);
+        let records = await history(sessionId!);
+        for (let i = 0; i < 50 && records[0]?.isResolved !== true; i++) {
+            await new Promise((r) => setTimeout(r, 100));
+            records = await history(sessionId!);
+        }
+        expect(records.map((r) => [r.userQuestion, r.isResolved])).to.deep.equal([['Is delivery free?', true]]);
+        await page.close();
+    });
+
+    it('offers live chat for a question the knowledge cannot answer', async () => {
+        await setAvailable(t.server, shop, true);
+        agent.box.messages.length = 0;
+        const page = await widgetPage();
+        await typeAndSend(page, 'Do you offer layaway?');
+        await waitForText(page, 'I can connect you with a member of our team');
+        const asked = await agent.box.waitFor((m: any) => m.type === 'ai_transfer_request', 10000);
+        expect(asked.sessionId).to.equal(await sessionIdOf(page));
+        expect(asked.originalQuestion).to.equal('Do you offer layaway?');
+        await page.waitForFunction(`!${ROOT}.querySelector('.lc-badge').hidden`, { timeout: 10000 });
+        await shot(page, 'widget-ai-02-live-chat');
+        await page.close();
+        await setAvailable(t.server, shop, false);
+    });
+
+    it('asks for the phone and the code on "how many points do I have", then asks again and shows the points', async () => {
+        const page = await widgetPage();
+        await typeAndSend(page, 'how many points do I have');
+        await waitForText(page, 'Please enter the phone number linked to your loyalty account.');
+        await typeAndSend(page, '555-555-0100');
+        await waitForText(page, 'I sent a 6-digit verification code to your phone.');
+        await typeAndSend(page, await lastCode(t.server, '+15555550100'));
+        await waitForText(page, 'You have 1,250 loyalty points.');
+        const sessionId = await sessionIdOf(page);
+        // The AI's answer to the question asked again, now with the verified phone.
+        let records = await history(sessionId!);
+        for (let i = 0; i < 50 && records.length < 2; i++) {
+            await new Promise((r) => setTimeout(r, 100));
+            records = await history(sessionId!);
+        }
+        expect(records.map((r) => r.userQuestion)).to.deep.equal(['how many points do I have', 'how many points do I have']);
+        const messages = await page.evaluate(`[...${ROOT}.querySelectorAll('.lc-msg')].map((m) => m.textContent)`) as string[];
+        const last = messages[messages.length - 1];
+        expect(last).to.contain('1,250');
+        expect(messages.filter((m) => m.includes('1,250')).length, 'the points shown, then the AI answer with them').to.be.at.least(2);
+        await shot(page, 'widget-ai-03-points');
+        await page.close();
+    });
+});
