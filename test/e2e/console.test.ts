@@ -107,6 +107,8 @@ describe('the agent console in a browser (issue 14)', function () {
         expect(await conversationText(page)).to.contain('Hello from Ann about trail shoes').and.not.contain('Bob asks about returns');
         expect(await replyValue(page), 'Bob\'s draft does not follow the agent into Ann\'s chat').to.equal('');
         await page.keyboard.press('r');
+        // r moves the focus to the reply box on the next frame: type only once it is there.
+        await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'agent-input');
         await page.keyboard.type('draft for Ann');
         await page.keyboard.press('Escape');
         await page.keyboard.press('ArrowUp');
@@ -115,6 +117,8 @@ describe('the agent console in a browser (issue 14)', function () {
         await page.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('Chat with +15555550102'));
         expect(await replyValue(page), 'Bob\'s draft is still there').to.equal('draft for Bob');
         await page.keyboard.press('r');
+        // r moves the focus to the reply box on the next frame: type only once it is there.
+        await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'agent-input');
         await page.keyboard.type(', sent');
         await page.keyboard.press('Enter');
         await until(() => customers.bob.incoming.some((m) => m.message === 'draft for Bob, sent'), 10000, 'Bob got his reply');
