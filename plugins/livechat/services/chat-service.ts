@@ -177,6 +177,113 @@ export class ChatService {
         this.localCustomers.set(organizationId, entry);
     }
 
+    // ---- the customer's presence in an open chat (issue 11) ---------------------------------------
+
+    /** This node's customer sockets per chat (`org:session`), and its grace / abandon timers per chat. */
+    private readonly chatSockets = new Map<string, number>();
+    private readonly goneTimers = new Map<string, NodeJS.Timeout[]>();
+
+    private clearGoneTimers(key: string): void {
+        for (const timer of this.goneTimers.get(key) ?? []) {
+            clearTimeout(timer);
+        }
+        this.goneTimers.delete(key);
+    }
+
+    /**
+     * A customer socket of this chat opened (first connect, reconnect or resume): the chat is no longer
+     * "customer gone". When the agents had been told 'Customer Disconnected', they now get `customer_reconnected`.
+     */
+    async customerChatConnected(organizationId: number, sessionId: string): Promise<void> {
+        const key = `${organizationId}:${sessionId}`;
+        this.chatSockets.set(key, (this.chatSockets.get(key) ?? 0) + 1);
+        this.clearGoneTimers(key);
+        const row = await ChatSessionModel.query(this.db).findOne({ organization_id: organizationId, session_id: sessionId });
+        if (!row || !OPEN_STATUSES.includes(row.status) || row.customerGoneAt === null) {
+            return;
+        }
+        const updated = await ChatSessionModel.query(this.db).where('id', row.id).whereNotNull('customer_gone_at')
+            .patch({ customerGoneAt: null, customerGoneNotified: false });
+        if (updated && row.customerGoneNotified) {
+            await this.deps.realtime.publish(paths.agents(organizationId), { type: 'customer_reconnected', sessionId, timestamp: iso(Date.now()) });
+        }
+    }
+
+    /**
+     * A customer socket of this chat closed. When it was this node's last one, the chat is marked gone (in the
+     * database, so every node's sweep sees it) and this node sets its own grace and abandon timers; a reconnect
+     * on any node clears the mark, and the timers then find nothing to do.
+     */
+    async customerChatDisconnected(organizationId: number, sessionId: string): Promise<void> {
+        const key = `${organizationId}:${sessionId}`;
+        const left = (this.chatSockets.get(key) ?? 1) - 1;
+        if (left > 0) {
+            this.chatSockets.set(key, left);
+            return;
+        }
+        this.chatSockets.delete(key);
+        const updated = await ChatSessionModel.query(this.db)
+            .where({ organization_id: organizationId, session_id: sessionId }).whereIn('status', OPEN_STATUSES).whereNull('customer_gone_at')
+            .patch({ customerGoneAt: Date.now(), customerGoneNotified: false });
+        if (!updated) {
+            return;
+        }
+        this.clearGoneTimers(key);
+        const sweep = () => {
+            this.sweepCustomerGone().catch(() => undefined);
+        };
+        const timers = [
+            setTimeout(sweep, this.deps.chat.disconnectGraceSeconds * 1000 + 20),
+            setTimeout(() => {
+                this.goneTimers.delete(key);
+                sweep();
+            }, this.deps.chat.abandonSeconds * 1000 + 20)
+        ];
+        timers.forEach((timer) => timer.unref());
+        this.goneTimers.set(key, timers);
+    }
+
+    /**
+     * Every node, on its timers and on its periodic sweep: chats whose customer has been gone longer than
+     * CHAT_DISCONNECT_GRACE_SECONDS get one `customer_disconnected` push to the agents (a conditional update
+     * decides which node sends it); gone longer than CHAT_ABANDON_SECONDS, the chat ends (`customer_abandoned`).
+     */
+    async sweepCustomerGone(): Promise<{ notified: number; ended: number }> {
+        const now = Date.now();
+        const graceBefore = now - this.deps.chat.disconnectGraceSeconds * 1000;
+        const abandonBefore = now - this.deps.chat.abandonSeconds * 1000;
+        let notified = 0;
+        let ended = 0;
+        const abandoned = await ChatSessionModel.query(this.db).whereIn('status', OPEN_STATUSES)
+            .whereNotNull('customer_gone_at').where('customer_gone_at', '<=', abandonBefore).limit(100);
+        for (const r of abandoned) {
+            const session = await this.end(r.organizationId, r.sessionId, 'customer', 'customer_abandoned');
+            ended += session.endReason === 'customer_abandoned' ? 1 : 0;
+        }
+        const due = await ChatSessionModel.query(this.db).whereIn('status', OPEN_STATUSES)
+            .whereNotNull('customer_gone_at').where('customer_gone_at', '<=', graceBefore).where('customer_gone_notified', false).limit(100);
+        for (const r of due) {
+            const updated = await ChatSessionModel.query(this.db).where('id', r.id).whereIn('status', OPEN_STATUSES)
+                .whereNotNull('customer_gone_at').where('customer_gone_at', '<=', graceBefore).where('customer_gone_notified', false)
+                .patch({ customerGoneNotified: true });
+            if (updated) {
+                notified += 1;
+                await this.deps.realtime.publish(paths.agents(r.organizationId), {
+                    type: 'customer_disconnected', sessionId: r.sessionId, reason: 'customer_disconnected',
+                    goneSince: iso(r.customerGoneAt), timestamp: iso(now)
+                });
+            }
+        }
+        return { notified, ended };
+    }
+
+    /** Clears this node's grace and abandon timers (server stop). */
+    stopTimers(): void {
+        for (const key of [...this.goneTimers.keys()]) {
+            this.clearGoneTimers(key);
+        }
+    }
+
     // ---- sessions -------------------------------------------------------------------------------
 
     /** The chat of this organization with this id; a 404 (objection's NotFoundError) when there is none. */
