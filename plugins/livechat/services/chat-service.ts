@@ -416,7 +416,35 @@ export class ChatService {
             .where('seq', '>', afterSeq)
             .orderBy('seq', 'asc')
             .limit(1000);
-        return rows.map((m) => toMessage(m, row.sessionId));
+        return this.withAgentNames(row.organizationId, rows.map((m) => toMessage(m, row.sessionId)), rows);
+    }
+
+    /** First names of the organization's agents by user id, kept a minute (the message hot path reads it). */
+    private readonly agentNames = new Map<number, { names: Map<number, string>; at: number }>();
+
+    async agentFirstName(organizationId: number, userId: number | null): Promise<string | undefined> {
+        if (userId === null) {
+            return undefined;
+        }
+        let entry = this.agentNames.get(organizationId);
+        if (!entry || Date.now() - entry.at > 60_000 || !entry.names.has(userId)) {
+            const users = await this.deps.users.list({ organizationId });
+            entry = { names: new Map(users.map((u) => [u.id, firstName(u.name, u.email)])), at: Date.now() };
+            this.agentNames.set(organizationId, entry);
+        }
+        return entry.names.get(userId);
+    }
+
+    private async withAgentNames(organizationId: number, messages: ChatMessage[], rows: ChatMessageModel[]): Promise<ChatMessage[]> {
+        for (let i = 0; i < messages.length; i += 1) {
+            if (messages[i].sender === 'agent') {
+                const name = await this.agentFirstName(organizationId, rows[i].senderUserId);
+                if (name) {
+                    messages[i].agentName = name;
+                }
+            }
+        }
+        return messages;
     }
 
     /** The logged-in agent takes a waiting chat. A second agent (or a late click) gets 409. */
@@ -486,14 +514,14 @@ export class ChatService {
             const earlier = await session.$relatedQuery('messages', this.db)
                 .findOne({ sender: from.sender, client_message_id: clientMessageId });
             if (earlier) {
-                return { message: toMessage(earlier, sessionId), duplicate: true };
+                return { message: (await this.withAgentNames(organizationId, [toMessage(earlier, sessionId)], [earlier]))[0], duplicate: true };
             }
             if (failure) {
                 throw failure;
             }
             throw Boom.conflict(OPEN_STATUSES.includes(session.status) ? 'Accept the chat before sending messages' : 'This chat has ended');
         }
-        const message = toMessage(stored, sessionId);
+        const [message] = await this.withAgentNames(organizationId, [toMessage(stored, sessionId)], [stored]);
         const push = { type: 'chat_message', ...message };
         await this.pushToChat(organizationId, sessionId, push);
         return { message, duplicate: false };
@@ -670,6 +698,12 @@ export function toSession(row: ChatSessionModel): ChatSession {
         isArchived: row.isArchived,
         lastSeq: row.lastSeq
     };
+}
+
+/** 'Sam' from 'Sam Lee', else from 'sam.lee@store.test' the part before @ ('sam.lee'). */
+export function firstName(name: string | null, email: string): string {
+    const word = (name ?? '').trim().split(/\s+/)[0];
+    return (word || email.split('@')[0]).slice(0, 40);
 }
 
 export function toMessage(row: ChatMessageModel, sessionId: string): ChatMessage {
