@@ -112,6 +112,8 @@ export interface ChatMessage {
     message: string;
     clientMessageId: string | null;
     timestamp: string;
+    /** An agent message: the agent's first name (their name's first word, else their email before @). */
+    agentName?: string;
 }
 
 /** A live chat session, plus what the console shows (message count, agent, who ended it and why). */

@@ -129,6 +129,7 @@ const feature: FeaturePlugin = {
                             throw Boom.forbidden(`Origin ${origin} is not a registered domain of this store`);
                         }
                         chat.customerSocket(caller.organizationId, 1);
+                        await chat.customerChatConnected(caller.organizationId, caller.sessionId);
                         return;
                     }
                     throw Boom.forbidden('Only a chat customer or an agent may connect');
@@ -136,6 +137,8 @@ const feature: FeaturePlugin = {
                 onDisconnection: (_socket: RealtimeSocket, caller: Caller | null) => {
                     if (caller?.kind === 'customer') {
                         chat.customerSocket(caller.organizationId, -1);
+                        chat.customerChatDisconnected(caller.organizationId, caller.sessionId)
+                            .catch((err) => server.app.log.warn({ err }, 'customer presence update failed'));
                     }
                     if (caller?.kind !== 'staff') {
                         return;
@@ -245,10 +248,12 @@ const feature: FeaturePlugin = {
                 timer = setInterval(() => {
                     chat.touchAgents([...localAgents.keys()]).catch((err) => server.app.log.warn({ err }, 'presence refresh failed'));
                     chat.expireWaiting().catch((err) => server.app.log.warn({ err }, 'wait expiry failed'));
+                    chat.sweepCustomerGone().catch((err) => server.app.log.warn({ err }, 'customer-gone sweep failed'));
                 }, PRESENCE_REFRESH_MS);
                 timer.unref();
             });
             server.ext('onPreStop', () => {
+                chat.stopTimers();
                 if (timer) {
                     clearInterval(timer);
                 }

@@ -16,7 +16,7 @@ export interface LiveChatOptions {
     /** The widget session id (SPEC §3). */
     sessionId: string;
     /** An agent (or system) message to show as incoming. */
-    onMessage(message: { sender: 'agent' | 'system'; message: string; timestamp: string; seq?: number }): void;
+    onMessage(message: { sender: 'agent' | 'system'; message: string; timestamp: string; seq?: number; agentName?: string }): void;
     /** The chat and its customer token once create-session answered (the widget saves them to resume after a reload). */
     onSession?(session: { chatId: string; token: string; lastSeq: number }): void;
     /** The session ended (by the agent, the customer or the system); reason as the server gives it. */
@@ -55,6 +55,7 @@ interface Push {
     message?: string;
     timestamp?: string;
     reason?: string;
+    agentName?: string;
 }
 
 interface Pending {
@@ -176,7 +177,8 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
         }
         lastSeq = push.seq;
         if (push.sender === 'agent' || push.sender === 'system') {
-            options.onMessage({ sender: push.sender, message: String(push.message ?? ''), timestamp: push.timestamp ?? new Date().toISOString(), seq: push.seq });
+            options.onMessage({ sender: push.sender, message: String(push.message ?? ''), timestamp: push.timestamp ?? new Date().toISOString(), seq: push.seq,
+                ...(push.sender === 'agent' && typeof push.agentName === 'string' ? { agentName: push.agentName } : {}) });
         }
     }
 

@@ -167,7 +167,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             widgetKey: config.key,
             sessionId: session,
             onMessage: (m) => {
-                say(d, m.message, m.sender === 'agent' ? 'agent' : 'system');
+                say(d, m.message, m.sender === 'agent' ? 'agent' : 'system', m.sender === 'agent' ? m.agentName : undefined);
                 if (typeof m.seq === 'number') {
                     d({ type: 'live_seq', seq: m.seq });
                 }

@@ -3,11 +3,13 @@ import baseline from './20260101000004-livechat';
 import chatWidgetSession from './20261123000000-chat-widget-session';
 import chatConsole from './20261126000000-chat-console';
 import chatMessageSearch from './20261126010000-chat-message-search';
+import chatCustomerGone from './20261126020000-chat-customer-gone';
 
 /** The livechat plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
     baseline,
     chatWidgetSession,
     chatConsole,
-    chatMessageSearch
+    chatMessageSearch,
+    chatCustomerGone
 ];

@@ -7,7 +7,7 @@ export type { ChatStatus, Sender };
 /** A live chat (chat_sessions): its messages are the `messages` relation, in sequence order. */
 export class ChatSessionModel extends Model {
     static override tableName = 'chat_sessions';
-    static override booleanAttributes = ['isStarred', 'isArchived'];
+    static override booleanAttributes = ['isStarred', 'isArchived', 'customerGoneNotified'];
     static override timestamps = { created: true, updated: true };
 
     static override get relationMappings(): RelationMappings {
@@ -42,6 +42,10 @@ export class ChatSessionModel extends Model {
     acceptedAt!: number | null;
     endedAt!: number | null;
     updatedAt!: number;
+    /** When the customer's last socket of this open chat closed (null while connected, or never connected). */
+    customerGoneAt!: number | null;
+    /** The agents were told 'Customer Disconnected' for the current absence. */
+    customerGoneNotified!: boolean;
 
     messages?: ChatMessageModel[];
     /** Selected with `relatedQuery('messages').count().as('message_count')` where a list shows it. */

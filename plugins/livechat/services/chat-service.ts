@@ -177,6 +177,113 @@ export class ChatService {
         this.localCustomers.set(organizationId, entry);
     }
 
+    // ---- the customer's presence in an open chat (issue 11) ---------------------------------------
+
+    /** This node's customer sockets per chat (`org:session`), and its grace / abandon timers per chat. */
+    private readonly chatSockets = new Map<string, number>();
+    private readonly goneTimers = new Map<string, NodeJS.Timeout[]>();
+
+    private clearGoneTimers(key: string): void {
+        for (const timer of this.goneTimers.get(key) ?? []) {
+            clearTimeout(timer);
+        }
+        this.goneTimers.delete(key);
+    }
+
+    /**
+     * A customer socket of this chat opened (first connect, reconnect or resume): the chat is no longer
+     * "customer gone". When the agents had been told 'Customer Disconnected', they now get `customer_reconnected`.
+     */
+    async customerChatConnected(organizationId: number, sessionId: string): Promise<void> {
+        const key = `${organizationId}:${sessionId}`;
+        this.chatSockets.set(key, (this.chatSockets.get(key) ?? 0) + 1);
+        this.clearGoneTimers(key);
+        const row = await ChatSessionModel.query(this.db).findOne({ organization_id: organizationId, session_id: sessionId });
+        if (!row || !OPEN_STATUSES.includes(row.status) || row.customerGoneAt === null) {
+            return;
+        }
+        const updated = await ChatSessionModel.query(this.db).where('id', row.id).whereNotNull('customer_gone_at')
+            .patch({ customerGoneAt: null, customerGoneNotified: false });
+        if (updated && row.customerGoneNotified) {
+            await this.deps.realtime.publish(paths.agents(organizationId), { type: 'customer_reconnected', sessionId, timestamp: iso(Date.now()) });
+        }
+    }
+
+    /**
+     * A customer socket of this chat closed. When it was this node's last one, the chat is marked gone (in the
+     * database, so every node's sweep sees it) and this node sets its own grace and abandon timers; a reconnect
+     * on any node clears the mark, and the timers then find nothing to do.
+     */
+    async customerChatDisconnected(organizationId: number, sessionId: string): Promise<void> {
+        const key = `${organizationId}:${sessionId}`;
+        const left = (this.chatSockets.get(key) ?? 1) - 1;
+        if (left > 0) {
+            this.chatSockets.set(key, left);
+            return;
+        }
+        this.chatSockets.delete(key);
+        const updated = await ChatSessionModel.query(this.db)
+            .where({ organization_id: organizationId, session_id: sessionId }).whereIn('status', OPEN_STATUSES).whereNull('customer_gone_at')
+            .patch({ customerGoneAt: Date.now(), customerGoneNotified: false });
+        if (!updated) {
+            return;
+        }
+        this.clearGoneTimers(key);
+        const sweep = () => {
+            this.sweepCustomerGone().catch(() => undefined);
+        };
+        const timers = [
+            setTimeout(sweep, this.deps.chat.disconnectGraceSeconds * 1000 + 20),
+            setTimeout(() => {
+                this.goneTimers.delete(key);
+                sweep();
+            }, this.deps.chat.abandonSeconds * 1000 + 20)
+        ];
+        timers.forEach((timer) => timer.unref());
+        this.goneTimers.set(key, timers);
+    }
+
+    /**
+     * Every node, on its timers and on its periodic sweep: chats whose customer has been gone longer than
+     * CHAT_DISCONNECT_GRACE_SECONDS get one `customer_disconnected` push to the agents (a conditional update
+     * decides which node sends it); gone longer than CHAT_ABANDON_SECONDS, the chat ends (`customer_abandoned`).
+     */
+    async sweepCustomerGone(): Promise<{ notified: number; ended: number }> {
+        const now = Date.now();
+        const graceBefore = now - this.deps.chat.disconnectGraceSeconds * 1000;
+        const abandonBefore = now - this.deps.chat.abandonSeconds * 1000;
+        let notified = 0;
+        let ended = 0;
+        const abandoned = await ChatSessionModel.query(this.db).whereIn('status', OPEN_STATUSES)
+            .whereNotNull('customer_gone_at').where('customer_gone_at', '<=', abandonBefore).limit(100);
+        for (const r of abandoned) {
+            const session = await this.end(r.organizationId, r.sessionId, 'customer', 'customer_abandoned');
+            ended += session.endReason === 'customer_abandoned' ? 1 : 0;
+        }
+        const due = await ChatSessionModel.query(this.db).whereIn('status', OPEN_STATUSES)
+            .whereNotNull('customer_gone_at').where('customer_gone_at', '<=', graceBefore).where('customer_gone_notified', false).limit(100);
+        for (const r of due) {
+            const updated = await ChatSessionModel.query(this.db).where('id', r.id).whereIn('status', OPEN_STATUSES)
+                .whereNotNull('customer_gone_at').where('customer_gone_at', '<=', graceBefore).where('customer_gone_notified', false)
+                .patch({ customerGoneNotified: true });
+            if (updated) {
+                notified += 1;
+                await this.deps.realtime.publish(paths.agents(r.organizationId), {
+                    type: 'customer_disconnected', sessionId: r.sessionId, reason: 'customer_disconnected',
+                    goneSince: iso(r.customerGoneAt), timestamp: iso(now)
+                });
+            }
+        }
+        return { notified, ended };
+    }
+
+    /** Clears this node's grace and abandon timers (server stop). */
+    stopTimers(): void {
+        for (const key of [...this.goneTimers.keys()]) {
+            this.clearGoneTimers(key);
+        }
+    }
+
     // ---- sessions -------------------------------------------------------------------------------
 
     /** The chat of this organization with this id; a 404 (objection's NotFoundError) when there is none. */
@@ -309,7 +416,35 @@ export class ChatService {
             .where('seq', '>', afterSeq)
             .orderBy('seq', 'asc')
             .limit(1000);
-        return rows.map((m) => toMessage(m, row.sessionId));
+        return this.withAgentNames(row.organizationId, rows.map((m) => toMessage(m, row.sessionId)), rows);
+    }
+
+    /** First names of the organization's agents by user id, kept a minute (the message hot path reads it). */
+    private readonly agentNames = new Map<number, { names: Map<number, string>; at: number }>();
+
+    async agentFirstName(organizationId: number, userId: number | null): Promise<string | undefined> {
+        if (userId === null) {
+            return undefined;
+        }
+        let entry = this.agentNames.get(organizationId);
+        if (!entry || Date.now() - entry.at > 60_000 || !entry.names.has(userId)) {
+            const users = await this.deps.users.list({ organizationId });
+            entry = { names: new Map(users.map((u) => [u.id, firstName(u.name, u.email)])), at: Date.now() };
+            this.agentNames.set(organizationId, entry);
+        }
+        return entry.names.get(userId);
+    }
+
+    private async withAgentNames(organizationId: number, messages: ChatMessage[], rows: ChatMessageModel[]): Promise<ChatMessage[]> {
+        for (let i = 0; i < messages.length; i += 1) {
+            if (messages[i].sender === 'agent') {
+                const name = await this.agentFirstName(organizationId, rows[i].senderUserId);
+                if (name) {
+                    messages[i].agentName = name;
+                }
+            }
+        }
+        return messages;
     }
 
     /** The logged-in agent takes a waiting chat. A second agent (or a late click) gets 409. */
@@ -379,14 +514,14 @@ export class ChatService {
             const earlier = await session.$relatedQuery('messages', this.db)
                 .findOne({ sender: from.sender, client_message_id: clientMessageId });
             if (earlier) {
-                return { message: toMessage(earlier, sessionId), duplicate: true };
+                return { message: (await this.withAgentNames(organizationId, [toMessage(earlier, sessionId)], [earlier]))[0], duplicate: true };
             }
             if (failure) {
                 throw failure;
             }
             throw Boom.conflict(OPEN_STATUSES.includes(session.status) ? 'Accept the chat before sending messages' : 'This chat has ended');
         }
-        const message = toMessage(stored, sessionId);
+        const [message] = await this.withAgentNames(organizationId, [toMessage(stored, sessionId)], [stored]);
         const push = { type: 'chat_message', ...message };
         await this.pushToChat(organizationId, sessionId, push);
         return { message, duplicate: false };
@@ -563,6 +698,12 @@ export function toSession(row: ChatSessionModel): ChatSession {
         isArchived: row.isArchived,
         lastSeq: row.lastSeq
     };
+}
+
+/** 'Sam' from 'Sam Lee', else from 'sam.lee@store.test' the part before @ ('sam.lee'). */
+export function firstName(name: string | null, email: string): string {
+    const word = (name ?? '').trim().split(/\s+/)[0];
+    return (word || email.split('@')[0]).slice(0, 40);
 }
 
 export function toMessage(row: ChatMessageModel, sessionId: string): ChatMessage {

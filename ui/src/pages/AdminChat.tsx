@@ -184,6 +184,9 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
                     toast('Customer Disconnected', 'The customer left the chat', 'warning');
                 }
                 break;
+            case 'customer_disconnected':
+                toast('Customer Disconnected', 'The customer has been gone for a while; the chat ends if they do not come back', 'warning');
+                break;
             case 'session_read':
                 queryClient.setQueryData<ChatSession[]>(chatKeys.active, (old) => old?.map((s) => (s.sessionId === push.sessionId
                     ? { ...s, unreadCount: Number(push.unreadCount ?? 0), agentReadSeq: Math.max(s.agentReadSeq ?? 0, Number(push.agentReadSeq ?? 0)) }
