@@ -31,13 +31,15 @@ export const AUTH_TIMEOUT_MS = 10_000;
 const PRESENCE_REFRESH_MS = 20_000;
 /** A staff socket's user is re-checked (active, same password, organization active) on a frame at most this often. */
 const REVERIFY_MS = 15_000;
+/** A socket's typing signals per chat are passed on at most this often (the rest are dropped, never stored). */
+export const TYPING_THROTTLE_MS = 2_000;
 
 /**
  * SPEC §7's socket messages. Those that are commands become requests to the route of the same command
  * (one command path): validation, access and limits live once, on the route.
  */
 const socketMessage = Joi.object({
-    type: Joi.string().valid('ping', 'agent_connect', 'customer_connect', 'agent_accept_chat', 'agent_availability', 'end_chat', 'chat_message')
+    type: Joi.string().valid('ping', 'agent_connect', 'customer_connect', 'agent_accept_chat', 'agent_availability', 'end_chat', 'chat_message', 'typing')
         .required().messages({ 'any.only': 'Unknown message type' }),
     sessionId: Joi.string().max(200)
 }).unknown(true).required();
@@ -93,6 +95,9 @@ const feature: FeaturePlugin = {
             provide(server, 'mail', mail);
             const consoleService = new ConsoleService({ db, realtime, services });
             provide(server, 'livechatConsole', consoleService);
+
+            // When each socket last passed on a typing signal, per chat.
+            const lastTyping = new WeakMap<RealtimeSocket, Map<string, number>>();
 
             // Agents connected to this node (user id -> sockets), refreshed in agent_presence.
             const localAgents = new Map<number, number>();
@@ -174,6 +179,28 @@ const feature: FeaturePlugin = {
                             return realtime.command(socket, 'livechat.session.accept', { params, payload: {} });
                         case 'agent_availability':
                             return realtime.command(socket, 'livechat.agent.availability', { payload: pick(message, ['available']) });
+                        case 'typing': {
+                            // Who is typing comes from the socket's credentials, never from the frame.
+                            if (!sessionId) {
+                                throw Boom.badRequest('typing needs a sessionId');
+                            }
+                            if (caller.kind === 'customer' && sessionId !== caller.sessionId) {
+                                throw Boom.forbidden('A customer may only type in their own chat');
+                            }
+                            const organizationId = caller.organizationId;
+                            if (!organizationId || (caller.kind === 'staff' && caller.role !== 'admin')) {
+                                throw Boom.forbidden('Only a chat customer or an agent may type');
+                            }
+                            const seen = lastTyping.get(socket) ?? new Map<string, number>();
+                            lastTyping.set(socket, seen);
+                            const now = Date.now();
+                            if (now - (seen.get(sessionId) ?? 0) < TYPING_THROTTLE_MS) {
+                                return { type: 'typing', throttled: true };
+                            }
+                            seen.set(sessionId, now);
+                            await chat.typing(organizationId, sessionId, caller.kind === 'staff' ? 'agent' : 'customer');
+                            return { type: 'typing', throttled: false };
+                        }
                         case 'end_chat':
                             return realtime.command(socket, 'livechat.session.end', { params, payload: pick(message, ['reason']) });
                         default:        // chat_message

@@ -21,6 +21,8 @@ export interface LiveChatOptions {
     onSession?(session: { chatId: string; token: string; lastSeq: number }): void;
     /** The session ended (by the agent, the customer or the system); reason as the server gives it. */
     onEnded(reason: string): void;
+    /** The agent is typing (a signal, shown a few seconds). */
+    onTyping?(): void;
     /** Connection state changes, for a subtle indicator. */
     onStatus?(status: 'connecting' | 'connected' | 'reconnecting' | 'closed'): void;
     /** For tests and non-browser hosts: the fetch to use (default: the global one). */
@@ -43,9 +45,14 @@ export interface LiveChat {
     resume(saved: { chatId: string; token: string; lastSeq: number }): Promise<void>;
     /** Sends a typed customer message; kept and retried until the server has stored it. */
     send(text: string): void;
+    /** The customer is typing: tells the agent, at most once per TYPING_EVERY_MS (nothing is stored). */
+    typing(): void;
     /** The customer leaves (New Chat or closing): ends the session. */
     end(): Promise<void>;
 }
+
+/** How often the widget passes on that the customer is typing (the server drops more frequent ones). */
+export const TYPING_EVERY_MS = 2_000;
 
 /** A chat_message or session_ended push, or an entry of GET …/messages. */
 interface Push {
@@ -96,6 +103,7 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
     const delay = options.reconnectDelay ?? { min: 1000, max: 10000 };
 
     let client: Client | null = null;
+    let lastTypingAt = 0;
     let chatId: string | null = null;
     let token: string | null = null;
     let lastSeq = 0;
@@ -150,6 +158,12 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
     }
 
     function handle(push: Push): void {
+        if (push.type === 'typing') {
+            if (push.sender === 'agent') {
+                options.onTyping?.();
+            }
+            return;
+        }
         if (push.type === 'resync') {
             // The server's fan-out was interrupted (DESIGN §6): fetch what may have been missed, at a random
             // moment of the next few seconds so that a node's customers do not all ask at once.
@@ -347,6 +361,15 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
             lastSeq = saved.lastSeq;
             loadPending();
             await connect();
+        },
+
+        typing() {
+            const now = Date.now();
+            if (!client || ended || now - lastTypingAt < TYPING_EVERY_MS) {
+                return;
+            }
+            lastTypingAt = now;
+            void client.message({ type: 'typing' }).catch(() => {});
         },
 
         send(text: string) {

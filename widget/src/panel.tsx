@@ -159,6 +159,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     }, [state.open, questions, state.step, state.messages.length, state.sessionId]);
 
     // ---- live chat ----
+    const typingTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
     function liveChat(): LiveChat {
         const session = stateRef.current.sessionId;
         const d = guard(session);
@@ -171,6 +172,13 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
                 if (typeof m.seq === 'number') {
                     d({ type: 'live_seq', seq: m.seq });
                 }
+            },
+            onTyping: () => {
+                d({ type: 'agent_typing', typing: true });
+                if (typingTimer.current) {
+                    clearTimeout(typingTimer.current);
+                }
+                typingTimer.current = setTimeout(() => d({ type: 'agent_typing', typing: false }), 4000);
             },
             onSession: (s) => d({ type: 'live_started', chatId: s.chatId, token: s.token, lastSeq: s.lastSeq }),
             onEnded: () => {
@@ -508,7 +516,12 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
                     inputMode={step === 'code' ? 'numeric' : step === 'identifier' ? 'tel' : 'text'}
                     autoComplete="off" placeholder={placeholder} aria-label={placeholder}
                     aria-invalid={tooLong || undefined} aria-describedby={tooLong ? 'lc-count' : undefined}
-                    onChange={(e) => setText(e.target.value)}
+                    onChange={(e) => {
+                        setText(e.target.value);
+                        if (stateRef.current.step === 'live_chat' && e.target.value.trim()) {
+                            live.current?.typing();
+                        }
+                    }}
                     onKeyDown={(e) => {
                         if (e.key === 'Enter' && !e.shiftKey) {
                             e.preventDefault();

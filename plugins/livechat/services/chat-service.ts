@@ -277,6 +277,27 @@ export class ChatService {
         return { notified, ended };
     }
 
+    /**
+     * A typing signal (issue 11), never stored: the customer's goes to the organization's agents, an agent's to
+     * the chat's customer. Only for an open chat of this organization (else 404).
+     */
+    async typing(organizationId: number, sessionId: string, sender: 'customer' | 'agent'): Promise<void> {
+        const row = await ChatSessionModel.query(this.db).select('status').findOne({ organization_id: organizationId, session_id: sessionId });
+        if (!row) {
+            throw Boom.notFound('Chat session not found');
+        }
+        if (!OPEN_STATUSES.includes(row.status)) {
+            throw Boom.conflict('This chat has already ended');
+        }
+        const push = { type: 'typing', sessionId, sender, timestamp: iso(Date.now()) };
+        if (sender === 'customer') {
+            await this.deps.realtime.publish(paths.agents(organizationId), push);
+        }
+        else {
+            await this.deps.realtime.publishAll([{ route: SESSION_ROUTE, path: paths.session(sessionId), message: { organizationId, ...push } }]);
+        }
+    }
+
     /** Clears this node's grace and abandon timers (server stop). */
     stopTimers(): void {
         for (const key of [...this.goneTimers.keys()]) {

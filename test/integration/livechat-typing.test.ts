@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import { startTestServer, createTenant, TestServer, Tenant } from '../helpers/server';
+import { connect, connectAgent, connectCustomer, createSession, request, setAvailable } from '../helpers/livechat-client';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('live chat: typing signals both ways over real sockets (throttled, never stored)', function () {
+    this.timeout(30000);
+    let t: TestServer;
+    let a: Tenant;
+    let b: Tenant;
+
+    before(async () => {
+        t = await startTestServer({ listen: true });
+        a = await createTenant(t.server, 'typea', 'typea.test');
+        b = await createTenant(t.server, 'typeb', 'typeb.test');
+    });
+    after(async () => {
+        await t?.close();
+    });
+
+    it('passes the customer\'s typing to the agents and the agent\'s to the customer, once per 2 s, and stores nothing', async () => {
+        const agent = await connectAgent(t.url, a);
+        const otherAgent = await connectAgent(t.url, b);
+        await setAvailable(t.server, a, true);
+        const created = await createSession(t.server, a, 'typ_1', 'Hi');
+        const customer = await connectCustomer(t.url, created.token, 'typ_1', undefined, false);
+        await request(agent.client, 'POST', '/api/chat/session/typ_1/accept');
+        const before = (await t.server.app.services.livechat.getSession(a.organization.id, 'typ_1')).lastSeq;
+
+        // A customer claiming to be the agent is still the customer.
+        const first = await customer.client.message({ type: 'typing', sender: 'agent' });
+        expect(first.payload).to.deep.equal({ type: 'typing', throttled: false });
+        const second = await customer.client.message({ type: 'typing' });
+        expect(second.payload, 'within 2 s: dropped').to.deep.equal({ type: 'typing', throttled: true });
+        const pushed = await agent.box.waitFor((m) => m.type === 'typing' && m.sessionId === 'typ_1');
+        expect(pushed.sender).to.equal('customer');
+
+        const fromAgent = await agent.client.message({ type: 'typing', sessionId: 'typ_1' });
+        expect(fromAgent.payload.throttled).to.equal(false);
+        const atCustomer = await customer.box.waitFor((m) => m.type === 'typing');
+        expect(atCustomer.sender).to.equal('agent');
+
+        await sleep(300);
+        expect(agent.box.messages.filter((m) => m.type === 'typing'), 'one signal passed on').to.have.length(1);
+        expect(customer.box.messages.filter((m) => m.type === 'typing' && m.sender === 'customer'), 'the customer does not hear itself').to.deep.equal([]);
+        expect(otherAgent.box.messages.filter((m) => m.type === 'typing'), 'another store hears nothing').to.deep.equal([]);
+        expect((await t.server.app.services.livechat.getSession(a.organization.id, 'typ_1')).lastSeq, 'nothing stored').to.equal(before);
+
+        // After the throttle window the next signal passes again.
+        await sleep(2000);
+        expect((await customer.client.message({ type: 'typing' })).payload.throttled).to.equal(false);
+        await customer.client.disconnect();
+        await agent.client.disconnect();
+        await otherAgent.client.disconnect();
+    });
+
+    it('refuses another store\'s agent, a customer naming another chat, and an ended chat', async () => {
+        await setAvailable(t.server, a, true);
+        const created = await createSession(t.server, a, 'typ_2', 'Hi');
+        await createSession(t.server, a, 'typ_3', 'Hi too');
+        const customer = await connectCustomer(t.url, created.token, 'typ_2', undefined, false);
+        const otherAgent = await connect(t.url, b.admin.token);
+
+        const crossStore = await otherAgent.message({ type: 'typing', sessionId: 'typ_2' }).catch((e: any) => e);
+        expect(crossStore).to.be.instanceOf(Error);
+        expect(crossStore.statusCode).to.equal(404);
+        const otherChat = await customer.client.message({ type: 'typing', sessionId: 'typ_3' }).catch((e: any) => e);
+        expect(otherChat).to.be.instanceOf(Error);
+        expect(otherChat.statusCode).to.equal(403);
+
+        await t.server.app.services.livechat.end(a.organization.id, 'typ_2', 'agent');
+        const ended = await customer.client.message({ type: 'typing' }).catch((e: any) => e);
+        expect(ended).to.be.instanceOf(Error);
+        expect(ended.statusCode).to.equal(409);
+        await customer.client.disconnect();
+        await otherAgent.disconnect();
+    });
+});
