@@ -614,7 +614,7 @@ export class ChatService {
             )
             insert into chat_messages (organization_id, chat_session_id, seq, sender, sender_user_id, message, client_message_id, created_at)
             select ?, next.id, next.last_seq, ?, ?, ?, ?, ? from next
-            returning id, seq, sender, message, client_message_id, created_at`,
+            returning id, seq, sender, sender_user_id, message, client_message_id, created_at`,
         [t, organizationId, sessionId, ...allowed, organizationId, from.sender, from.userId, text, clientMessageId, t]);
         const row = (result.rows as Array<Record<string, unknown>>)[0];
         return row ? ChatMessageModel.fromDatabaseJson(row) : null;
