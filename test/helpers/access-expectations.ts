@@ -56,6 +56,7 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'loyalty.points.view': ['widget'],
     'livechat.availability.check': ['widget'],
     'livechat.session.create': ['widget'],
+    'livechat.offline.create': ['widget'],
     'questions.question.list': ['admin', 'widget'],
     'ai.chat.ask': ['widget'],
     'ai.chat.feedback': ['widget'],

@@ -202,6 +202,25 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         }
     }, []);
 
+    // ---- an offline message when no agent is available (not part of the flow state: a form shown once) ----
+    const [offline, setOffline] = useState<{ email: string; text: string; sent: boolean; error: string | null } | null>(null);
+    async function sendOffline(e: { preventDefault(): void }): Promise<void> {
+        e.preventDefault();
+        if (!offline) {
+            return;
+        }
+        try {
+            await api(config, '/api/chat/offline-message', {
+                sessionId: stateRef.current.sessionId, email: offline.email, message: offline.text, phoneNumber: stateRef.current.verifiedPhone
+            });
+            setOffline(null);
+            say(guard(stateRef.current.sessionId), TEXT.offlineSent);
+        }
+        catch (err) {
+            setOffline({ ...offline, error: (err as Error).message || TEXT.liveError });
+        }
+    }
+
     async function startLiveChat(customerMessage: string): Promise<void> {
         const d = guard(sid);
         emit({ action: 'live_chat_requested', phoneNumber: stateRef.current.verifiedPhone, success: null });
@@ -213,6 +232,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             if (!available) {
                 say(d, TEXT.liveUnavailable);
                 d({ type: 'step', step: 'questions' });
+                setOffline({ email: '', text: customerMessage, sent: false, error: null });
                 return;
             }
             await chat.start({ phoneNumber: stateRef.current.verifiedPhone, customerMessage });
@@ -433,6 +453,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         }
         setText('');
         greetDelay.current = 500;
+        setOffline(null);
         dispatch({ type: 'new_chat', sessionId: newSessionId() });
         inputRef.current?.focus();
     }
@@ -489,6 +510,19 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
                 ))}
                 {state.agentTyping && <div className="lc-typing" aria-label="The agent is typing">…</div>}
             </div>
+            {offline && (
+                <form className="lc-offline" aria-label="Leave a message" onSubmit={(e) => void sendOffline(e)}>
+                    <label>Your email<input type="email" required maxLength={254} value={offline.email}
+                        onChange={(e) => setOffline({ ...offline, email: e.target.value })} /></label>
+                    <label>Your message<textarea required rows={3} value={offline.text} dir="auto"
+                        onChange={(e) => setOffline({ ...offline, text: e.target.value })} /></label>
+                    {offline.error && <p className="lc-offline-error" role="alert">{offline.error}</p>}
+                    <div>
+                        <button type="submit" className="lc-chip">Send message</button>
+                        <button type="button" className="lc-chip" onClick={() => setOffline(null)}>No thanks</button>
+                    </div>
+                </form>
+            )}
             <div className="lc-quick" role="group" aria-label="Quick questions" hidden={!showQuick}>
                 {showQuick && (questions ?? []).map((q) => (
                     <button key={q.id} type="button" className="lc-chip" disabled={state.pending} onClick={() => choose(q)}>{q.question}</button>
@@ -582,6 +616,10 @@ export const PANEL_CSS = `
 .lc-error{align-self:flex-start;background:#fef2f2;border:1px solid #fecaca;color:#dc2626}
 .lc-author{font-size:12px;font-weight:600;color:#1e3a8a}
 .lc-time{font-size:11px;opacity:.9;align-self:flex-end}
+.lc-offline{display:flex;flex-direction:column;gap:6px;padding:8px 12px;border-top:1px solid #e5e7eb}
+.lc-offline label{display:flex;flex-direction:column;gap:2px;font-size:14px;color:#1f2937}
+.lc-offline input,.lc-offline textarea{font:inherit;font-size:16px;padding:6px;border:1px solid #6b7280;border-radius:6px}
+.lc-offline-error{color:#b91c1c;margin:0;font-size:14px}
 .lc-typing{align-self:flex-start;color:#4b5563;font-size:20px;letter-spacing:2px}
 .lc-quick{display:flex;flex-wrap:wrap;gap:6px;padding:8px 14px;border-top:1px solid #e5e7eb;background:#fff}
 .lc-quick[hidden]{display:none}

@@ -11,6 +11,7 @@ export const TEXT = {
     verifyNetwork: "Sorry, I'm having trouble connecting. Please try again.",
     wrongCode: (message: string) => `Error: ${message}. Please try entering the code again.`,
     codeNetwork: "Sorry, I'm having trouble verifying the code. Please try again.",
+    offlineSent: 'Thanks! Your message was sent to the store, which will answer by email.',
     liveUnavailable: "I'm sorry, but our live support team is currently unavailable. Please try again later or continue with the pre-made questions for quick help.",
     liveError: "Sorry, I couldn't connect you to live support right now. Please try again later.",
     liveChecking: 'Let me check if a member of our team is available...',

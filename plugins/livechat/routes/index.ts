@@ -42,6 +42,7 @@ function actorOf(request: Request): Actor {
 export function livechatRoutes(server: Server): ServerRoute[] {
     const chat = () => server.app.services.livechat;
     const createLimit = new Limit(server.app, { name: 'chat-create-ip', points: 20, duration: 60 });
+    const offlineLimit = new Limit(server.app, { name: 'chat-offline-ip', points: 5, duration: 3600 });
     const sendLimit = new Limit(server.app, { name: 'chat-send', points: 30, duration: 10 });
 
     /** nes: a token bucket on the socket itself; HTTP: the shared limit per chat and sender. */
@@ -124,6 +125,36 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                         subscription: `/chat/sessions/${session.sessionId}`,
                         message: 'Live chat session created'
                     }).code(created ? 201 : 200);
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/api/chat/offline-message',
+            options: {
+                id: 'livechat.offline.create',
+                auth: allow('widget'),
+                tags: ['widget'],
+                validate: {
+                    payload: Joi.object({
+                        sessionId: fields.widgetSessionId.required(),
+                        email: Joi.string().trim().email({ tlds: false }).max(254).required()
+                            .messages({ 'string.email': 'Please enter a valid email address' }),
+                        message: Joi.string().trim().min(1).max(maxLength).required()
+                            .messages({ 'string.max': `"message" must be at most ${maxLength} characters`, 'string.empty': 'Please write a message' }),
+                        phoneNumber: Joi.string().trim().max(20).allow('', null)
+                    }).unknown(false)
+                },
+                handler: async (request, h) => {
+                    const c = widgetOf(request);
+                    await offlineLimit.consume(clientIp(request), 'Too many offline messages. Please try again later.');
+                    const body = request.payload as { sessionId: string; email: string; message: string; phoneNumber?: string | null };
+                    const { session } = await chat().offlineMessage({
+                        organizationId: c.organizationId, botInstanceId: c.botInstanceId, sessionId: body.sessionId, email: body.email,
+                        message: body.message, phoneNumber: body.phoneNumber ?? null,
+                        domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined)
+                    });
+                    return h.response({ ok: true, sessionId: session.sessionId, message: 'Thanks! The store will answer by email.' }).code(201);
                 }
             }
         },

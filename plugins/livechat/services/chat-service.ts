@@ -298,6 +298,49 @@ export class ChatService {
         }
     }
 
+    /**
+     * An offline message (issue 11): no agent was available, so the customer left an email address and a text.
+     * Stored as a finished chat (no_interaction, ended by the customer, reason `offline_message`) with the text
+     * and a system line naming the reply address, so the console's History shows it; then mailed to the
+     * organization's transcript recipient (whether or not transcripts are switched on: it is the store's mail).
+     */
+    async offlineMessage(input: { organizationId: number; botInstanceId: number | null; sessionId: string; email: string;
+        message: string; phoneNumber: string | null; domain: string | null }): Promise<{ session: ChatSession; to: string }> {
+        const existing = await ChatSessionModel.query(this.db).select('id')
+            .where({ organization_id: input.organizationId, widget_session_id: input.sessionId });
+        const sessionId = existing.length ? `${input.sessionId}~${existing.length + 1}` : input.sessionId;
+        const text = input.message.trim();
+        const note = `Offline message: no agent was available. Reply to ${input.email}`;
+        const row = await this.db.transaction(async (trx) => {
+            const t = Date.now();
+            const created = await ChatSessionModel.query(trx).insertAndFetch({
+                organizationId: input.organizationId, botInstanceId: input.botInstanceId, sessionId, widgetSessionId: input.sessionId,
+                phoneNumber: input.phoneNumber?.trim() || 'Unknown', status: 'no_interaction', customerMessage: text, domain: input.domain,
+                lastSeq: 2, isStarred: false, isArchived: false, endedBy: 'customer', endReason: 'offline_message', endedAt: t
+            });
+            await created.$relatedQuery('messages', trx).insert({
+                organizationId: input.organizationId, seq: 1, sender: 'customer', senderUserId: null, message: text, clientMessageId: 'offline', createdAt: t
+            });
+            await created.$relatedQuery('messages', trx).insert({
+                organizationId: input.organizationId, seq: 2, sender: 'system', senderUserId: null, message: note, clientMessageId: 'offline-note', createdAt: t
+            });
+            return created;
+        });
+        const settings = await this.getEmailSettings(input.organizationId);
+        const org = await this.deps.tenants.getOrganization(input.organizationId);
+        await this.deps.mail.send({
+            organizationId: input.organizationId,
+            to: settings.emailRecipient,
+            subject: `Offline message from ${input.email}${org ? ` (${org.storeName})` : ''}`,
+            text: [`A customer wrote while no agent was available.`, `Reply to: ${input.email}`,
+                `Phone: ${row.phoneNumber}`, `Session: ${sessionId}`, '', text, ''].join('\n')
+        });
+        await this.deps.realtime.publish(paths.agents(input.organizationId), {
+            type: 'session_ended', sessionId, reason: 'offline_message', endedBy: 'customer', status: 'no_interaction', timestamp: iso(row.endedAt)
+        });
+        return { session: toSession(row), to: settings.emailRecipient };
+    }
+
     /** Clears this node's grace and abandon timers (server stop). */
     stopTimers(): void {
         for (const key of [...this.goneTimers.keys()]) {
@@ -571,7 +614,7 @@ export class ChatService {
             )
             insert into chat_messages (organization_id, chat_session_id, seq, sender, sender_user_id, message, client_message_id, created_at)
             select ?, next.id, next.last_seq, ?, ?, ?, ?, ? from next
-            returning id, seq, sender, message, client_message_id, created_at`,
+            returning id, seq, sender, sender_user_id, message, client_message_id, created_at`,
         [t, organizationId, sessionId, ...allowed, organizationId, from.sender, from.userId, text, clientMessageId, t]);
         const row = (result.rows as Array<Record<string, unknown>>)[0];
         return row ? ChatMessageModel.fromDatabaseJson(row) : null;

@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { startTestServer, createTenant, bearer, TestServer, Tenant } from '../helpers/server';
+
+describe('live chat: an offline message when no agent is available (POST /api/chat/offline-message)', function () {
+    this.timeout(30000);
+    let t: TestServer;
+    let a: Tenant;
+    let b: Tenant;
+
+    before(async () => {
+        t = await startTestServer();
+        a = await createTenant(t.server, 'offa', 'offa.test');
+        b = await createTenant(t.server, 'offb', 'offb.test');
+        await t.server.inject({ method: 'POST', url: '/api/chat/email-settings', headers: bearer(a.admin.token), payload: { emailNotificationsEnabled: false, emailRecipient: 'desk@offa.test' } });
+    });
+    after(async () => {
+        await t?.close();
+    });
+
+    const post = (tenant: Tenant | null, payload: object, ip = '10.9.0.1', headers: Record<string, string> = {}) => t.server.inject({
+        method: 'POST', url: '/api/chat/offline-message', remoteAddress: ip,
+        headers: { ...(tenant ? { 'x-widget-key': tenant.bot.publicKey } : {}), ...headers }, payload
+    });
+
+    it('mails the store\'s recipient and stores a finished chat that the console\'s History shows (only to that store)', async () => {
+        const settings = await t.server.inject({ method: 'GET', url: '/api/chat/email-settings', headers: bearer(a.admin.token) });
+        expect((settings.result as any).emailRecipient).to.equal('desk@offa.test');
+        const res = await post(a, { sessionId: 'off_1', email: ' jo@example.test ', message: '  Is my order ready?  ', phoneNumber: '+15555550111' });
+        expect(res.statusCode, res.payload).to.equal(201);
+        expect((res.result as any).sessionId).to.equal('off_1');
+
+        const mails = await t.server.app.services.mail.list({ to: 'desk@offa.test' });
+        const mail = mails.find((m) => m.subject.startsWith('Offline message from jo@example.test'));
+        expect(mail, 'mailed although transcripts are off').to.not.equal(undefined);
+        expect(mail!.body).to.include('Is my order ready?').and.include('Reply to: jo@example.test');
+
+        const session = await t.server.app.services.livechat.getSession(a.organization.id, 'off_1', { messages: true });
+        expect(session).to.include({ status: 'no_interaction', endReason: 'offline_message', endedBy: 'customer', phoneNumber: '+15555550111' });
+        expect(session.messages!.map((m) => [m.sender, m.message])).to.deep.equal([
+            ['customer', 'Is my order ready?'], ['system', 'Offline message: no agent was available. Reply to jo@example.test']
+        ]);
+
+        const history = await t.server.inject({ method: 'GET', url: '/api/chat/history', headers: bearer(a.admin.token) });
+        expect(history.statusCode).to.equal(200);
+        expect(JSON.stringify(history.result)).to.include('off_1');
+        const other = await t.server.inject({ method: 'GET', url: '/api/chat/history', headers: bearer(b.admin.token) });
+        expect(JSON.stringify(other.result)).to.not.include('off_1');
+        expect((await t.server.app.services.mail.list({ to: b.admin.email })).filter((m) => m.subject.startsWith('Offline message'))).to.deep.equal([]);
+
+        // A second one from the same widget session is a new chat, not an overwrite.
+        const again = await post(a, { sessionId: 'off_1', email: 'jo@example.test', message: 'Me again' });
+        expect((again.result as any).sessionId).to.equal('off_1~2');
+    });
+
+    it('answers 400 with a clear message for bad input and stores nothing', async () => {
+        for (const [payload, text] of [
+            [{ sessionId: 'off_bad', email: 'not-an-email', message: 'Hi' }, 'valid email'],
+            [{ sessionId: 'off_bad', email: 'a@b.test', message: '   ' }, 'message'],
+            [{ sessionId: 'off_bad', email: 'a@b.test', message: 'x'.repeat(t.server.app.config.chat.maxMessageLength + 1) }, 'at most'],
+            [{ sessionId: 'off_bad', email: 'a@b.test', message: 'Hi', organizationId: b.organization.id }, 'not allowed']
+        ] as const) {
+            const res = await post(a, payload, '10.9.0.2');
+            expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).to.equal(400);
+            expect((res.result as any).message).to.include(text);
+        }
+        expect(await t.server.app.services.livechat.hasSession(a.organization.id, 'off_bad')).to.equal(false);
+    });
+
+    it('refuses a call without a widget key, and an admin token in its place', async () => {
+        expect((await post(null, { sessionId: 'off_x', email: 'a@b.test', message: 'Hi' }, '10.9.0.3')).statusCode).to.equal(401);
+        const admin = await post(null, { sessionId: 'off_x', email: 'a@b.test', message: 'Hi' }, '10.9.0.3', bearer(a.admin.token));
+        expect(admin.statusCode).to.be.oneOf([401, 403]);
+        expect(await t.server.app.services.livechat.hasSession(a.organization.id, 'off_x')).to.equal(false);
+    });
+
+    it('limits each address to 5 an hour (429 with a message)', async () => {
+        for (let i = 0; i < 5; i += 1) {
+            expect((await post(b, { sessionId: `off_rl${i}`, email: 'a@b.test', message: 'Hi' }, '10.9.0.9')).statusCode).to.equal(201);
+        }
+        const sixth = await post(b, { sessionId: 'off_rl5', email: 'a@b.test', message: 'Hi' }, '10.9.0.9');
+        expect(sixth.statusCode).to.equal(429);
+        expect((sixth.result as any).message).to.include('Too many offline messages');
+        expect(await t.server.app.services.livechat.hasSession(b.organization.id, 'off_rl5')).to.equal(false);
+    });
+});
