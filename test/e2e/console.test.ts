@@ -19,18 +19,22 @@ async function shot(page: Page, name: string, fullPage = false): Promise<void> {
 function customer(url: string, tenant: Tenant, sessionId: string) {
     const incoming: Array<{ sender: string; message: string }> = [];
     let ended: string | null = null;
+    let agentTyping = 0;
     const chat = createLiveChat({
         apiOrigin: url,
         widgetKey: tenant.bot.publicKey,
         sessionId,
         onMessage: (m) => incoming.push(m),
+        onTyping: () => {
+            agentTyping += 1;
+        },
         onEnded: (reason) => {
             ended = reason;
         },
         WebSocket: require('ws'),
         reconnectDelay: { min: 100, max: 1000 }
     });
-    return { chat, incoming, ended: () => ended };
+    return { chat, incoming, ended: () => ended, agentTyping: () => agentTyping };
 }
 
 const replyValue = (page: Page) => page.$eval('[data-testid="agent-input"]', (el) => (el as HTMLTextAreaElement).value);
@@ -198,6 +202,23 @@ describe('the agent console in a browser (issue 14)', function () {
         await page.waitForSelector('[data-testid="canned-replies"]', { hidden: true });
         await page.keyboard.press('Enter');
         await until(() => ann().incoming.some((m) => m.message === 'Returns are free within 30 days.'), 10000, 'the canned reply reached Ann');
+    });
+
+    it('shows the customer typing, and tells the customer when the agent types (issue 11)', async () => {
+        expect(await page.$eval('[data-testid="customer-typing"]', (el) => el.textContent)).to.equal('');
+        ann().chat.typing();
+        await page.waitForFunction(() => document.querySelector('[data-testid="customer-typing"]')?.textContent?.includes('is typing…'), { timeout: 10000 });
+        // The signal fades after a few seconds without another.
+        await page.waitForFunction(() => document.querySelector('[data-testid="customer-typing"]')?.textContent === '', { timeout: 10000 });
+        const before = ann().agentTyping();
+        await page.focus('[data-testid="agent-input"]');
+        await page.keyboard.type('Let me check');
+        await until(() => ann().agentTyping() > before, 10000, 'Ann saw the agent typing');
+        await page.keyboard.down('Control');
+        await page.keyboard.press('a');
+        await page.keyboard.up('Control');
+        await page.keyboard.press('Backspace');
+        expect(await replyValue(page)).to.equal('');
     });
 
     it('ends an active chat that is archived, and the customer is told', async () => {

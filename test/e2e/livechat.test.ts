@@ -85,7 +85,8 @@ async function conversation(browser: Browser, agentNode: TestServer, customerNod
     expect(await cust.chat.checkAvailability(), 'no agent is Available yet').to.equal(false);
 
     // Email transcript settings, in the shell's Settings drawer: enable, Save, Test (SPEC §8's messages).
-    await page.click('[data-testid="open-settings"]');
+    // Clicked through the DOM: a toast at the top right (a request or a disconnect) may be over the header's button.
+    await page.$eval('[data-testid="open-settings"]', (el) => (el as HTMLElement).click());
     await page.waitForSelector('[data-testid="settings-drawer"]');
     await page.click('xpath/.//label[contains(., "Email a transcript")]');
     await page.click('xpath/.//button[contains(., "Save")]');

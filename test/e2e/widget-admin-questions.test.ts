@@ -67,8 +67,13 @@ describe('the admin questions screen (/admin-questions) in a browser', function 
         expect(arrows).to.deep.equal([[true, false], [false, false], [false, true]]);
         await page.evaluate(() => (document.querySelectorAll('.lc-question')[2].querySelector('[aria-label="Move up"]') as HTMLButtonElement).click());
         await page.waitForFunction(() => document.querySelectorAll('.lc-question-title')[1].textContent === 'Do you ship abroad?');
-        const stored = await t.server.app.services.questions.list(shop.organization.id);
-        expect(stored.map((q) => q.question)).to.deep.equal(['What are your store hours?', 'Do you ship abroad?', 'How do I earn points?']);
+        // The list moves at once; the order reaches the server a moment later.
+        const storedOrder = async () => (await t.server.app.services.questions.list(shop.organization.id)).map((q) => q.question);
+        const movedOrder = ['What are your store hours?', 'Do you ship abroad?', 'How do I earn points?'];
+        for (let i = 0; i < 50 && JSON.stringify(await storedOrder()) !== JSON.stringify(movedOrder); i++) {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(await storedOrder()).to.deep.equal(movedOrder);
 
         // Edit the first one.
         await page.evaluate(() => (Array.from(document.querySelectorAll('.lc-question')[0].querySelectorAll('button')).find((b) => b.textContent === 'Edit') as HTMLButtonElement).click());

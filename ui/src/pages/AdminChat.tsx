@@ -24,6 +24,10 @@ const DRAFTS_KEY = 'lc-chat-drafts';
 
 type Pane = 'list' | 'conversation' | 'customer';
 
+/** How long a customer's typing signal shows, and how often this console sends the agent's (the server drops more). */
+const TYPING_SHOWN_MS = 4000;
+const TYPING_EVERY_MS = 2000;
+
 function useNow(intervalMs = 1000): number {
     const [now, setNow] = useState(Date.now());
     useEffect(() => {
@@ -96,6 +100,10 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
     const socketRef = useRef<AgentSocket | null>(null);
     const toasterRef = useRef<OverlayToaster | null>(null);
     const conversationRef = useRef<ConversationHandle | null>(null);
+    /** Until when each chat's customer counts as typing (their typing signal, issue 11). */
+    const [typingUntil, setTypingUntil] = useState<Record<string, number>>({});
+    /** When this console last told each chat's customer that the agent is typing. */
+    const typingSent = useRef<Record<string, number>>({});
     const now = useNow();
 
     const listed = active.data ?? [];
@@ -192,8 +200,17 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
                     ? { ...s, unreadCount: Number(push.unreadCount ?? 0), agentReadSeq: Math.max(s.agentReadSeq ?? 0, Number(push.agentReadSeq ?? 0)) }
                     : s)));
                 break;
+            case 'typing':
+                if (push.sender === 'customer' && push.sessionId) {
+                    const id = push.sessionId;
+                    setTypingUntil((t) => ({ ...t, [id]: Date.now() + TYPING_SHOWN_MS }));
+                }
+                break;
             case 'chat_message': {
                 const m = push as unknown as ChatMessage;
+                if (m.sender === 'customer') {
+                    setTypingUntil((t) => ({ ...t, [m.sessionId]: 0 }));
+                }
                 appendMessage(queryClient, m);
                 queryClient.setQueryData<ChatSession[]>(chatKeys.active, (old) =>
                     old?.map((s) => (s.sessionId === m.sessionId && m.seq > s.lastSeq
@@ -383,7 +400,17 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
                             messages={messages.data ?? []}
                             canSend={connected && !!selectedSession}
                             draft={selectedId ? drafts[selectedId] ?? '' : ''}
-                            onDraft={(text) => selectedId && setDrafts((d) => ({ ...d, [selectedId]: text }))}
+                            onDraft={(text) => {
+                                if (!selectedId) {
+                                    return;
+                                }
+                                setDrafts((d) => ({ ...d, [selectedId]: text }));
+                                if (text && !text.startsWith('/') && Date.now() - (typingSent.current[selectedId] ?? 0) >= TYPING_EVERY_MS) {
+                                    typingSent.current[selectedId] = Date.now();
+                                    socketRef.current?.typing(selectedId);
+                                }
+                            }}
+                            customerTyping={!!selectedId && (typingUntil[selectedId] ?? 0) > now}
                             onSend={send}
                             onLeave={leaveReply}
                             onBack={() => setPane('list')}

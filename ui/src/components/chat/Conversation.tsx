@@ -62,7 +62,9 @@ export const Conversation = forwardRef<ConversationHandle, {
     onDraft(text: string): void; onSend(text: string): Promise<void>; onLeave(): void;
     /** Phone width: back to the list, and to the customer panel. */
     onBack?(): void; onShowCustomer?(): void;
-}>(function Conversation({ session, messages, canSend, draft, onDraft, onSend, onLeave, onBack, onShowCustomer }, ref) {
+    /** The customer is typing (their signal arrived in the last few seconds). */
+    customerTyping?: boolean;
+}>(function Conversation({ session, messages, canSend, draft, onDraft, onSend, onLeave, onBack, onShowCustomer, customerTyping }, ref) {
     const [sending, setSending] = useState(false);
     const [cannedIndex, setCannedIndex] = useState(0);
     const [cannedClosed, setCannedClosed] = useState(false);
@@ -116,6 +118,7 @@ export const Conversation = forwardRef<ConversationHandle, {
                 {onShowCustomer && <Button className="lc-show-customer" minimal icon="person" text="Customer" onClick={onShowCustomer} />}
             </div>
             <MessageList messages={messages} sessionId={session.sessionId} />
+            <p className="lc-typing" aria-live="polite" data-testid="customer-typing">{customerTyping ? `${customerLabel(session)} is typing…` : ''}</p>
             <div className="lc-composer">
                 {menuOpen && <CannedMenu query={query} active={Math.min(cannedIndex, Math.max(0, matches.length - 1))} replies={matches} loading={canned.isPending}
                     onPick={pick} onHover={setCannedIndex} />}

@@ -114,6 +114,13 @@ export class AgentSocket {
         }
     }
 
+    /** Tells the customer of a chat that the agent is typing (a signal the server passes on at most every 2 s, never stored). */
+    typing(sessionId: string): void {
+        if (this.client && this.state === 'connected') {
+            this.client.message({ type: 'typing', sessionId }).catch(() => {});
+        }
+    }
+
     /** A command over the socket (SPEC §5: accepting, sending and ending need an open socket). */
     async request<T>(method: 'GET' | 'POST' | 'PATCH', path: string, payload?: unknown): Promise<T> {
         if (!this.client || this.state !== 'connected') {
