@@ -241,6 +241,42 @@ describe('the widget, second edition: continuity, privacy, isolation (issue 11)'
         await page.close();
     });
 
+    it('offers to leave a message when no agent is available: it reaches the store\'s mail and the console\'s History', async () => {
+        const auth = { authorization: `Bearer ${shop.admin.token}` };
+        const saved = await t.server.inject({ method: 'POST', url: '/api/chat/email-settings', headers: auth, payload: { emailNotificationsEnabled: false, emailRecipient: 'desk@cont.test' } });
+        expect(saved.statusCode).to.equal(200);
+        await setAvailable(t.server, shop, false);
+        const page = await browser.newPage();
+        try {
+            await page.setViewport({ width: 390, height: 844 });
+            await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+            await openWidget(page);
+            await waitForText(page, 'Hi! Welcome');
+            await clickChip(page, 'Talk to live support');
+            await page.waitForFunction(`!!${ROOT}.querySelector('form.lc-offline')`, { timeout: 10000 });
+            const email = await page.evaluateHandle(`${ROOT}.querySelector('form.lc-offline input[type=email]')`);
+            await (email as any).type('jo@example.test');
+            expect(await page.evaluate(`${ROOT}.querySelector('form.lc-offline textarea').value`), 'the question\'s label is not the message').to.equal('');
+            const text = await page.evaluateHandle(`${ROOT}.querySelector('form.lc-offline textarea')`);
+            await (text as any).type('Is my order #77 ready for pickup?');
+            await shot(page, 'continuity-07-offline-form-390px');
+            await page.evaluate(`${ROOT}.querySelector('form.lc-offline button[type=submit]').click()`);
+            await waitForText(page, 'Thanks! Your message was sent to the store, which will answer by email.');
+            const mails = await t.server.app.services.mail.list({ to: 'desk@cont.test' });
+            const mail = mails.find((m) => m.body.includes('Is my order #77 ready for pickup?'));
+            expect(mail, 'the store got the message by mail').to.not.equal(undefined);
+            expect(mail!.body).to.include('jo@example.test');
+            const history = await t.server.inject({ method: 'GET', url: '/api/chat/history?q=%2377', headers: auth });
+            expect(history.statusCode).to.equal(200);
+            const sessionId = JSON.parse(await page.evaluate(() => sessionStorage.getItem('lc-flow:cont') ?? '{}')).sessionId as string;
+            expect((history.result as any).total, 'History finds it by a word of the message').to.equal(1);
+            expect((history.result as any).sessions[0].sessionId).to.match(new RegExp(`^${sessionId}`));
+        }
+        finally {
+            await page.close();
+        }
+    });
+
     it('stays away from a page whose host is not a registered domain of the store, with one console warning', async () => {
         const other = await startMerchantSite(`${t.url}/widget-away.js`);
         const page = await browser.newPage();

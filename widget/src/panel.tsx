@@ -221,7 +221,8 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         }
     }
 
-    async function startLiveChat(customerMessage: string): Promise<void> {
+    /** `offlineText` starts the leave-a-message form when no agent is available (none for a question's own label). */
+    async function startLiveChat(customerMessage: string, offlineText = customerMessage): Promise<void> {
         const d = guard(sid);
         emit({ action: 'live_chat_requested', phoneNumber: stateRef.current.verifiedPhone, success: null });
         say(d, TEXT.liveChecking);
@@ -232,7 +233,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             if (!available) {
                 say(d, TEXT.liveUnavailable);
                 d({ type: 'step', step: 'questions' });
-                setOffline({ email: '', text: customerMessage, sent: false, error: null });
+                setOffline({ email: '', text: offlineText, sent: false, error: null });
                 return;
             }
             await chat.start({ phoneNumber: stateRef.current.verifiedPhone, customerMessage });
@@ -394,7 +395,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             dispatch({ type: 'step', step: 'identifier' });
         }
         else if (q.kind === 'live_support') {
-            void startLiveChat(q.question);
+            void startLiveChat(q.question, '');
         }
         else {
             say(dispatch, q.answer);
