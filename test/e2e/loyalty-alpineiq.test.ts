@@ -1,30 +1,14 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { startMerchantSite } from '../helpers/fake-merchant';
 import { startFakeAlpineIq } from '../helpers/fake-alpineiq';
 import { lastCode } from '../helpers/loyalty';
 import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
+import { WIDGET_ROOT, clickChip, typeAndSend, waitForText as waitForMessage } from '../helpers/widget-page';
 
-const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
-
-async function waitForMessage(page: Page, text: string, timeout = 10000): Promise<void> {
-    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
-}
-
-async function clickChip(page: Page, label: string): Promise<void> {
-    const chip = `Array.from(${ROOT}.querySelectorAll('.lc-chip')).find((b) => b.textContent === ${JSON.stringify(label)} && !b.disabled)`;
-    await page.waitForFunction(`!!${chip}`, { timeout: 5000 });
-    await page.evaluate(`${chip}.click()`);
-}
-
-async function typeAndSend(page: Page, text: string): Promise<void> {
-    await page.waitForFunction(`!${ROOT}.querySelector('.lc-input').disabled`);
-    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
-    await (input as any).type(text);
-    await (input as any).press('Enter');
-}
+const ROOT = WIDGET_ROOT;
 
 describe('the widget with LOYALTY_PROVIDER=alpineiq (against a local Alpine IQ-shaped server)', function () {
     this.timeout(90000);

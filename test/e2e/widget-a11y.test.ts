@@ -9,6 +9,7 @@ import { importCustomers, lastCode } from '../helpers/loyalty';
 import { connectAgent, Inbox, NesClient, request, setAvailable, wsUrl } from '../helpers/livechat-client';
 import { expectNoSeriousViolations } from '../helpers/axe';
 import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
+import { WIDGET_ROOT, waitForText, clickChip, typeAndSend } from '../helpers/widget-page';
 
 /**
  * Issue 15 for the widget: axe-core over the widget's shadow tree in every step of its flow, at desktop and
@@ -17,28 +18,11 @@ import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
  */
 const SHOTS = Fs.existsSync('/work/shots') ? '/work/shots/weight' : Path.resolve(__dirname, '..', '..', '..', 'test-output', 'screenshots');
 const HOST = 'loyalty-chat-widget';
-const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
+const ROOT = WIDGET_ROOT;
 
 async function shot(page: Page, name: string): Promise<void> {
     Fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: Path.join(SHOTS, `${name}.png`) as `${string}.png` });
-}
-
-async function waitForText(page: Page, text: string, timeout = 10000): Promise<void> {
-    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
-}
-
-async function clickChip(page: Page, label: string): Promise<void> {
-    const chip = `Array.from(${ROOT}.querySelectorAll('.lc-chip')).find((b) => b.textContent === ${JSON.stringify(label)} && !b.disabled)`;
-    await page.waitForFunction(`!!${chip}`, { timeout: 5000 });
-    await page.evaluate(`${chip}.click()`);
-}
-
-async function typeAndSend(page: Page, text: string): Promise<void> {
-    await page.waitForFunction(`!${ROOT}.querySelector('.lc-input').disabled`);
-    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
-    await (input as any).type(text);
-    await (input as any).press('Enter');
 }
 
 async function newChat(page: Page): Promise<void> {

@@ -9,6 +9,7 @@ import { importCustomers, lastCode } from '../helpers/loyalty';
 import { connectAgent, Inbox, NesClient, setAvailable } from '../helpers/livechat-client';
 import { expectNoSeriousViolations } from '../helpers/axe';
 import { DEMO_KNOWLEDGE } from '../../plugins/ai/demo-data';
+import { WIDGET_ROOT, waitForText, clickChip, typeAndSend, openWidget } from '../helpers/widget-page';
 
 /** Screenshots of this suite, looked at by hand: /work/shots/ai, else test-output. */
 const SHOTS = Fs.existsSync('/work/shots') ? '/work/shots/ai' : Path.resolve(__dirname, '..', '..', '..', 'test-output', 'screenshots');
@@ -18,30 +19,7 @@ async function shot(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: Path.join(SHOTS, `${name}.png`) as `${string}.png` });
 }
 
-const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
-
-async function waitForText(page: Page, text: string, timeout = 10000): Promise<void> {
-    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
-}
-
-async function clickChip(page: Page, label: string): Promise<void> {
-    const chip = `Array.from(${ROOT}.querySelectorAll('.lc-chip')).find((b) => b.textContent === ${JSON.stringify(label)} && !b.disabled)`;
-    await page.waitForFunction(`!!${chip}`, { timeout: 5000 });
-    await page.evaluate(`${chip}.click()`);
-}
-
-async function typeAndSend(page: Page, text: string): Promise<void> {
-    await page.waitForFunction(`!${ROOT}.querySelector('.lc-input').disabled`);
-    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
-    await (input as any).type(text);
-    await (input as any).press('Enter');
-}
-
-async function openWidget(page: Page): Promise<void> {
-    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
-    await page.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
-    await page.waitForFunction(`!!${ROOT}.querySelector('.lc-panel:not([hidden])')`);
-}
+const ROOT = WIDGET_ROOT;
 
 const sessionIdOf = (page: Page) => page.evaluate(`JSON.parse(sessionStorage.getItem('lc-flow:aiw') ?? '{}').sessionId`) as Promise<string | undefined>;
 

@@ -8,6 +8,7 @@ import { startMerchantSite } from '../helpers/fake-merchant';
 import { importCustomers, lastCode } from '../helpers/loyalty';
 import { connectAgent, Inbox, NesClient, request, setAvailable, wsUrl } from '../helpers/livechat-client';
 import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
+import { WIDGET_ROOT, waitForText, clickChip, typeAndSend, openWidget } from '../helpers/widget-page';
 
 /** Screenshots of this suite, looked at by hand (common brief): /work/shots/widget, else test-output. */
 const SHOTS = Fs.existsSync('/work/shots') ? '/work/shots/widget' : Path.resolve(__dirname, '..', '..', '..', 'test-output', 'screenshots');
@@ -17,30 +18,7 @@ async function shot(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: Path.join(SHOTS, `${name}.png`) as `${string}.png` });
 }
 
-const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
-
-async function waitForText(page: Page, text: string, timeout = 10000): Promise<void> {
-    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
-}
-
-async function clickChip(page: Page, label: string): Promise<void> {
-    const chip = `Array.from(${ROOT}.querySelectorAll('.lc-chip')).find((b) => b.textContent === ${JSON.stringify(label)} && !b.disabled)`;
-    await page.waitForFunction(`!!${chip}`, { timeout: 5000 });
-    await page.evaluate(`${chip}.click()`);
-}
-
-async function typeAndSend(page: Page, text: string): Promise<void> {
-    await page.waitForFunction(`!${ROOT}.querySelector('.lc-input').disabled`);
-    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
-    await (input as any).type(text);
-    await (input as any).press('Enter');
-}
-
-async function openWidget(page: Page): Promise<void> {
-    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
-    await page.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
-    await page.waitForFunction(`!!${ROOT}.querySelector('.lc-panel:not([hidden])')`);
-}
+const ROOT = WIDGET_ROOT;
 
 /** Page CSS that tries to restyle every element, the host's tag included, and to stretch children of body. */
 const HOSTILE_CSS = `
