@@ -95,6 +95,11 @@ async function conversation(browser: Browser, agentNode: TestServer, customerNod
         }
         expect(attempt, 'the Settings drawer opens').to.be.lessThan(3);
     }
+    // The form is enabled once the stored settings have arrived.
+    await page.waitForFunction(() => {
+        const label = Array.from(document.querySelectorAll('label')).find((l) => l.textContent?.includes('Email a transcript'));
+        return !!label && !label.querySelector('input')?.disabled;
+    }, { timeout: 10000 });
     await page.click('xpath/.//label[contains(., "Email a transcript")]');
     await page.click('xpath/.//button[contains(., "Save")]');
     await page.waitForFunction(() => document.body.innerText.includes('Settings Updated'), { timeout: 10000 });

@@ -47,12 +47,13 @@ export function SettingsDrawer({ isOpen, onClose }: { isOpen: boolean; onClose()
                 </section>
                 <section aria-labelledby="lc-settings-email">
                     <h3 id="lc-settings-email" className="lc-drawer-heading">Email transcripts</h3>
-                    <Switch checked={enabled} label="Email a transcript when a chat ends" onChange={(e) => setEnabled((e.target as HTMLInputElement).checked)} />
+                    {/* Disabled until the stored settings arrive, so that they never overwrite what the agent already changed. */}
+                    <Switch checked={enabled} disabled={!settings.data} label="Email a transcript when a chat ends" onChange={(e) => setEnabled((e.target as HTMLInputElement).checked)} />
                     <FormGroup label="Recipient" labelFor="lc-transcript-recipient">
-                        <InputGroup id="lc-transcript-recipient" type="email" placeholder="support@example.com" value={recipient} onChange={(e) => setRecipient(e.target.value)} />
+                        <InputGroup id="lc-transcript-recipient" type="email" placeholder="support@example.com" value={recipient} disabled={!settings.data} onChange={(e) => setRecipient(e.target.value)} />
                     </FormGroup>
                     <div className="lc-drawer-actions">
-                        <Button intent="primary" text="Save" loading={save.isPending}
+                        <Button intent="primary" text="Save" loading={save.isPending} disabled={!settings.data}
                             onClick={() => save.mutate({ emailNotificationsEnabled: enabled, emailRecipient: recipient }, {
                                 onSuccess: (data) => setResult({ title: 'Settings Updated', text: data.message, intent: 'success' }),
                                 onError: (err) => setResult({ title: 'Update Failed', text: errorText(err, 'Failed to update email settings'), intent: 'danger' })
