@@ -205,8 +205,12 @@ describe('the widget, second edition: continuity, privacy, isolation (issue 11)'
         await waitForText(page, 'Sources: Shipping');
         await clickChip(page, 'Yes, thanks');
         await waitForText(page, 'What else can I help you with?');
-        const history = await t.server.app.db('ai_chat_history').where('organization_id', shop.organization.id).orderBy('id', 'desc').first();
-        expect(!!history.is_resolved, 'the feedback reached the server').to.equal(true);
+        // The panel answers at once; the feedback reaches the server a moment later.
+        const resolved = async () => !!(await t.server.app.db('ai_chat_history').where('organization_id', shop.organization.id).orderBy('id', 'desc').first()).is_resolved;
+        for (let i = 0; i < 50 && !await resolved(); i++) {
+            await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(await resolved(), 'the feedback reached the server').to.equal(true);
         await shot(page, 'continuity-06-ai-answer');
 
         await typeAndSend(page, 'How many points do I have?');
