@@ -5,10 +5,13 @@
  *   cold page load (fresh browser context, cache disabled) summed as transferred (`encodedDataLength`: gzip as
  *   the server sends it, headers included). Budgets: login ≤ 150 KB, chat ≤ 250 KB. CSS and the per-icon JSON
  *   files are listed too, outside the budget.
- * - The widget before any interaction: main-thread scripting Lighthouse-style (4× CPU throttling, as Lighthouse's
- *   mobile profile), from the trace: script compile, evaluation and callbacks whose script is one of the
- *   widget's files, over the page load until the launcher shows, plus 1.5 s (nobody clicks; the panel loads only on interaction). Budget ≤ 20 ms.
- *   The median of 7 runs (and the fastest, the figure least disturbed by other work on the machine).
+ * - The widget before any interaction, budget ≤ 20 ms of scripting on Lighthouse's mobile profile, measured with
+ *   Lighthouse itself (issue 15: "with the same tool"): its default mobile run (simulated throttling: the trace of
+ *   an unthrottled load, CPU work × 4), the `bootup-time` audit's scripting for the widget's files, the median of 5.
+ *   Also printed, for information: the same page under DevTools' 4× CPU throttling, from our own reading of the
+ *   trace (script compile, evaluation and callbacks of the widget's files until the launcher shows, plus 1.5 s),
+ *   the median of 7. That figure swings widely on a 2-core machine: the throttler suspends the renderer in slices
+ *   and the browser's other processes compete for the two cores, so a 3 ms script reads anywhere from 3 to 40 ms.
  *
  * Run after `npm run build`: `npm run bench:admin` (prints, writes bench/RESULTS.md, exit code 1 when over).
  */
@@ -22,6 +25,7 @@ import { startMerchantSite } from '../test/helpers/fake-merchant';
 export const BUDGETS = { adminLoginKb: 150, adminChatKb: 250, widgetScriptingMs: 20 };
 const CPU_THROTTLE = 4;
 const WIDGET_RUNS = 7;
+const LIGHTHOUSE_RUNS = 5;
 
 interface Transfer { url: string; type: string; bytes: number }
 
@@ -196,6 +200,37 @@ export async function widgetScripting(browser: Browser, merchantUrl: string, api
     }
 }
 
+/** Lighthouse is an ES module; this CommonJS build reaches it through a real dynamic import. */
+const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<{ default: LighthouseRun }>;
+
+interface BootupItem { url: string; total: number; scripting: number; scriptParseCompile: number }
+type LighthouseRun = (url: string, flags: Record<string, unknown>, config: Record<string, unknown>) =>
+    Promise<{ lhr: { configSettings: { formFactor: string; throttlingMethod: string }; audits: Record<string, { details?: { items?: BootupItem[] } }> } } | undefined>;
+
+/**
+ * One Lighthouse run of the merchant page on its default (mobile) profile, in the bench's chromium: the
+ * `bootup-time` audit's figures for the widget's files (every file listed: its usual 50 ms floor is set to 0).
+ */
+export async function lighthouseWidgetScripting(browser: Browser, merchantUrl: string, apiBase: string): Promise<{ scripting: number; total: number; parseCompile: number }> {
+    const lighthouse = (await importModule('lighthouse')).default;
+    const port = Number(new URL(browser.wsEndpoint()).port);
+    const result = await lighthouse(merchantUrl, { port, logLevel: 'error' }, {
+        extends: 'lighthouse:default',
+        settings: { onlyAudits: ['bootup-time'] },
+        audits: [{ path: 'bootup-time', options: { thresholdInMs: 0 } }]
+    });
+    const settings = result?.lhr.configSettings;
+    if (!result || settings?.formFactor !== 'mobile' || settings.throttlingMethod !== 'simulate') {
+        throw new Error(`Lighthouse did not run on its mobile profile (${JSON.stringify(settings)})`);
+    }
+    const items = (result.lhr.audits['bootup-time']?.details?.items ?? []).filter((i) => i.url.startsWith(apiBase + '/widget'));
+    if (!items.length) {
+        throw new Error('Lighthouse lists none of the widget\'s files: the widget did not run on the merchant page');
+    }
+    const sum = (key: keyof Omit<BootupItem, 'url'>) => items.reduce((s, i) => s + i[key], 0);
+    return { scripting: sum('scripting'), total: sum('total'), parseCompile: sum('scriptParseCompile') };
+}
+
 function median(values: number[]): number {
     const s = [...values].sort((a, b) => a - b);
     return s[Math.floor(s.length / 2)];
@@ -232,6 +267,12 @@ async function main(): Promise<void> {
         for (let i = 0; i < WIDGET_RUNS; i++) {
             runs.push(await widgetScripting(browser, `http://localhost:${merchant.port}/`, t.url));
         }
+        const lighthouseRuns: { scripting: number; total: number; parseCompile: number }[] = [];
+        for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
+            lighthouseRuns.push(await lighthouseWidgetScripting(browser, `http://localhost:${merchant.port}/`, t.url));
+        }
+        const lighthouseMs = median(lighthouseRuns.map((r) => r.scripting));
+        const lighthouseTotal = median(lighthouseRuns.map((r) => r.total));
         const widgetMs = median(runs.map((r) => r.total));
         const loaderMs = median(runs.map((r) => r.loader));
         const fastest = Math.min(...runs.map((r) => r.total));
@@ -240,11 +281,12 @@ async function main(): Promise<void> {
         const verdict = (ok: boolean) => (ok ? 'within' : '**OVER**');
         const loginOk = login.budgeted <= BUDGETS.adminLoginKb * 1024;
         const chatOk = chat.budgeted <= BUDGETS.adminChatKb * 1024;
-        const widgetOk = widgetMs <= BUDGETS.widgetScriptingMs;
+        const widgetOk = lighthouseMs <= BUDGETS.widgetScriptingMs;
         const summary = [
             `| /admin-login, cold | scripts + fonts transferred | ${kb(login.budgeted)} (${login.scripts.length} scripts, ${login.fonts.length} fonts) | ${BUDGETS.adminLoginKb} KB | ${verdict(loginOk)} |`,
             `| /admin-chat, cold, signed in | scripts + fonts transferred | ${kb(chat.budgeted)} (${chat.scripts.length} scripts, ${chat.fonts.length} fonts) | ${BUDGETS.adminChatKb} KB | ${verdict(chatOk)} |`,
-            `| widget before interaction, ${CPU_THROTTLE}× CPU | main-thread scripting (median of ${WIDGET_RUNS}) | ${widgetMs.toFixed(1)} ms (fastest ${fastest.toFixed(1)} ms; thread CPU time ${cpuMs.toFixed(1)} ms; loader alone ${loaderMs.toFixed(1)} ms; runs ${runs.map((r) => r.total.toFixed(1)).join(', ')}) | ${BUDGETS.widgetScriptingMs} ms | ${verdict(widgetOk)} |`
+            `| widget before interaction, Lighthouse mobile | bootup-time scripting of the widget's files (median of ${LIGHTHOUSE_RUNS}) | ${lighthouseMs.toFixed(1)} ms (all main-thread work ${lighthouseTotal.toFixed(1)} ms; runs ${lighthouseRuns.map((r) => r.scripting.toFixed(1)).join(', ')}) | ${BUDGETS.widgetScriptingMs} ms | ${verdict(widgetOk)} |`,
+            `| (for information) the same, DevTools ${CPU_THROTTLE}× CPU throttling | scripting from the trace (median of ${WIDGET_RUNS}) | ${widgetMs.toFixed(1)} ms (fastest ${fastest.toFixed(1)} ms; thread CPU time ${cpuMs.toFixed(1)} ms; loader alone ${loaderMs.toFixed(1)} ms; runs ${runs.map((r) => r.total.toFixed(1)).join(', ')}) | | |`
         ];
         for (const line of summary) {
             console.log(line);
@@ -254,8 +296,9 @@ async function main(): Promise<void> {
             '',
             'By `npm run bench:admin` (bench/admin-size.ts): headless chromium, a fresh context with the cache off per',
             'page load, every script and font response summed as transferred (gzip from the server, headers included);',
-            'the widget on a merchant page with 4× CPU throttling (Lighthouse mobile), scripting of the widget\'s own files',
-            'from the trace, page load until the launcher shows plus 1.5 s, no interaction (the panel chunk loads only when touched).',
+            'the widget on a merchant page, no interaction (the panel chunk loads only when touched): Lighthouse 12 on its',
+            'default mobile profile (simulated 4× CPU), the bootup-time audit\'s scripting of the widget\'s files; and, for',
+            'information, DevTools 4× CPU throttling read from the trace until the launcher shows plus 1.5 s (noisy on 2 cores).',
             `Machine: ${Os.cpus().length} cores, load average ${load.toFixed(1)} when the widget runs started (a busy machine inflates the milliseconds).`,
             '',
             '| what | measure | result | budget | |', '| --- | --- | --- | --- | --- |', ...summary,

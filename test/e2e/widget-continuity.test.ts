@@ -151,10 +151,10 @@ describe('the widget, second edition: continuity, privacy, isolation (issue 11)'
         expect(direction, 'Arabic text runs right to left').to.equal('rtl');
         await shot(page, 'continuity-03-live-rtl');
 
-        // The page goes away; the agent writes meanwhile; the page comes back.
+        // The customer goes to another site; the agent writes meanwhile; the customer comes back with Back.
         await page.goto('about:blank');
         await request(agent.client, 'POST', `/api/chat/session/${asked.sessionId}/messages`, { message: 'Your order ships tomorrow.' });
-        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+        await page.goBack({ waitUntil: 'load' });
         await waitForText(page, 'Your order ships tomorrow.', 15000);
         const text = await page.evaluate(`${ROOT}.querySelector('.lc-msgs').textContent`) as string;
         expect(text).to.contain('Hi, Sam here. How can I help?');
@@ -162,9 +162,43 @@ describe('the widget, second edition: continuity, privacy, isolation (issue 11)'
         expect(await page.evaluate(`${ROOT}.querySelector('.lc-badge').hidden`)).to.equal(false);
         await typeAndSend(page, 'Thanks!');
         await agent.box.waitFor((m: any) => m.type === 'chat_message' && m.message === 'Thanks!', 10000);
+        // A reload, and a link to another page of the shop: the chat is there each time, each message once.
+        await page.reload({ waitUntil: 'load' });
+        await waitForText(page, 'Thanks!', 15000);
+        await page.evaluate(`(() => { const a = document.createElement('a'); a.href = '/cart'; document.body.append(a); a.click(); })()`);
+        await page.waitForFunction(() => location.pathname === '/cart');
+        await waitForText(page, 'Thanks!', 15000);
+        const after = await page.evaluate(`${ROOT}.querySelector('.lc-msgs').textContent`) as string;
+        expect(after.split('Your order ships tomorrow.').length - 1, 'no message twice').to.equal(1);
         await shot(page, 'continuity-04-after-reload');
         await request(agent.client, 'POST', `/api/chat/session/${asked.sessionId}/end`, {});
         await waitForText(page, 'The live chat has ended.');
+        await page.close();
+    });
+
+    it('on a landing page (from another site, typed) reads the saved conversation only when the launcher is touched', async () => {
+        const page = await browser.newPage();
+        await page.setViewport({ width: 1200, height: 800 });
+        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+        await openWidget(page);
+        await waitForText(page, 'Hi! Welcome');
+        await clickChip(page, 'What are your store hours?');
+        await page.waitForFunction(`${ROOT}.querySelectorAll('.lc-msg').length >= 3`);
+        const before = await page.evaluate(`${ROOT}.querySelector('.lc-msgs').textContent`) as string;
+        // Another site, then the shop's address again: a navigation with no referrer from the shop.
+        await page.goto('about:blank');
+        const apiRequests: string[] = [];
+        page.on('request', (r: HTTPRequest) => {
+            if (r.url().startsWith(t.url)) {
+                apiRequests.push(new URL(r.url()).pathname);
+            }
+        });
+        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'networkidle0' });
+        await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
+        expect(apiRequests, 'the launcher alone: the panel is not brought back by itself').to.deep.equal(['/widget-cont.js']);
+        expect(await page.evaluate(`!!${ROOT}.querySelector('.lc-panel')`)).to.equal(false);
+        await page.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
+        await page.waitForFunction(`${ROOT}.querySelector('.lc-msgs')?.textContent === ${JSON.stringify(before)}`, { timeout: 10000 });
         await page.close();
     });
 
