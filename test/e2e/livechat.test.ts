@@ -107,6 +107,8 @@ async function conversation(browser: Browser, agentNode: TestServer, customerNod
     await page.click('xpath/.//button[contains(., "Test")]');
     await page.waitForFunction(() => document.body.innerText.includes('Email Test'), { timeout: 10000 });
     expect(await textOf(page)).to.contain(`Test email sent to ${tenant.admin.email}`);
+    // The busy Test button kept the focus (a disabled one drops it to the page, where Esc no longer reaches the drawer).
+    expect(await page.evaluate(() => !!document.activeElement?.closest('.lc-settings-drawer')), 'the focus is still in the drawer').to.equal(true);
     await page.keyboard.press('Escape');
     await page.waitForSelector('[data-testid="settings-drawer"]', { hidden: true });
 

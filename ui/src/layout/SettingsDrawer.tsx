@@ -3,6 +3,7 @@ import { Button, Callout, Drawer, DrawerSize, FormGroup, H2, Icon, InputGroup, I
 import { useEmailSettings, useSaveEmailSettings, useTestEmail } from '../api/chat';
 import { ApiError } from '../api/client';
 import { notificationsSupported } from '../components/chat/alerts';
+import { BusyButton } from '../components/BusyButton';
 
 function errorText(err: unknown, fallback: string): string {
     return err instanceof ApiError ? err.serverMessage : fallback;
@@ -53,12 +54,12 @@ export function SettingsDrawer({ isOpen, onClose }: { isOpen: boolean; onClose()
                         <InputGroup id="lc-transcript-recipient" type="email" placeholder="support@example.com" value={recipient} disabled={!settings.data} onChange={(e) => setRecipient(e.target.value)} />
                     </FormGroup>
                     <div className="lc-drawer-actions">
-                        <Button intent="primary" text="Save" loading={save.isPending} disabled={!settings.data}
+                        <BusyButton intent="primary" text="Save" busy={save.isPending} disabled={!settings.data}
                             onClick={() => save.mutate({ emailNotificationsEnabled: enabled, emailRecipient: recipient }, {
                                 onSuccess: (data) => setResult({ title: 'Settings Updated', text: data.message, intent: 'success' }),
                                 onError: (err) => setResult({ title: 'Update Failed', text: errorText(err, 'Failed to update email settings'), intent: 'danger' })
                             })} />
-                        <Button text="Test" loading={test.isPending}
+                        <BusyButton text="Test" busy={test.isPending}
                             onClick={() => test.mutate(undefined, {
                                 onSuccess: (data) => setResult({ title: 'Email Test', text: data.message, intent: 'success' }),
                                 onError: (err) => setResult({ title: 'Email Test Failed', text: errorText(err, 'Email configuration test failed'), intent: 'danger' })

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, Callout, Card, HTMLTable, InputGroup, Intent, Tag } from '@blueprintjs/core';
+import { Callout, Card, HTMLTable, InputGroup, Intent, Tag } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import { AiTestAnswer, useTestAgent } from '../api/ai';
 import '../features/ai/ai.css';
+import { BusyButton } from '../components/BusyButton';
 
 interface Exchange {
     question: string;
@@ -59,7 +60,7 @@ export default function AiTest() {
                                         send();
                                     }
                                 }} />
-                            <Button intent={Intent.PRIMARY} icon="send-message" text="Ask" loading={ask.isPending} disabled={!text.trim()} onClick={send} />
+                            <BusyButton intent={Intent.PRIMARY} icon="send-message" text="Ask" busy={ask.isPending} disabled={!text.trim()} onClick={send} />
                         </div>
                     </Card>
                     <Card className="lc-ai-used" data-testid="ai-test-details">

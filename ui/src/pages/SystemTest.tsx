@@ -7,6 +7,7 @@ import { runAnalyticsTest, runAvailabilityTest, runLoyaltyTest, useSystemSummary
 import { useAdminAuth } from '../auth/AdminGuard';
 import { mmss } from '../components/chat/alerts';
 import './system-test.css';
+import { BusyButton } from '../components/BusyButton';
 
 type TestId = 'analytics' | 'websocket' | 'livechat' | 'loyalty';
 type Outcome = { state: 'pending' } | { state: 'running' } | { state: 'success'; ms: number; text: string } | { state: 'error'; ms: number; text: string };
@@ -107,7 +108,7 @@ export default function SystemTest() {
                     <H1 className="lc-h1">System Tests</H1>
                     <p className="lc-muted">Real round trips against this server, for your store only.</p>
                 </div>
-                <Button intent="primary" icon="play" text="Run All Tests" large loading={running} onClick={() => void runAll()} data-testid="run-all" />
+                <BusyButton intent="primary" icon="play" text="Run All Tests" large busy={running} onClick={() => void runAll()} data-testid="run-all" />
             </div>
             <section className="lc-test-grid" aria-label="Tests">
                 {CARDS.map((card) => {

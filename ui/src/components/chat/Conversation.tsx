@@ -4,6 +4,7 @@ import type { ChatMessage, ChatSession } from '../../api/chat';
 import { CannedReply, useCannedReplies } from '../../api/console';
 import { customerLabel } from './ChatLists';
 import { EmptyState } from '../a11y';
+import { BusyButton } from '../BusyButton';
 
 export interface ConversationHandle {
     /** Puts the caret in the reply box. */
@@ -172,7 +173,7 @@ export const Conversation = forwardRef<ConversationHandle, {
                         }
                     }}
                 />
-                <Button intent="primary" icon="send-message" text="Send" disabled={!canSend || !draft.trim()} loading={sending} onClick={() => void send()} />
+                <BusyButton intent="primary" icon="send-message" text="Send" disabled={!canSend || !draft.trim()} busy={sending} onClick={() => void send()} />
             </div>
         </section>
     );

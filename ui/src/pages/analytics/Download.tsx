@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Button } from '@blueprintjs/core';
 import { downloadCsv, type DateFilter } from '../../api/analytics';
+import { BusyButton } from '../../components/BusyButton';
 
 /** "Download CSV" of one table, with the page's date filter. */
 export function Download({ table, filter, defaultDays }: { table: string; filter: DateFilter; defaultDays?: number }) {
@@ -8,7 +8,7 @@ export function Download({ table, filter, defaultDays }: { table: string; filter
     const [error, setError] = useState<string | null>(null);
     return (
         <span className="lc-a-download">
-            <Button icon="download" small text="Download CSV" loading={busy} data-testid={`download-${table}`}
+            <BusyButton icon="download" small text="Download CSV" busy={busy} data-testid={`download-${table}`}
                 onClick={async () => {
                     setBusy(true);
                     setError(null);
