@@ -7,7 +7,8 @@
  *   files are listed too, outside the budget.
  * - The widget before any interaction, budget ≤ 20 ms of scripting on Lighthouse's mobile profile, measured with
  *   Lighthouse itself (issue 15: "with the same tool"): its default mobile run (simulated throttling: the trace of
- *   an unthrottled load, CPU work × 4), the `bootup-time` audit's scripting for the widget's files, the median of 5.
+ *   an unthrottled load, CPU work × 4), the `bootup-time` audit's scripting for the widget's files (issue 15) and
+ *   all the main-thread time it charges them (issue 11 and DESIGN §9), each the median of 9 runs.
  *   Also printed, for information: the same page under DevTools' 4× CPU throttling, from our own reading of the
  *   trace (script compile, evaluation and callbacks of the widget's files until the launcher shows, plus 1.5 s),
  *   the median of 7. That figure swings widely on a 2-core machine: the throttler suspends the renderer in slices
@@ -25,7 +26,7 @@ import { startMerchantSite } from '../test/helpers/fake-merchant';
 export const BUDGETS = { adminLoginKb: 150, adminChatKb: 250, widgetScriptingMs: 20 };
 const CPU_THROTTLE = 4;
 const WIDGET_RUNS = 7;
-const LIGHTHOUSE_RUNS = 5;
+const LIGHTHOUSE_RUNS = 9;
 
 interface Transfer { url: string; type: string; bytes: number }
 
@@ -281,11 +282,12 @@ async function main(): Promise<void> {
         const verdict = (ok: boolean) => (ok ? 'within' : '**OVER**');
         const loginOk = login.budgeted <= BUDGETS.adminLoginKb * 1024;
         const chatOk = chat.budgeted <= BUDGETS.adminChatKb * 1024;
-        const widgetOk = lighthouseMs <= BUDGETS.widgetScriptingMs;
+        // Issue 15 budgets scripting; issue 11 (DESIGN §9) main-thread time: every category Lighthouse charges the files.
+        const widgetOk = lighthouseMs <= BUDGETS.widgetScriptingMs && lighthouseTotal <= BUDGETS.widgetScriptingMs;
         const summary = [
             `| /admin-login, cold | scripts + fonts transferred | ${kb(login.budgeted)} (${login.scripts.length} scripts, ${login.fonts.length} fonts) | ${BUDGETS.adminLoginKb} KB | ${verdict(loginOk)} |`,
             `| /admin-chat, cold, signed in | scripts + fonts transferred | ${kb(chat.budgeted)} (${chat.scripts.length} scripts, ${chat.fonts.length} fonts) | ${BUDGETS.adminChatKb} KB | ${verdict(chatOk)} |`,
-            `| widget before interaction, Lighthouse mobile | bootup-time scripting of the widget's files (median of ${LIGHTHOUSE_RUNS}) | ${lighthouseMs.toFixed(1)} ms (all main-thread work ${lighthouseTotal.toFixed(1)} ms; runs ${lighthouseRuns.map((r) => r.scripting.toFixed(1)).join(', ')}) | ${BUDGETS.widgetScriptingMs} ms | ${verdict(widgetOk)} |`,
+            `| widget before interaction, Lighthouse mobile | bootup-time of the widget's files (median of ${LIGHTHOUSE_RUNS}): scripting; all main-thread time | ${lighthouseMs.toFixed(1)} ms; ${lighthouseTotal.toFixed(1)} ms (scripting runs ${lighthouseRuns.map((r) => r.scripting.toFixed(1)).join(', ')}; main-thread runs ${lighthouseRuns.map((r) => r.total.toFixed(1)).join(', ')}) | ${BUDGETS.widgetScriptingMs} ms each | ${verdict(widgetOk)} |`,
             `| (for information) the same, DevTools ${CPU_THROTTLE}× CPU throttling | scripting from the trace (median of ${WIDGET_RUNS}) | ${widgetMs.toFixed(1)} ms (fastest ${fastest.toFixed(1)} ms; thread CPU time ${cpuMs.toFixed(1)} ms; loader alone ${loaderMs.toFixed(1)} ms; runs ${runs.map((r) => r.total.toFixed(1)).join(', ')}) | | |`
         ];
         for (const line of summary) {
