@@ -14,7 +14,6 @@ import * as Crypto from 'crypto';
 import * as Fs from 'fs';
 import * as Os from 'os';
 import * as Path from 'path';
-import Knex from 'knex';
 import { loadConfig } from '../config';
 import { createServer, migratorFor } from '../core/server';
 import { deleteKeysWithPrefix } from '../core/db/redis-keys';
@@ -23,6 +22,7 @@ import { plugins } from '../plugins';
 import { generateEvents, seeded } from '../plugins/analytics/lib/generate';
 import { AnalyticsService } from '../plugins/analytics/services/analytics-service';
 import { writeSection } from './results';
+import { benchDatabase } from './database';
 
 interface Options { events: number; others: number; runs: number; ingest: number; write: boolean }
 
@@ -67,27 +67,9 @@ async function main(): Promise<void> {
     const id = Crypto.randomBytes(3).toString('hex');
     const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-bench-analytics-'));
     const env: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'test', JWT_SECRET: Crypto.randomBytes(32).toString('base64'), REDIS_PREFIX: `bench${id}` };
-    const pgUrl = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL! : null;
-    let dropSchema = async () => undefined as void;
-    if (pgUrl) {
-        const schema = `bench_analytics_${id}`;
-        const admin = Knex({ client: 'pg', connection: pgUrl });
-        await admin.raw(`create schema "${schema}"`);
-        await admin.destroy();
-        env.DATABASE_URL = pgUrl;
-        env.DATABASE_SCHEMA = schema;
-        dropSchema = async () => {
-            const knex = Knex({ client: 'pg', connection: pgUrl });
-            await knex.raw(`drop schema if exists "${schema}" cascade`);
-            await knex.destroy();
-        };
-    }
-    else {
-        env.DATABASE_URL = `sqlite:${Path.join(dataDir, 'bench.sqlite')}`;
-    }
-    if (process.env.REDIS_URL) {
-        env.REDIS_URL = process.env.REDIS_URL;
-    }
+    const database = await benchDatabase(`bench_analytics_${id}`, dataDir);
+    Object.assign(env, database.env);
+    const { pgUrl, drop: dropSchema } = database;
     const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
     const server = await createServer(config, plugins, { logRequests: false });
     const db = server.app.db;

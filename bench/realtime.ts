@@ -17,7 +17,7 @@ import * as Os from 'os';
 import * as Path from 'path';
 import { RESULTS_FILE, writeSection } from './results';
 import { watchLoopDelay } from './loop-delay';
-import Knex from 'knex';
+import { benchDatabase } from './database';
 import { loadConfig } from '../config';
 import { createServer, migratorFor } from '../core/server';
 import { deleteKeysWithPrefix } from '../core/db/redis-keys';
@@ -225,27 +225,9 @@ async function prepare(count: number): Promise<{ env: Record<string, string>; or
         // Every customer socket of the load generator comes from 127.0.0.1: the per-address cap must hold them all.
         WS_MAX_CONNECTIONS_PER_IP: String(count + 100)
     };
-    let dropSchema = async () => {};
-    const pgUrl = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL! : null;
-    if (pgUrl) {
-        const schema = `bench_${id}`;
-        const admin = Knex({ client: 'pg', connection: pgUrl });
-        await admin.raw(`create schema "${schema}"`);
-        await admin.destroy();
-        env.DATABASE_URL = pgUrl;
-        env.DATABASE_SCHEMA = schema;
-        dropSchema = async () => {
-            const knex = Knex({ client: 'pg', connection: pgUrl });
-            await knex.raw(`drop schema if exists "${schema}" cascade`);
-            await knex.destroy();
-        };
-    }
-    else {
-        env.DATABASE_URL = `sqlite:${Path.join(dataDir, 'bench.sqlite')}`;
-    }
-    if (process.env.REDIS_URL) {
-        env.REDIS_URL = process.env.REDIS_URL;
-    }
+    const database = await benchDatabase(`bench_${id}`, dataDir);
+    Object.assign(env, database.env);
+    const { pgUrl, drop: dropSchema } = database;
     const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
     const server = await createServer(config, plugins, { logRequests: false });
     await migratorFor(server).latest();
