@@ -313,3 +313,42 @@ export interface AiSessionsSummary {
     resolutionRate: number;
     handoffs: number;
 }
+
+// ---- the agent console (GET /api/chat/history, /api/chat/session/{id}/context, /api/chat/canned-replies) ----
+
+export interface HistoryPage {
+    sessions: Array<ChatSession & { match?: { seq: number; message: string } | null }>;
+    total: number;
+    page: number;
+    pageSize: number;
+}
+
+export interface CustomerOrder {
+    orderRef?: string | null;
+    productName: string;
+    quantity: number;
+    price: number;
+    orderDate: string;
+}
+
+/** What the agent sees beside a conversation. */
+export interface CustomerContext {
+    sessionId: string;
+    phoneNumber: string | null;
+    /** True when the customer proved the phone with an SMS code in this widget session. */
+    phoneVerified: boolean;
+    customer: { name: string | null; email: string | null; loyaltyId: string | null; points: number } | null;
+    orders: CustomerOrder[];
+    /** Why loyalty data is missing: no phone, not found, or the provider's error. */
+    loyaltyError: string | null;
+    previousChats: ChatSession[];
+    /** The AI agent's conversation before the hand-off, when the AI plugin offers it. */
+    aiConversation: unknown[] | null;
+}
+
+export interface CannedReply {
+    id: string;
+    kind: 'question' | 'knowledge';
+    title: string;
+    text: string;
+}

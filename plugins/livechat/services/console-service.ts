@@ -2,7 +2,9 @@ import type { Db } from '../../../core/db';
 import { iso } from '../../../core/db/model';
 import { e164 } from '../../../core/http/fields';
 import type { Services } from '../../../core/types';
-import type { ChatSession, Sender } from '../../../core/types/api';
+import type { CannedReply, ChatSession, CustomerContext, CustomerOrder, HistoryPage, Sender } from '../../../core/types/api';
+
+export type { CannedReply, CustomerContext, CustomerOrder, HistoryPage };
 import { ChatMessageModel, ChatSessionModel } from '../models';
 import { OPEN_STATUSES, paths, toSession } from './chat-service';
 import type { Realtime } from '../../../core/realtime/socket-server';
@@ -21,43 +23,6 @@ export interface HistoryFilter {
     q?: string;
     page?: number;
     pageSize?: number;
-}
-
-export interface HistoryPage {
-    sessions: Array<ChatSession & { match?: { seq: number; message: string } | null }>;
-    total: number;
-    page: number;
-    pageSize: number;
-}
-
-export interface CannedReply {
-    id: string;
-    kind: 'question' | 'knowledge';
-    title: string;
-    text: string;
-}
-
-export interface CustomerOrder {
-    orderRef?: string | null;
-    productName: string;
-    quantity: number;
-    price: number;
-    orderDate: string;
-}
-
-/** What the agent sees beside a conversation. */
-export interface CustomerContext {
-    sessionId: string;
-    phoneNumber: string | null;
-    /** True when the customer proved the phone with an SMS code in this widget session. */
-    phoneVerified: boolean;
-    customer: { name: string | null; email: string | null; loyaltyId: string | null; points: number } | null;
-    orders: CustomerOrder[];
-    /** Why loyalty data is missing: no phone, not found, or the provider's error. */
-    loyaltyError: string | null;
-    previousChats: ChatSession[];
-    /** The AI agent's conversation before the hand-off, when the AI plugin offers it. */
-    aiConversation: unknown[] | null;
 }
 
 /** Optional services of other plugins, reached only when present (the AI agent; the loyalty provider's order list). */

@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChatSession } from '../../../core/types/api';
+import type { CannedReply, ChatSession, CustomerContext, HistoryPage } from '../../../core/types/api';
 import { apiRequest, getJson } from './client';
 import { chatKeys } from './chat';
+
+export type { CannedReply, CustomerContext, CustomerOrder, HistoryPage } from '../../../core/types/api';
 
 /** The agent console's reads beyond the live queue (GET /api/chat/history, …/context, /api/chat/canned-replies). */
 
@@ -14,39 +16,6 @@ export interface HistoryFilter {
     starred?: boolean;
     archived?: 'exclude' | 'only' | 'include';
     page?: number;
-}
-
-export interface HistoryPage {
-    sessions: Array<ChatSession & { match?: { seq: number; message: string } | null }>;
-    total: number;
-    page: number;
-    pageSize: number;
-}
-
-export interface CustomerOrder {
-    orderRef?: string | null;
-    productName: string;
-    quantity: number;
-    price: number;
-    orderDate: string;
-}
-
-export interface CustomerContext {
-    sessionId: string;
-    phoneNumber: string | null;
-    phoneVerified: boolean;
-    customer: { name: string | null; email: string | null; loyaltyId: string | null; points: number } | null;
-    orders: CustomerOrder[];
-    loyaltyError: string | null;
-    previousChats: ChatSession[];
-    aiConversation: unknown[] | null;
-}
-
-export interface CannedReply {
-    id: string;
-    kind: 'question' | 'knowledge';
-    title: string;
-    text: string;
 }
 
 export interface AdminOrganization {
