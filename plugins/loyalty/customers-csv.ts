@@ -1,6 +1,7 @@
 import Boom from '@hapi/boom';
 import Joi from 'joi';
 import { e164, fields } from '../../core/http/fields';
+import { CsvError, CsvRow, parseCsv } from '../../core/shared/csv';
 
 /** One member of the built-in loyalty provider as the CSV import gives it (phone in E.164). */
 export interface CustomerRow {
@@ -32,68 +33,26 @@ export const customerRow = Joi.object<CustomerRow>({
         .messages({ 'string.empty': 'points must be a whole number, found ""', 'string.pattern.base': 'points must be a whole number, found "{{#value}}"' })
 });
 
-/** Splits CSV text into rows of fields (RFC 4180 quotes, CRLF or LF). */
-export function parseCsv(text: string): string[][] {
-    const rows: string[][] = [];
-    let row: string[] = [];
-    let field = '';
-    let quoted = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text[i];
-        if (quoted) {
-            if (c === '"' && text[i + 1] === '"') {
-                field += '"';
-                i++;
-            }
-            else if (c === '"') {
-                quoted = false;
-            }
-            else {
-                field += c;
-            }
-        }
-        else if (c === '"' && field === '') {
-            quoted = true;
-        }
-        else if (c === ',') {
-            row.push(field);
-            field = '';
-        }
-        else if (c === '\n' || c === '\r') {
-            if (c === '\r' && text[i + 1] === '\n') {
-                i++;
-            }
-            row.push(field);
-            rows.push(row);
-            row = [];
-            field = '';
-        }
-        else {
-            field += c;
-        }
-    }
-    if (field !== '' || row.length) {
-        row.push(field);
-        rows.push(row);
-    }
-    return rows.filter((r) => r.some((f) => f.trim() !== ''));
-}
-
 /**
  * The customers of a CSV file with the header `phone,name,email,loyaltyId,points`, each line validated with
  * `customerRow`: what `LoyaltyService.importCustomers` takes. A bad file is a 400 naming its first bad line.
  */
 export function parseCustomersCsv(text: string): CustomerRow[] {
-    const rows = parseCsv(text);
+    let rows: CsvRow[];
+    try {
+        rows = parseCsv(text);
+    }
+    catch (err) {
+        throw err instanceof CsvError ? Boom.badRequest(err.message) : err;
+    }
     if (!rows.length) {
         throw Boom.badRequest('The CSV file is empty');
     }
-    const header = rows[0].map((h) => h.trim());
+    const header = rows[0].fields.map((h) => h.trim());
     if (header.join(',') !== CSV_HEADER.join(',')) {
         throw Boom.badRequest(`The CSV header must be "${CSV_HEADER.join(',')}", found "${header.join(',')}"`);
     }
-    return rows.slice(1).map((values, index) => {
-        const line = index + 2;
+    return rows.slice(1).map(({ fields: values, line }) => {
         if (values.length !== CSV_HEADER.length) {
             throw Boom.badRequest(`Line ${line}: expected ${CSV_HEADER.length} fields, found ${values.length}`);
         }

@@ -3,6 +3,8 @@
  * it, or CSV with a header naming `title` and `content` (and optionally `isActive`). Each problem is reported
  * with its line; the caller stores all entries or none.
  */
+import { CsvError, parseCsv as csvRows } from '../../../core/shared/csv';
+
 export interface ImportedEntry {
     title: string;
     content: string;
@@ -56,67 +58,14 @@ export function parseMarkdown(text: string): ImportedEntry[] {
     return entries;
 }
 
-/** RFC 4180 rows: quoted fields may hold commas, doubled quotes and line breaks. Returns [row, line of its start]. */
-function csvRows(text: string): Array<[string[], number]> {
-    const rows: Array<[string[], number]> = [];
-    let row: string[] = [];
-    let field = '';
-    let quoted = false;
-    let line = 1;
-    let rowLine = 1;
-    for (let i = 0; i < text.length; i++) {
-        const c = text[i];
-        if (quoted) {
-            if (c === '"' && text[i + 1] === '"') {
-                field += '"';
-                i++;
-            }
-            else if (c === '"') {
-                quoted = false;
-            }
-            else {
-                if (c === '\n') {
-                    line++;
-                }
-                field += c;
-            }
-        }
-        else if (c === '"' && field === '') {
-            quoted = true;
-        }
-        else if (c === ',') {
-            row.push(field);
-            field = '';
-        }
-        else if (c === '\n' || c === '\r') {
-            if (c === '\r' && text[i + 1] === '\n') {
-                i++;
-            }
-            row.push(field);
-            if (row.some((f) => f.trim())) {
-                rows.push([row, rowLine]);
-            }
-            row = [];
-            field = '';
-            line++;
-            rowLine = line;
-        }
-        else {
-            field += c;
-        }
-    }
-    if (quoted) {
-        throw new ImportError(`Line ${rowLine}: a quoted field is not closed`);
-    }
-    row.push(field);
-    if (row.some((f) => f.trim())) {
-        rows.push([row, rowLine]);
-    }
-    return rows;
-}
-
 export function parseCsv(text: string): ImportedEntry[] {
-    const rows = csvRows(text.replace(/^\uFEFF/, ''));
+    let rows: Array<[string[], number]>;
+    try {
+        rows = csvRows(text).map((r) => [r.fields, r.line]);
+    }
+    catch (err) {
+        throw err instanceof CsvError ? new ImportError(err.message) : err;
+    }
     if (!rows.length) {
         return [];
     }
