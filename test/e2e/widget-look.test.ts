@@ -5,6 +5,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { launchBrowser } from '../helpers/browser';
 import { startMerchantSite } from '../helpers/fake-merchant';
+import { clickChip } from '../helpers/widget-page';
 
 const SHOTS = Fs.existsSync('/work/shots') ? '/work/shots/widget' : Path.resolve(__dirname, '..', '..', '..', 'test-output', 'screenshots');
 const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
@@ -74,6 +75,13 @@ describe('the widget look of a bot instance: admin card with live preview, and t
             await store.waitForFunction(`!!${ROOT}.querySelector('.lc-msgs')?.textContent?.includes('Hello from Looks!')`);
             expect(await store.evaluate(`${ROOT}.querySelector('.lc-title').textContent`)).to.equal('Ask Looks');
             expect(await store.evaluate(`Math.round(${ROOT}.querySelector('.lc-panel').getBoundingClientRect().left)`)).to.equal(20);
+            // The colour is the store's wherever the widget had its blue: head, chips, Send, the customer's messages.
+            const colours = await store.evaluate(`(() => { const c = (s, p) => getComputedStyle(${ROOT}.querySelector(s))[p];
+                return [c('.lc-head', 'backgroundColor'), c('.lc-chip', 'color'), c('.lc-chip', 'borderTopColor'), c('.lc-send', 'backgroundColor')]; })()`);
+            expect(colours).to.deep.equal(['rgb(127, 29, 29)', 'rgb(127, 29, 29)', 'rgb(127, 29, 29)', 'rgb(127, 29, 29)']);
+            await clickChip(store, 'What are your store hours?');
+            await store.waitForFunction(`!!${ROOT}.querySelector('.lc-user')`);
+            expect(await store.evaluate(`getComputedStyle(${ROOT}.querySelector('.lc-user')).backgroundColor`)).to.equal('rgb(127, 29, 29)');
             await shot(store, 'look-02-widget-left');
         }
         finally {

@@ -4,7 +4,7 @@
  * §4 'Widget chat flow'; issue 11). Customer and agent text is always rendered as text, never HTML.
  */
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
-import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
+import type { CSSProperties, KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { createRoot } from 'react-dom/client';
 import { api, ApiError, track, TrackEvent, WidgetConfig } from './config';
 import { Action, FlowState, initialState, Message, newSessionId, reduce, Step } from './flow';
@@ -494,8 +494,11 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
 
     return (
         <div className={`lc-panel${look?.position === 'left' ? ' lc-left' : ''}`} role="dialog" aria-modal="true" aria-label={title}
-            hidden={!state.open} ref={panelRef} onKeyDown={onKeyDown}>
-            <div className="lc-head" style={look?.color ? { background: look.color } : undefined}>
+            hidden={!state.open} ref={panelRef} onKeyDown={onKeyDown}
+            // The store's colour (≥ 4.5:1 with white, checked when staff set it) on the head, the customer's bubbles,
+            // the question chips, Send and the focus ring; set through the CSSOM, which a strict CSP allows.
+            style={look?.color ? { '--lc-accent': look.color } as CSSProperties : undefined}>
+            <div className="lc-head">
                 <h2 className="lc-title">{title}</h2>
                 <span className="lc-badge" hidden={step !== 'live_chat'}>Live Chat Active</span>
                 <button type="button" className="lc-x" aria-label="Close chat" onClick={() => dispatch({ type: 'close' })}>{'\u00d7'}</button>
@@ -604,7 +607,7 @@ export const PANEL_CSS = `
 .lc-panel[hidden]{display:none}
 .lc-left{right:auto;left:20px}
 .lc-panel *{box-sizing:border-box}
-.lc-head{display:flex;align-items:center;gap:8px;padding:12px 14px;background:#1d4ed8;color:#fff}
+.lc-head{display:flex;align-items:center;gap:8px;padding:12px 14px;background:var(--lc-accent,#1d4ed8);color:#fff}
 .lc-title{flex:1;margin:0;font-size:16px;font-weight:600;color:#fff}
 .lc-badge{background:#fff;color:#166534;border-radius:999px;padding:2px 8px;font-size:12px;font-weight:600}
 .lc-badge[hidden]{display:none}
@@ -613,7 +616,7 @@ export const PANEL_CSS = `
 .lc-msg{max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere;display:flex;flex-direction:column;gap:2px}
 .lc-bot,.lc-agent{align-self:flex-start;background:#fff;border:1px solid #e5e7eb;color:#111827}
 .lc-agent{border-color:#bfdbfe}
-.lc-user{align-self:flex-end;background:#1d4ed8;color:#fff}
+.lc-user{align-self:flex-end;background:var(--lc-accent,#1d4ed8);color:#fff}
 .lc-error{align-self:flex-start;background:#fef2f2;border:1px solid #fecaca;color:#dc2626}
 .lc-author{font-size:12px;font-weight:600;color:#1e3a8a}
 .lc-time{font-size:11px;opacity:.9;align-self:flex-end}
@@ -624,7 +627,7 @@ export const PANEL_CSS = `
 .lc-typing{align-self:flex-start;color:#4b5563;font-size:20px;letter-spacing:2px}
 .lc-quick{display:flex;flex-wrap:wrap;gap:6px;padding:8px 14px;border-top:1px solid #e5e7eb;background:#fff}
 .lc-quick[hidden]{display:none}
-.lc-chip{border:1px solid #1d4ed8;background:#fff;color:#1d4ed8;border-radius:999px;padding:6px 12px;cursor:pointer;font:inherit;font-size:13px}
+.lc-chip{border:1px solid var(--lc-accent,#1d4ed8);background:#fff;color:var(--lc-accent,#1d4ed8);border-radius:999px;padding:6px 12px;cursor:pointer;font:inherit;font-size:13px}
 .lc-chip:disabled{opacity:.5;cursor:default}
 .lc-bar{display:flex;gap:8px;padding:6px 14px;background:#fff;border-top:1px solid #e5e7eb}
 .lc-link{border:1px solid #d1d5db;background:#fff;border-radius:6px;padding:4px 10px;cursor:pointer;color:#374151;font-size:12px}
@@ -633,10 +636,10 @@ export const PANEL_CSS = `
 .lc-input{flex:1;min-width:0;border:1px solid #6b7280;border-radius:8px;padding:8px 10px;font:inherit;font-size:16px;color:#111827;background:#fff;resize:none;height:40px}
 .lc-input:disabled{background:#f3f4f6}
 .lc-input[aria-invalid=true]{border-color:#dc2626}
-.lc-send{border:0;border-radius:8px;background:#1d4ed8;color:#fff;padding:0 14px;cursor:pointer;font-weight:600}
+.lc-send{border:0;border-radius:8px;background:var(--lc-accent,#1d4ed8);color:#fff;padding:0 14px;cursor:pointer;font-weight:600}
 .lc-send:disabled{opacity:.5;cursor:default}
 .lc-count{margin:0;padding:4px 14px 8px;background:#fff;color:#b91c1c;font-size:12px}
-.lc-panel :focus-visible,.lc-msgs:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
+.lc-panel :focus-visible,.lc-msgs:focus-visible{outline:3px solid var(--lc-accent,#1d4ed8);outline-offset:2px}
 .lc-head :focus-visible{outline-color:#fff}
 @media (max-width:480px){
   .lc-panel,.lc-left{right:0;bottom:0;left:0;top:0;width:100%;height:100%;max-height:none;border-radius:0}
