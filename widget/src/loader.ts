@@ -85,7 +85,6 @@ function boot(config: WidgetConfig): void {
         'height:0!important;overflow:visible!important;z-index:2147483000!important;display:block!important;margin:0!important;' +
         'padding:0!important;border:0!important';
     const root = host.attachShadow({ mode: 'open' });
-    adoptStyles(root, LOADER_CSS);
     const label = (open: boolean, count = 0) => `${open ? 'Close' : 'Open'} chat with ${config.storeName} support${count ? `, ${count} unread` : ''}`;
     // The store's look: colour and side (the panel follows the same side).
     const look = config.look;
@@ -102,6 +101,9 @@ function boot(config: WidgetConfig): void {
     const button = root.firstChild as HTMLButtonElement;
     const unread = root.lastChild as HTMLSpanElement;
     const icon = button.firstChild!.firstChild as SVGPathElement;
+    // After the markup (which replaces the root's children): in a browser without constructable stylesheets
+    // this appends a <style> element.
+    adoptStyles(root, LOADER_CSS);
     if (color || left) {
         button.style.cssText = color + (left ? 'right:auto;left:20px' : '');
     }
