@@ -2,7 +2,8 @@
  * The script a merchant page loads (async) from /widget-{subdomain}.js: a launcher button in a Shadow DOM on a
  * host element of its own (an unknown tag, `all: initial`, fixed and zero-size) that page CSS cannot reach.
  * Nothing else is fetched until the customer hovers, focuses or clicks the launcher, unless this browser tab
- * has an open conversation with the store (then the panel comes back at once). On a page whose host is not a
+ * has an open conversation with the store and came here by a reload, back/forward or a link of the same site
+ * (then the panel comes back at once; see mayHaveConversation). On a page whose host is not a
  * registered domain of the store the widget stays away, with one console warning. Budget: 4 KB gzip (DESIGN §9).
  */
 import type { WidgetConfig } from './config';
@@ -45,10 +46,11 @@ function storage(): Storage | null {
 /**
  * Whether this tab may hold a conversation with the store from an earlier page: after a reload or back/forward,
  * or on a page reached from a page of the same site (a link, a form). Reading sessionStorage is a synchronous
- * round trip to the browser process (a millisecond or more while the page loads; Lighthouse's mobile profile
- * charges it fourfold, and it made most of the loader's 12–37 ms there, against 8–13 ms without it), which a
+ * round trip to the browser process (a millisecond or more while the page loads, which Lighthouse's mobile profile
+ * charges fourfold): the loader's largest single cost and the cause of its slow runs (bench/RESULTS.md), which a
  * landing page (from a search, an ad, another site, a typed address) need not pay before the launcher shows. On
- * such a page the saved conversation is read when the customer touches the launcher.
+ * such a page the saved conversation is read when the customer touches the launcher; an open live chat then
+ * resumes at that moment (until then the agent may see the customer as disconnected).
  */
 function mayHaveConversation(): boolean {
     try {
