@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
-import { launchBrowser, screenshot } from '../helpers/browser';
+import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
 import { DEMO_KNOWLEDGE } from '../../plugins/ai/demo-data';
 
 async function clickButton(page: Page, text: string, scope = 'body'): Promise<void> {
@@ -39,8 +39,7 @@ describe('the AI agent screens in a browser', function () {
         const page = await browser.newPage();
         await page.setBypassCSP(true);      // only so the test can inject axe-core
         await page.setViewport({ width, height: 900 });
-        await page.goto(`${t.url}/admin-login`, { waitUntil: 'domcontentloaded' });
-        await page.evaluate((token: string) => localStorage.setItem('adminToken', token), shop.admin.token);
+        await storeAdminToken(page, t.url, shop.admin.token);
         await page.goto(`${t.url}${path}`, { waitUntil: 'networkidle0' });
         return page;
     }

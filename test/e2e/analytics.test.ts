@@ -5,7 +5,7 @@ import * as Path from 'path';
 import type { Browser, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { importCustomers } from '../helpers/loyalty';
-import { launchBrowser, screenshot } from '../helpers/browser';
+import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
 import { generateEvents } from '../../plugins/analytics/lib/generate';
 import { addDays, dayKey } from '../../plugins/analytics/lib/time';
 
@@ -77,8 +77,7 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         await page.setViewport({ width: 1280, height: 900 });
         const cdp = await page.createCDPSession();
         await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
-        await page.goto(`${t.url}/admin-login`, { waitUntil: 'domcontentloaded' });
-        await page.evaluate((token: string) => localStorage.setItem('adminToken', token), shop.admin.token);
+        await storeAdminToken(page, t.url, shop.admin.token);
     });
     after(async () => {
         await browser?.close();

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { sleep, until } from '../helpers/wait';
 import { startTestServer, createTenant, TestServer, Tenant } from '../helpers/server';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, storeAdminToken } from '../helpers/browser';
 import { createLiveChat } from '../../widget/src/live-chat';
 
 /** Screenshots of this test, looked at by the author: /work/shots/console (or SHOTS_DIR). */
@@ -62,8 +62,7 @@ describe('the agent console in a browser (issue 14)', function () {
         await t.server.app.services.questions.create(tenant.organization.id, { question: 'What is your return policy?', answer: 'Returns are free within 30 days.', isActive: true });
         page = await browser.newPage();
         await page.setViewport({ width: 1280, height: 860 });
-        await page.goto(`${t.url}/admin-login`, { waitUntil: 'domcontentloaded' });
-        await page.evaluate((token) => localStorage.setItem('adminToken', token), tenant.admin.token);
+        await storeAdminToken(page, t.url, tenant.admin.token);
         await page.goto(`${t.url}/admin-chat`, { waitUntil: 'networkidle2' });
         await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Connected', { timeout: 15000 });
         await page.evaluate(() => {

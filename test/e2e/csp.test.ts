@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import type { Browser, HTTPResponse, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { launchBrowser, screenshot } from '../helpers/browser';
-import { startMerchantSite } from '../helpers/fake-merchant';
-import { connectAgent, request, setAvailable, wsUrl } from '../helpers/livechat-client';
+import { startMerchantSite, strictMerchantCsp } from '../helpers/fake-merchant';
+import { connectAgent, request, setAvailable } from '../helpers/livechat-client';
 import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
 import { seedDemo } from '../../bin/commands/seed';
 
@@ -145,8 +145,7 @@ describe('our pages and the widget under a strict Content-Security-Policy', func
 
     it('opens the widget on a merchant page with its own strict policy, answers a question and connects a live agent, with no violation', async () => {
         const api = t.url;
-        const ws = new URL(wsUrl(t.url)).origin;
-        const policy = `default-src 'self'; script-src 'self' ${api}; connect-src 'self' ${api} ${ws}; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'`;
+        const policy = strictMerchantCsp(api);
         const merchant = await startMerchantSite(`${api}/widget-shop.js`, { csp: policy });
         const agent = await connectAgent(t.url, shop);
         const page = await browser.newPage();

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, TestServer } from '../helpers/server';
-import { launchBrowser, screenshot } from '../helpers/browser';
+import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
 import { seedDemo } from '../../bin/commands/seed';
 import { signUserToken } from '../../core/auth/tokens';
 import { DEMO_USERS } from '../../plugins/auth/demo-data';
@@ -37,8 +37,7 @@ async function conversation(customerNode: TestServer, agentNode: TestServer, pre
         // The agent signs in at /admin-chat and switches to Available.
         const agent = await agentBrowser.newPage();
         await agent.setViewport({ width: 1280, height: 860 });
-        await agent.goto(`${agentNode.url}/admin-login`, { waitUntil: 'domcontentloaded' });
-        await agent.evaluate((t) => localStorage.setItem('adminToken', t), token);
+        await storeAdminToken(agent, agentNode.url, token);
         await agent.goto(`${agentNode.url}/admin-chat`, { waitUntil: 'networkidle2' });
         await agent.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Connected', { timeout: 15000 });
         await agent.evaluate(() => {

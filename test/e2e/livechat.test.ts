@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { sleep, until } from '../helpers/wait';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, createTenant, TestServer, Tenant, usingPostgres, usingRedis } from '../helpers/server';
-import { launchBrowser, screenshot } from '../helpers/browser';
+import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
 import { createLiveChat, AGENT_JOINED_TEXT } from '../../widget/src/live-chat';
 
 /** The customer: the widget's live chat client (widget/src/live-chat.ts) with the real nes client, in Node. */
@@ -67,8 +67,7 @@ async function showCustomerSide(browser: Browser, name: string, lines: Array<{ w
 async function openConsole(browser: Browser, url: string, tenant: Tenant): Promise<Page> {
     const page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 860 });
-    await page.goto(`${url}/this-page-sets-the-token`, { waitUntil: 'domcontentloaded' });
-    await page.evaluate((token) => localStorage.setItem('adminToken', token), tenant.admin.token);
+    await storeAdminToken(page, url, tenant.admin.token);
     await page.goto(`${url}/admin-chat`, { waitUntil: 'networkidle2' });
     await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Connected', { timeout: 15000 });
     return page;

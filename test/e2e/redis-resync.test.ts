@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { setAvailable } from '../helpers/livechat-client';
-import { launchBrowser, screenshot } from '../helpers/browser';
+import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
 import { PrivateRedis, startPrivateRedis } from '../helpers/private-redis';
 import { sleep } from '../helpers/wait';
 import { createLiveChat } from '../../widget/src/live-chat';
@@ -36,8 +36,7 @@ describe('the agent console after a Redis outage', function () {
         // The agent's browser on node A; the customer (the widget's live chat client) on node B.
         const page = await browser.newPage();
         await page.setViewport({ width: 1280, height: 860 });
-        await page.goto(`${nodeA.url}/this-page-sets-the-token`, { waitUntil: 'domcontentloaded' });
-        await page.evaluate((token) => localStorage.setItem('adminToken', token), tenant.admin.token);
+        await storeAdminToken(page, nodeA.url, tenant.admin.token);
         await page.goto(`${nodeA.url}/admin-chat`, { waitUntil: 'networkidle2' });
         await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Connected', { timeout: 15000 });
         await setAvailable(nodeA.server, tenant, true);

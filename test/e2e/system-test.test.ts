@@ -4,7 +4,7 @@ import * as Path from 'path';
 import { expect } from 'chai';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { startTestServer, createTenant, TestServer, Tenant } from '../helpers/server';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, storeAdminToken } from '../helpers/browser';
 import { sleep, until } from '../helpers/wait';
 
 const SHOTS = process.env.SHOTS_DIR ?? Path.resolve(__dirname, '..', '..', '..', 'test-output', 'shots', 'console');
@@ -25,8 +25,7 @@ async function closedPort(): Promise<number> {
 async function signedIn(browser: Browser, url: string, tenant: Tenant, path: string, width = 1280, height = 900): Promise<Page> {
     const page = await browser.newPage();
     await page.setViewport({ width, height });
-    await page.goto(`${url}/admin-login`, { waitUntil: 'domcontentloaded' });
-    await page.evaluate((token) => localStorage.setItem('adminToken', token), tenant.admin.token);
+    await storeAdminToken(page, url, tenant.admin.token);
     await page.goto(`${url}${path}`, { waitUntil: 'networkidle2' });
     return page;
 }

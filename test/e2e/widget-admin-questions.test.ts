@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
-import { launchBrowser, screenshot } from '../helpers/browser';
+import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
 
 async function questionTitles(page: Page): Promise<string[]> {
     return page.$$eval('.lc-question-title', (els) => els.map((e) => e.textContent ?? ''));
@@ -38,8 +38,7 @@ describe('the admin questions screen (/admin-questions) in a browser', function 
     it('adds, edits, disables, reorders and deletes questions, and previews the active ones', async () => {
         const page = await browser.newPage();
         await page.setViewport({ width: 1100, height: 900 });
-        await page.goto(`${t.url}/admin-login`, { waitUntil: 'domcontentloaded' });
-        await page.evaluate((token: string) => localStorage.setItem('adminToken', token), shop.admin.token);
+        await storeAdminToken(page, t.url, shop.admin.token);
         await page.goto(`${t.url}/admin-questions`, { waitUntil: 'networkidle0' });
         await page.waitForSelector('.lc-question-title');
         expect(await questionTitles(page)).to.deep.equal(['What are your store hours?', 'How do I earn points?']);

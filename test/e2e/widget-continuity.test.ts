@@ -4,9 +4,9 @@ import { expect } from 'chai';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { launchBrowser } from '../helpers/browser';
-import { startMerchantSite } from '../helpers/fake-merchant';
+import { startMerchantSite, strictMerchantCsp } from '../helpers/fake-merchant';
 import { importCustomers, lastCode } from '../helpers/loyalty';
-import { connectAgent, Inbox, NesClient, request, setAvailable, wsUrl } from '../helpers/livechat-client';
+import { connectAgent, Inbox, NesClient, request, setAvailable } from '../helpers/livechat-client';
 import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
 import { WIDGET_ROOT, waitForText, clickChip, typeAndSend, openWidget } from '../helpers/widget-page';
 
@@ -19,6 +19,17 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 const ROOT = WIDGET_ROOT;
+
+/** The paths of the requests the page makes to the API server from now on. */
+function recordApiRequests(page: Page, apiUrl: string): string[] {
+    const paths: string[] = [];
+    page.on('request', (r: HTTPRequest) => {
+        if (r.url().startsWith(apiUrl)) {
+            paths.push(new URL(r.url()).pathname);
+        }
+    });
+    return paths;
+}
 
 /** Page CSS that tries to restyle every element, the host's tag included, and to stretch children of body. */
 const HOSTILE_CSS = `
@@ -44,8 +55,7 @@ describe('the widget, second edition: continuity, privacy, isolation (issue 11)'
         const loyalty = (await t.server.app.services.questions.list(shop.organization.id)).find((q) => q.kind === 'loyalty_check')!;
         await t.server.app.services.questions.update(shop.organization.id, loyalty.id, { question: 'Mis puntos, por favor' });
         const api = t.url;
-        const ws = new URL(wsUrl(t.url)).origin;
-        const csp = `default-src 'self'; script-src 'self' ${api}; connect-src 'self' ${api} ${ws}; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'`;
+        const csp = strictMerchantCsp(api);
         merchant = await startMerchantSite(`${api}/widget-cont.js`, { csp, css: HOSTILE_CSS });
         browser = await launchBrowser();
         agent = await connectAgent(t.url, shop);
@@ -60,12 +70,7 @@ describe('the widget, second edition: continuity, privacy, isolation (issue 11)'
     it('fetches nothing but the loader before the launcher is touched, and page CSS cannot size or move the host', async () => {
         const page = await browser.newPage();
         await page.setViewport({ width: 1200, height: 800 });
-        const apiRequests: string[] = [];
-        page.on('request', (r: HTTPRequest) => {
-            if (r.url().startsWith(t.url)) {
-                apiRequests.push(new URL(r.url()).pathname);
-            }
-        });
+        const apiRequests = recordApiRequests(page, t.url);
         await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'networkidle0' });
         await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
         await new Promise((r) => setTimeout(r, 1500));
@@ -187,12 +192,7 @@ describe('the widget, second edition: continuity, privacy, isolation (issue 11)'
         const before = await page.evaluate(`${ROOT}.querySelector('.lc-msgs').textContent`) as string;
         // Another site, then the shop's address again: a navigation with no referrer from the shop.
         await page.goto('about:blank');
-        const apiRequests: string[] = [];
-        page.on('request', (r: HTTPRequest) => {
-            if (r.url().startsWith(t.url)) {
-                apiRequests.push(new URL(r.url()).pathname);
-            }
-        });
+        const apiRequests = recordApiRequests(page, t.url);
         await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'networkidle0' });
         await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
         expect(apiRequests, 'the launcher alone: the panel is not brought back by itself').to.deep.equal(['/widget-cont.js']);

@@ -3,7 +3,7 @@ import * as Path from 'path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, storeAdminToken } from '../helpers/browser';
 import { startMerchantSite } from '../helpers/fake-merchant';
 import { clickChip } from '../helpers/widget-page';
 
@@ -34,8 +34,7 @@ describe('the widget look of a bot instance: admin card with live preview, and t
     it('edits colour, side, title and greeting on the admin home, previews them live, and the widget shows them', async () => {
         const page = await browser.newPage();
         await page.setViewport({ width: 1280, height: 1100 });
-        await page.goto(`${t.url}/admin-login`, { waitUntil: 'domcontentloaded' });
-        await page.evaluate((token: string) => localStorage.setItem('adminToken', token), shop.admin.token);
+        await storeAdminToken(page, t.url, shop.admin.token);
         await page.goto(`${t.url}/admin-dashboard`, { waitUntil: 'domcontentloaded' });
         await page.waitForSelector('#look-color');
         expect(await page.$$eval('h1', (els) => els.length)).to.equal(1);

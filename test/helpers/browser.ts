@@ -23,3 +23,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
     await page.screenshot({ path: file as `${string}.png`, fullPage: true });
     return file;
 }
+
+/** Signs the admin app in the way it keeps its session: the token in localStorage of the app's origin. */
+export async function storeAdminToken(page: Page, baseUrl: string, token: string): Promise<void> {
+    await page.goto(`${baseUrl}/admin-login`, { waitUntil: 'domcontentloaded' });
+    await page.evaluate((value: string) => localStorage.setItem('adminToken', value), token);
+}

@@ -41,3 +41,12 @@ export async function startMerchantSite(scriptUrl: string, options: MerchantSite
         })
     };
 }
+
+/**
+ * A merchant's strict Content-Security-Policy that still lets the widget of `apiUrl` run: scripts and
+ * connections (HTTP and the WebSocket) to the API origin only, no inline styles or scripts.
+ */
+export function strictMerchantCsp(apiUrl: string): string {
+    const ws = apiUrl.replace(/^http/, 'ws');
+    return `default-src 'self'; script-src 'self' ${apiUrl}; connect-src 'self' ${apiUrl} ${ws}; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'`;
+}
