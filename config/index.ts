@@ -55,12 +55,16 @@ export const settings = {
     // Fractions are allowed so tests can use short values.
     CHAT_DISCONNECT_GRACE_SECONDS: Joi.number().min(0.1).max(3600).default(30),
     CHAT_ABANDON_SECONDS: Joi.number().min(0.1).max(86400).default(300),
+    CHAT_SEND_WINDOW_SECONDS: Joi.number().min(0.1).max(3600).default(10),
+    CHAT_TYPING_THROTTLE_MS: Joi.number().integer().min(10).max(60000).default(2000),
     ANALYTICS_RETENTION_DAYS: Joi.number().integer().min(1).max(36500).default(400),
     WS_MAX_CONNECTIONS_PER_IP: Joi.number().integer().min(1).max(1000000).default(100),
     WS_MAX_CONNECTIONS_PER_TOKEN: Joi.number().integer().min(1).max(10000).default(10),
     WS_MAX_FRAMES_PER_SECOND: Joi.number().integer().min(1).max(10000).default(50),
     // Default: true outside production, false in production (see loadConfig).
-    SEED_DEMO_ON_EMPTY: bool
+    SEED_DEMO_ON_EMPTY: bool,
+    // Tests only: cheap password hashes (core/auth/passwords.ts); refused unless NODE_ENV=test.
+    PASSWORD_HASH_COST: Joi.string<'owasp' | 'test'>().valid('owasp', 'test').default('owasp')
 };
 
 /** The raw variables as the schema types them. */
@@ -287,6 +291,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env, overrid
         jwtSecretGenerated = true;
     }
 
+    if (v.PASSWORD_HASH_COST === 'test' && v.NODE_ENV !== 'test') {
+        throw new ConfigError('Invalid configuration: "PASSWORD_HASH_COST" may be "test" only when NODE_ENV=test');
+    }
     if (production) {
         if (v.SMS_PROVIDER === 'twilio' && (!v.TWILIO_ACCOUNT_SID || !v.TWILIO_AUTH_TOKEN || !v.TWILIO_FROM)) {
             throw new ConfigError('Invalid configuration: "TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN" and "TWILIO_FROM" are required when SMS_PROVIDER=twilio');
@@ -351,10 +358,12 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
                 timeoutMs: v.OPENAI_TIMEOUT_MS, maxToolRounds: v.OPENAI_MAX_TOOL_ROUNDS }
         },
         chat: { waitTimeoutSeconds: v.CHAT_WAIT_TIMEOUT_SECONDS, maxMessageLength: v.CHAT_MAX_MESSAGE_LENGTH,
-            disconnectGraceSeconds: v.CHAT_DISCONNECT_GRACE_SECONDS, abandonSeconds: v.CHAT_ABANDON_SECONDS },
+            disconnectGraceSeconds: v.CHAT_DISCONNECT_GRACE_SECONDS, abandonSeconds: v.CHAT_ABANDON_SECONDS,
+            sendWindowMs: Math.round(v.CHAT_SEND_WINDOW_SECONDS * 1000), typingThrottleMs: v.CHAT_TYPING_THROTTLE_MS },
         analytics: { retentionDays: v.ANALYTICS_RETENTION_DAYS },
         sockets: { maxPerIp: v.WS_MAX_CONNECTIONS_PER_IP, maxPerToken: v.WS_MAX_CONNECTIONS_PER_TOKEN, maxFramesPerSecond: v.WS_MAX_FRAMES_PER_SECOND },
-        seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY ?? !production
+        seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY ?? !production,
+        passwordHashCost: v.PASSWORD_HASH_COST
     };
 }
 

@@ -12,6 +12,7 @@ import { rejectControlCharacters } from './http/text';
 import type { AppContext, Services } from './types';
 import type { FeaturePlugin } from './types/feature';
 import { ROOT, PUBLIC_DIR, packageVersion } from './paths';
+import { usePasswordCost } from './auth/passwords';
 
 export { ROOT, PUBLIC_DIR, packageVersion };
 
@@ -77,6 +78,7 @@ function hstsOf(config: Config): { maxAge: number; includeSubDomains: boolean } 
  */
 export async function createServer(config: Config, features: FeaturePlugin[], options: CreateServerOptions = {}): Promise<Server> {
     const log = serverLogger(config, options.logger);
+    usePasswordCost(config.passwordHashCost);
     const db = createDb(config.database);
     const redis = config.redisUrl ? new Redis(config.redisUrl, REDIS_CLIENT_OPTIONS) : null;
     redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));

@@ -3,8 +3,26 @@ import { promisify } from 'util';
 
 const scrypt = promisify(Crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: Crypto.ScryptOptions) => Promise<Buffer>;
 
-// OWASP password storage cheat sheet: scrypt with N=2^17, r=8, p=1 (128 MiB of memory per hash).
-const PARAMS = { N: 2 ** 17, r: 8, p: 1 };
+/**
+ * How much work a new hash costs. `owasp`: the OWASP password storage cheat sheet's scrypt minimum, N=2^17,
+ * r=8, p=1 (128 MiB of memory per hash; about 0.3 s here). `test`: N=2^10, for test servers only (config refuses
+ * it outside NODE_ENV=test), so that suites creating hundreds of users do not spend minutes hashing. A stored
+ * hash names its own parameters, so verification never depends on this setting.
+ */
+export type PasswordCost = 'owasp' | 'test';
+const COSTS: Record<PasswordCost, { N: number; r: number; p: number }> = {
+    owasp: { N: 2 ** 17, r: 8, p: 1 },
+    test: { N: 2 ** 10, r: 8, p: 1 }
+};
+let PARAMS = COSTS.owasp;
+
+/** Sets the cost of new hashes for this process (createServer does, from PASSWORD_HASH_COST). */
+export function usePasswordCost(cost: PasswordCost): void {
+    if (COSTS[cost] !== PARAMS) {
+        PARAMS = COSTS[cost];
+        dummyHash = null;
+    }
+}
 const KEY_LENGTH = 32;
 
 function maxmem(N: number, r: number): number {

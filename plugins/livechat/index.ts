@@ -31,8 +31,6 @@ export const AUTH_TIMEOUT_MS = 10_000;
 const PRESENCE_REFRESH_MS = 20_000;
 /** A staff socket's user is re-checked (active, same password, organization active) on a frame at most this often. */
 const REVERIFY_MS = 15_000;
-/** A socket's typing signals per chat are passed on at most this often (the rest are dropped, never stored). */
-export const TYPING_THROTTLE_MS = 2_000;
 
 /**
  * SPEC §7's socket messages. Those that are commands become requests to the route of the same command
@@ -194,7 +192,7 @@ const feature: FeaturePlugin = {
                             const seen = lastTyping.get(socket) ?? new Map<string, number>();
                             lastTyping.set(socket, seen);
                             const now = Date.now();
-                            if (now - (seen.get(sessionId) ?? 0) < TYPING_THROTTLE_MS) {
+                            if (now - (seen.get(sessionId) ?? 0) < config.chat.typingThrottleMs) {
                                 return { type: 'typing', throttled: true };
                             }
                             seen.set(sessionId, now);

@@ -165,7 +165,7 @@ describe('accessibility of every staff screen (axe-core, WCAG 2.2 AA)', function
                             localStorage.setItem(k, v);
                         }
                     }, storage[screen.as]);
-                    await page.goto(t.url + screen.path, { waitUntil: 'networkidle0' });
+                    await page.goto(t.url + screen.path, { waitUntil: 'domcontentloaded' });
                     await page.waitForFunction((text) => document.body.innerText.includes(text), { timeout: 15000 }, screen.ready);
                     await new Promise((r) => setTimeout(r, 300));
                     const slug = `a11y${screen.path.replace(/\//g, '-')}-${screen.as}`;

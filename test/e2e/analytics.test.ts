@@ -9,16 +9,8 @@ import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
 import { generateEvents } from '../../plugins/analytics/lib/generate';
 import { addDays, dayKey } from '../../plugins/analytics/lib/time';
 
-/** Screenshots of this screen also go to /work/shots/analytics when that folder can be made (the reviewer looks there). */
 async function shot(page: Page, name: string): Promise<void> {
-    const file = await screenshot(page, `analytics-${name}`);
-    try {
-        Fs.mkdirSync('/work/shots/analytics', { recursive: true });
-        Fs.copyFileSync(file, `/work/shots/analytics/${name}.png`);
-    }
-    catch {
-        // not on the review machine
-    }
+    await screenshot(page, `analytics-${name}`);
 }
 
 async function clickText(page: Page, selector: string, text: string): Promise<void> {

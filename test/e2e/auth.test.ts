@@ -86,7 +86,7 @@ describe('accounts in the browser: admin, super admin and organization user', fu
         await t?.close();
     });
 
-    it('signs an admin in at /admin-access-2024, keeps the session on reload, and logs out back to /admin-access-2024', async () => {
+    it('signs an admin in at /admin-access-2024, keeps the session on reload, and logs out back to /admin-access-2024 @smoke', async () => {
         await page.goto(`${t.url}/admin-access-2024`, { waitUntil: 'networkidle0' });
         await waitForText(page, 'Admin Login');
         expect(await submitDisabled(page)).to.equal(true);

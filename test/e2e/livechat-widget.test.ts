@@ -119,7 +119,7 @@ async function conversation(customerNode: TestServer, agentNode: TestServer, pre
 describe('live chat between the real widget and the agent console, in two browsers', function () {
     this.timeout(120000);
 
-    it('lets a customer on the demo storefront reach an agent at /admin-chat, chat both ways, and see the agent end it', async () => {
+    it('lets a customer on the demo storefront reach an agent at /admin-chat, chat both ways, and see the agent end it @smoke', async () => {
         const t = await startTestServer({ listen: true });
         try {
             await conversation(t, t, 'widget-livechat');

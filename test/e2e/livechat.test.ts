@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { sleep, until } from '../helpers/wait';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, createTenant, TestServer, Tenant, usingPostgres, usingRedis } from '../helpers/server';
-import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
+import { launchBrowser, screenshot, SCREENSHOTS, storeAdminToken } from '../helpers/browser';
 import { createLiveChat, AGENT_JOINED_TEXT } from '../../widget/src/live-chat';
 
 /** The customer: the widget's live chat client (widget/src/live-chat.ts) with the real nes client, in Node. */
@@ -190,8 +190,10 @@ async function conversation(browser: Browser, agentNode: TestServer, customerNod
     await page.waitForFunction(() => document.querySelector('[data-testid="active-list"]')?.children.length === 1, { timeout: 10000 });
     await second.chat.end();
     await page.waitForFunction(() => document.body.innerText.includes('Customer Disconnected'), { timeout: 10000 });
-    await sleep(600);       // one toast at a time: let the previous one slide out
-    await screenshot(page, `${prefix}-agent-customer-disconnected`);
+    if (SCREENSHOTS) {
+        await sleep(600);       // one toast at a time: let the previous one slide out
+        await screenshot(page, `${prefix}-agent-customer-disconnected`);
+    }
     await page.close();
 }
 

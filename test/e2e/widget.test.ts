@@ -54,7 +54,7 @@ describe('the customer widget on a merchant site (cross-origin)', function () {
         await t?.close();
     });
 
-    it('answers a question, shows points after an SMS code, handles a wrong code, an unknown phone and New Chat', async () => {
+    it('answers a question, shows points after an SMS code, handles a wrong code, an unknown phone and New Chat @smoke', async () => {
         const page = await browser.newPage();
         await page.setViewport({ width: 1200, height: 800 });
         const errors: string[] = [];

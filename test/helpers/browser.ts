@@ -16,8 +16,14 @@ export async function launchBrowser(): Promise<Browser> {
     });
 }
 
-/** Saves a full-page screenshot under test-output/screenshots/NAME.png and returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Screenshots are taken only when asked: SCREENSHOTS=1 (they cost time, and CI looks at none of them). */
+export const SCREENSHOTS = process.env.SCREENSHOTS === '1';
+
+/** With SCREENSHOTS=1, saves a full-page screenshot under test-output/screenshots/NAME.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string | null> {
+    if (!SCREENSHOTS) {
+        return null;
+    }
     Fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const file = Path.join(SCREENSHOT_DIR, `${name}.png`);
     await page.screenshot({ path: file as `${string}.png`, fullPage: true });

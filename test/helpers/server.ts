@@ -50,6 +50,7 @@ export async function startTestServer(options: { env?: Record<string, string>; l
             PORT: '0',
             JWT_SECRET: Crypto.randomBytes(32).toString('hex'),
             SEED_DEMO_ON_EMPTY: 'false',
+            PASSWORD_HASH_COST: 'test',
             REDIS_PREFIX: `lct${id}`
         };
         if (usingPostgres) {
@@ -61,8 +62,25 @@ export async function startTestServer(options: { env?: Record<string, string>; l
             env.DATABASE_SCHEMA = schema;
             dropSchema = async () => {
                 const knex = Knex({ client: 'pg', connection: process.env.DATABASE_URL });
-                await knex.raw(`drop schema if exists "${schema}" cascade`);
-                await knex.destroy();
+                try {
+                    // Test files run in parallel: two DROP SCHEMA … CASCADE can deadlock on shared catalog rows
+                    // (PostgreSQL then aborts one of them); that one tries again.
+                    for (let attempt = 1; ; attempt++) {
+                        try {
+                            await knex.raw(`drop schema if exists "${schema}" cascade`);
+                            break;
+                        }
+                        catch (err) {
+                            if ((err as { code?: string }).code !== '40P01' || attempt >= 5) {
+                                throw err;
+                            }
+                            await new Promise((r) => setTimeout(r, 50 * attempt));
+                        }
+                    }
+                }
+                finally {
+                    await knex.destroy();
+                }
             };
         }
         else {
@@ -72,7 +90,11 @@ export async function startTestServer(options: { env?: Record<string, string>; l
             env.REDIS_URL = process.env.REDIS_URL!;
         }
     }
-    const config = loadConfig({ ...env, DATA_DIR: dataDir, NODE_ID: `node-${id}`, ...options.env });
+    const settings: Record<string, string> = { ...env, DATA_DIR: dataDir, NODE_ID: `node-${id}`, ...options.env };
+    if (settings.NODE_ENV !== 'test') {
+        delete settings.PASSWORD_HASH_COST;      // cheap hashes exist for test servers only
+    }
+    const config = loadConfig(settings);
     const server = await createServer(config, plugins, { logger: options.logger });
     await migratorFor(server).latest();
     if (options.listen) {

@@ -49,8 +49,13 @@ describe('live chat across two nodes sharing PostgreSQL and Redis', function () 
 
         await customer.client.disconnect();
         await agent.client.disconnect();
-        await new Promise((r) => setTimeout(r, 200));
-        const gone = await nodeB.server.inject({ method: 'POST', url: '/api/chat/check-availability', headers: { 'x-widget-key': tenant.bot.publicKey }, payload: { sessionId: 'n1' } });
+        // Node B hears that the agent left node A.
+        const availability = () => nodeB.server.inject({ method: 'POST', url: '/api/chat/check-availability', headers: { 'x-widget-key': tenant.bot.publicKey }, payload: { sessionId: 'n1' } });
+        let gone = await availability();
+        for (const end = Date.now() + 5000; (gone.result as { available?: boolean }).available !== false && Date.now() < end;) {
+            await new Promise((r) => setTimeout(r, 20));
+            gone = await availability();
+        }
         expect(gone.statusCode).to.equal(200);
         expect(gone.result, 'the agent left node A').to.include({ available: false });
     });

@@ -173,7 +173,7 @@ for (const [n, outage] of outages.entries()) {
             }
             expect(await count()).to.equal(1);
             await nodeB.server.app.jobs.drain();
-            await sleep(500);
+            await sleep(500);       // a second copy would come from the other node's queue: no event to wait for
             expect(await count(), 'not stored twice').to.equal(1);
         });
     });

@@ -112,8 +112,11 @@ describe('a server process under random and malformed socket frames', function (
         customerToken = (await created.json() as { token: string }).token;
     });
     after(async () => {
-        server?.kill('SIGTERM');
-        await new Promise((r) => setTimeout(r, 300));
+        if (server && server.exitCode === null) {
+            const exited = new Promise((r) => server.once('exit', r));
+            server.kill('SIGTERM');
+            await exited;
+        }
         Fs.rmSync(dataDir, { recursive: true, force: true });
     });
 
@@ -150,12 +153,12 @@ describe('a server process under random and malformed socket frames', function (
     it(`survives the two reproductions: a null frame before hello, and end_chat after a hello without auth (seed ${seed})`, async () => {
         const first = await openRaw(wsUrl());
         first.sendText('null');
-        await sleep(200);
+        await sleep(200);       // a frame that could crash the server: give it the time to, then see it alive
         await alive();
         const second = await openRaw(wsUrl());
         await second.call({ type: 'hello', version: '2' });
         second.send({ type: 'message', id: 2, message: { type: 'end_chat', sessionId: 'x' } });
-        await sleep(300);
+        await sleep(300);       // as above; and no answer may come that says it was handled
         await alive();
         expect(second.frames.some((f) => f.id === 2 && f.type === 'message' && !f.statusCode), 'the message was answered as if authenticated').to.equal(false);
     });

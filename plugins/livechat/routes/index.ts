@@ -11,10 +11,8 @@ import { signCustomerToken } from '../customer-auth';
 
 const params = Joi.object({ sessionId: fields.chatSessionId.required() });
 
-/** Per-connection send limit over nes (SPEC: hardening): this many messages… */
+/** Per-connection send limit over nes (SPEC: hardening): this many messages per CHAT_SEND_WINDOW_SECONDS (10). */
 export const SOCKET_SEND_POINTS = 20;
-/** …per this many milliseconds. */
-export const SOCKET_SEND_WINDOW_MS = 10_000;
 const TOO_FAST = 'You are sending messages too fast. Please wait a moment.';
 
 type Actor =
@@ -44,6 +42,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
     const createLimit = new Limit(server.app, { name: 'chat-create-ip', points: 20, duration: 60 });
     const offlineLimit = new Limit(server.app, { name: 'chat-offline-ip', points: 5, duration: 3600 });
     const sendLimit = new Limit(server.app, { name: 'chat-send', points: 30, duration: 10 });
+    const sendWindowMs = server.app.config.chat.sendWindowMs;
 
     /** nes: a token bucket on the socket itself; HTTP: the shared limit per chat and sender. */
     async function limitSend(request: Request, key: string): Promise<void> {
@@ -51,11 +50,11 @@ export function livechatRoutes(server: Server): ServerRoute[] {
         if (socket) {
             const t = Date.now();
             const stamps: number[] = (socket.app.sendStamps ??= []);
-            while (stamps.length && t - stamps[0] > SOCKET_SEND_WINDOW_MS) {
+            while (stamps.length && t - stamps[0] > sendWindowMs) {
                 stamps.shift();
             }
             if (stamps.length >= SOCKET_SEND_POINTS) {
-                throw tooMany(TOO_FAST, SOCKET_SEND_WINDOW_MS - (t - stamps[0]));
+                throw tooMany(TOO_FAST, sendWindowMs - (t - stamps[0]));
             }
             stamps.push(t);
             return;
