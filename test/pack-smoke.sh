@@ -2,6 +2,7 @@
 # Packs loyalty-chat as npm would publish it, installs the tarball into an empty folder, starts
 # `npx loyalty-chat serve` there on a free port and checks that it answers. Exits non-zero on any failure.
 #   bash test/pack-smoke.sh            (npm pack runs the prepack build)
+#   PACK_PREBUILT=1 bash test/pack-smoke.sh   (packs the dist/ that `npm run build` made, without building again: CI)
 #   PACK_TARBALL=x.tgz bash test/pack-smoke.sh   (check an existing tarball instead)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -32,7 +33,12 @@ echo "== pack"
 if [ -n "${PACK_TARBALL:-}" ]; then
     TARBALL="$(cd "$(dirname "$PACK_TARBALL")" && pwd)/$(basename "$PACK_TARBALL")"
 else
-    (cd "$ROOT" && npm pack --silent --pack-destination "$WORK" >/dev/null)
+    if [ "${PACK_PREBUILT:-}" = 1 ]; then
+        [ -f "$ROOT/dist/core/server.js" ] && [ -f "$ROOT/dist/public/widget/loader.js" ] || fail "PACK_PREBUILT=1 but no build in dist/"
+        (cd "$ROOT" && npm pack --ignore-scripts --silent --pack-destination "$WORK" >/dev/null)
+    else
+        (cd "$ROOT" && npm pack --silent --pack-destination "$WORK" >/dev/null)
+    fi
     TARBALL="$(ls "$WORK"/loyalty-chat-*.tgz)"
 fi
 [ -f "$TARBALL" ] || fail "no tarball"
@@ -52,6 +58,15 @@ echo "== install into an empty folder"
 mkdir "$WORK/app"
 cd "$WORK/app"
 npm init -y >/dev/null
+if [ "${PACK_PREBUILT:-}" = 1 ] && [ -f "$ROOT/node_modules/better-sqlite3/build/Release/better_sqlite3.node" ]; then
+    # CI: better-sqlite3 was compiled from source by `npm ci` minutes ago (its prebuilt binaries are on GitHub,
+    # out of reach here); hand that build to its installer as a local prebuild (prebuild-install's
+    # `local-prebuilds`, read from .prebuild-installrc) instead of compiling the same version a second time.
+    BSQ_VERSION="$(node -p "require('$ROOT/node_modules/better-sqlite3/package.json').version")"
+    mkdir "$WORK/prebuilds"
+    (cd "$ROOT/node_modules/better-sqlite3" && tar czf "$WORK/prebuilds/better-sqlite3-v$BSQ_VERSION-node-v$(node -p process.versions.modules)-$(node -p process.platform)-$(node -p process.arch).tar.gz" build/Release/better_sqlite3.node)
+    echo "local-prebuilds=$WORK/prebuilds" > .prebuild-installrc
+fi
 npm install --no-audit --no-fund --loglevel=error "$TARBALL" > "$WORK/install.log" 2>&1 || { cat "$WORK/install.log" >&2; fail "npm install of the tarball"; }
 echo "ok   npm install $(basename "$TARBALL") (production dependencies only)"
 [ ! -e node_modules/typescript ] || fail "a devDependency (typescript) was installed"
