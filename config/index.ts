@@ -55,6 +55,8 @@ export const settings = {
     // Fractions are allowed so tests can use short values.
     CHAT_DISCONNECT_GRACE_SECONDS: Joi.number().min(0.1).max(3600).default(30),
     CHAT_ABANDON_SECONDS: Joi.number().min(0.1).max(86400).default(300),
+    OFFLINE_MESSAGES_PER_STORE_HOUR: Joi.number().integer().min(1).max(100000).default(30),
+    TEST_EMAILS_PER_STORE_HOUR: Joi.number().integer().min(1).max(1000).default(5),
     ANALYTICS_RETENTION_DAYS: Joi.number().integer().min(1).max(36500).default(400),
     WS_MAX_CONNECTIONS_PER_IP: Joi.number().integer().min(1).max(1000000).default(100),
     WS_MAX_CONNECTIONS_PER_TOKEN: Joi.number().integer().min(1).max(10000).default(10),
@@ -351,7 +353,8 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
                 timeoutMs: v.OPENAI_TIMEOUT_MS, maxToolRounds: v.OPENAI_MAX_TOOL_ROUNDS }
         },
         chat: { waitTimeoutSeconds: v.CHAT_WAIT_TIMEOUT_SECONDS, maxMessageLength: v.CHAT_MAX_MESSAGE_LENGTH,
-            disconnectGraceSeconds: v.CHAT_DISCONNECT_GRACE_SECONDS, abandonSeconds: v.CHAT_ABANDON_SECONDS },
+            disconnectGraceSeconds: v.CHAT_DISCONNECT_GRACE_SECONDS, abandonSeconds: v.CHAT_ABANDON_SECONDS,
+            offlineMessagesPerStoreHour: v.OFFLINE_MESSAGES_PER_STORE_HOUR, testEmailsPerStoreHour: v.TEST_EMAILS_PER_STORE_HOUR },
         analytics: { retentionDays: v.ANALYTICS_RETENTION_DAYS },
         sockets: { maxPerIp: v.WS_MAX_CONNECTIONS_PER_IP, maxPerToken: v.WS_MAX_CONNECTIONS_PER_TOKEN, maxFramesPerSecond: v.WS_MAX_FRAMES_PER_SECOND },
         seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY ?? !production

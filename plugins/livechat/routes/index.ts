@@ -16,6 +16,8 @@ export const SOCKET_SEND_POINTS = 20;
 /** …per this many milliseconds. */
 export const SOCKET_SEND_WINDOW_MS = 10_000;
 const TOO_FAST = 'You are sending messages too fast. Please wait a moment.';
+/** A store's hourly ceiling of left messages is reached (OFFLINE_MESSAGES_PER_STORE_HOUR). */
+const OFFLINE_STORE_FULL = 'This store has received many messages in the last hour. Please try again later.';
 
 type Actor =
     | { kind: 'agent'; organizationId: number; userId: number }
@@ -43,6 +45,9 @@ export function livechatRoutes(server: Server): ServerRoute[] {
     const chat = () => server.app.services.livechat;
     const createLimit = new Limit(server.app, { name: 'chat-create-ip', points: 20, duration: 60 });
     const offlineLimit = new Limit(server.app, { name: 'chat-offline-ip', points: 5, duration: 3600 });
+    // Per store too (issue 25): many addresses must not turn into as many mails to one store.
+    const offlineStoreLimit = new Limit(server.app, { name: 'chat-offline-store', points: server.app.config.chat.offlineMessagesPerStoreHour, duration: 3600 });
+    const testEmailLimit = new Limit(server.app, { name: 'chat-test-email-store', points: server.app.config.chat.testEmailsPerStoreHour, duration: 3600 });
     const sendLimit = new Limit(server.app, { name: 'chat-send', points: 30, duration: 10 });
 
     /** nes: a token bucket on the socket itself; HTTP: the shared limit per chat and sender. */
@@ -148,6 +153,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 handler: async (request, h) => {
                     const c = widgetOf(request);
                     await offlineLimit.consume(clientIp(request), 'Too many offline messages. Please try again later.');
+                    await offlineStoreLimit.consume(String(c.organizationId), OFFLINE_STORE_FULL);
                     const body = request.payload as { sessionId: string; email: string; message: string; phoneNumber?: string | null };
                     const { session } = await chat().offlineMessage({
                         organizationId: c.organizationId, botInstanceId: c.botInstanceId, sessionId: body.sessionId, email: body.email,
@@ -362,8 +368,12 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 id: 'livechat.email.test',
                 auth: allow('admin'),
                 handler: async (request) => {
+                    const { organizationId } = adminOf(request);
+                    // Only to the store's own staff (400), then at most TEST_EMAILS_PER_STORE_HOUR an hour (429).
+                    await chat().testEmailRecipient(organizationId);
+                    await testEmailLimit.consume(String(organizationId), 'Too many test emails for this store. Please try again in an hour.');
                     try {
-                        return await chat().sendTestEmail(adminOf(request).organizationId);
+                        return await chat().sendTestEmail(organizationId);
                     }
                     catch (err) {
                         if (Boom.isBoom(err)) {
