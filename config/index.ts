@@ -50,6 +50,8 @@ export const settings = {
     OPENAI_MODEL: Joi.string().default('gpt-4o-mini'),
     OPENAI_TIMEOUT_MS: Joi.number().integer().min(100).max(120000).default(15000),
     OPENAI_MAX_TOOL_ROUNDS: Joi.number().integer().min(1).max(10).default(3),
+    AI_QUESTIONS_PER_STORE_HOUR: Joi.number().integer().min(1).max(10000000).default(600),
+    AI_QUESTIONS_PER_STORE_DAY: Joi.number().integer().min(1).max(100000000).default(5000),
     CHAT_WAIT_TIMEOUT_SECONDS: Joi.number().integer().min(10).max(86400).default(600),
     CHAT_MAX_MESSAGE_LENGTH: Joi.number().integer().min(1).max(10000).default(2000),
     // Fractions are allowed so tests can use short values.
@@ -350,7 +352,9 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
         ai: {
             provider: v.AI_PROVIDER,
             openai: { baseUrl: String(v.OPENAI_BASE_URL).replace(/\/+$/, ''), apiKey: v.OPENAI_API_KEY || null, model: v.OPENAI_MODEL,
-                timeoutMs: v.OPENAI_TIMEOUT_MS, maxToolRounds: v.OPENAI_MAX_TOOL_ROUNDS }
+                timeoutMs: v.OPENAI_TIMEOUT_MS, maxToolRounds: v.OPENAI_MAX_TOOL_ROUNDS },
+            questionsPerStoreHour: v.AI_QUESTIONS_PER_STORE_HOUR,
+            questionsPerStoreDay: v.AI_QUESTIONS_PER_STORE_DAY
         },
         chat: { waitTimeoutSeconds: v.CHAT_WAIT_TIMEOUT_SECONDS, maxMessageLength: v.CHAT_MAX_MESSAGE_LENGTH,
             disconnectGraceSeconds: v.CHAT_DISCONNECT_GRACE_SECONDS, abandonSeconds: v.CHAT_ABANDON_SECONDS,

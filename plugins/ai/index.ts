@@ -14,6 +14,7 @@ import { migrations } from './migrations';
 import { AiService, KnowledgeInput, knowledgeCreateSchema, knowledgeUpdateSchema } from './services/ai-service';
 import { BuiltinProvider } from './providers/builtin';
 import { OpenAiProvider } from './providers/openai';
+import { AiBudget } from './services/budget';
 
 declare module '../../core/types' {
     interface Services {
@@ -80,7 +81,8 @@ const feature: FeaturePlugin = {
         register(server: Server) {
             const { config, db, log } = server.app;
             const provider = config.ai.provider === 'openai' ? new OpenAiProvider(config.ai.openai, log) : new BuiltinProvider();
-            const service = new AiService({ db, log, provider, services: () => server.app.services });
+            const budget = new AiBudget(server.app, { perHour: config.ai.questionsPerStoreHour, perDay: config.ai.questionsPerStoreDay }, log);
+            const service = new AiService({ db, log, provider, services: () => server.app.services, budget });
             provide(server, 'ai', service);
             const chatLimit = new Limit(server.app, { name: 'ai-chat-session', points: CHAT_PER_MINUTE, duration: 60 });
             const ipLimit = new Limit(server.app, { name: 'ai-chat-ip', points: CHAT_PER_IP_MINUTE, duration: 60 });

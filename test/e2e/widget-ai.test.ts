@@ -134,4 +134,40 @@ describe('the widget AI step in a browser on a merchant page (issue 13)', functi
         await shot(page, 'widget-ai-03-points');
         await page.close();
     });
+
+    describe('with the store\'s AI question budget spent (issue 25)', () => {
+        let spent: TestServer;
+        let spentShop: Tenant;
+        let spentMerchant: { port: number; close(): Promise<void> };
+
+        before(async () => {
+            spent = await startTestServer({ listen: true, env: { AI_QUESTIONS_PER_STORE_HOUR: '1' } });
+            spentShop = await createTenant(spent.server, 'aibudget', 'localhost');
+            await spent.server.app.services.questions.addDefaults(spentShop.organization.id);
+            for (const entry of DEMO_KNOWLEDGE) {
+                await spent.server.app.services.ai.createKnowledge(spentShop.organization.id, entry);
+            }
+            spentMerchant = await startMerchantSite(`${spent.url}/widget-aibudget.js`);
+        });
+        after(async () => {
+            await spentMerchant?.close();
+            await spent?.close();
+        });
+
+        it('says the assistant is taking a break and offers the questions, with no feedback buttons', async () => {
+            const page = await browser.newPage();
+            await page.setViewport({ width: 390, height: 800 });
+            await page.goto(`http://localhost:${spentMerchant.port}/`, { waitUntil: 'load' });
+            await openWidget(page);
+            await waitForText(page, 'Hi! Welcome to Store aibudget support.');
+            await typeAndSend(page, 'Is delivery free?');
+            await waitForText(page, 'free on orders over $50');
+            await page.waitForFunction(`!!${ROOT}.querySelector('[aria-label="Did this answer help?"]')`);
+            await typeAndSend(page, 'Is delivery free?');
+            await waitForText(page, 'Our assistant is taking a short break. You can still choose a question below or ask for a member of our team.');
+            await page.waitForFunction(`!${ROOT}.querySelector('.lc-quick[aria-label="Quick questions"]').hidden`);
+            expect(await page.evaluate(`!!${ROOT}.querySelector('[aria-label="Did this answer help?"]')`)).to.equal(false);
+            await page.close();
+        });
+    });
 });

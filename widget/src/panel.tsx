@@ -37,9 +37,12 @@ export const MAX_LENGTH = 2000;
 
 interface AiAnswer {
     answer: string;
-    historyId: number;
+    /** null when nothing was stored (the store's AI budget is spent). */
+    historyId: number | null;
     fallbackAction: 'live_chat' | 'verify_phone' | 'questions' | null;
     sources?: Array<{ id: number; title: string }>;
+    /** 'ai_budget_reached': the store's AI questions are used up for now; the questions stay. */
+    code?: string;
 }
 
 type Bus = { dispatch: ((action: Action) => void) | null; queue: Action[]; state: FlowState };
@@ -347,7 +350,8 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         try {
             const res = await api<AiAnswer>(config, '/api/ai/chat', { sessionId: sid, message: question });
             const sources = (res.sources ?? []).map((x) => x.title).filter(Boolean);
-            say(d, sources.length ? `${res.answer}\n\nSources: ${sources.join(', ')}` : res.answer);
+            const answer = res.code === 'ai_budget_reached' ? TEXT.aiBudget : res.answer;
+            say(d, sources.length ? `${answer}\n\nSources: ${sources.join(', ')}` : answer);
             fallback = res.fallbackAction;
             if (fallback === 'verify_phone') {
                 d({ type: 'reask', question });

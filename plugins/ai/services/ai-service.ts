@@ -13,6 +13,8 @@ import type { AiProvider } from '../providers/types';
 import { AnswerSource, KnowledgeIndex } from './retrieval';
 import { ImportError, MAX_CONTENT, MAX_TITLE, parseKnowledge } from './knowledge-import';
 import { ToolBox } from './tools';
+import type { AiBudget } from './budget';
+import { AI_BUDGET_CODE, AI_BUDGET_TEXT } from './budget';
 import { intentOf } from './intents';
 
 export interface KnowledgeInput {
@@ -83,6 +85,8 @@ export interface AiServiceDeps {
     provider: AiProvider;
     /** The other plugins' services, read when used (livechat registers after ai). */
     services: () => Services;
+    /** Each store's ceiling on customers' questions (none: no ceiling). */
+    budget?: AiBudget;
 }
 
 /**
@@ -243,6 +247,10 @@ export class AiService {
         ]);
         if (!enabled) {
             throw Boom.conflict('The AI agent is turned off for this store');
+        }
+        if (this.deps.budget && !await this.deps.budget.take(ctx.organizationId)) {
+            // Nothing asked of the provider and nothing stored: the customer keeps the questions and the team.
+            return { answer: AI_BUDGET_TEXT, code: AI_BUDGET_CODE, fallbackAction: 'questions', historyId: null, sources: [] };
         }
         // The question that led to a hand-off: the last one that was not itself a request for a human.
         const earlier = [...history].reverse().find((t) => intentOf(t.question) !== 'human');
