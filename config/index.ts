@@ -64,7 +64,9 @@ export const settings = {
     WS_MAX_CONNECTIONS_PER_TOKEN: Joi.number().integer().min(1).max(10000).default(10),
     WS_MAX_FRAMES_PER_SECOND: Joi.number().integer().min(1).max(10000).default(50),
     // Default: true outside production, false in production (see loadConfig).
-    SEED_DEMO_ON_EMPTY: bool
+    SEED_DEMO_ON_EMPTY: bool,
+    // Default: true in production, false otherwise (tests and development call local fake servers).
+    OUTBOUND_REFUSE_PRIVATE: bool
 };
 
 /** The raw variables as the schema types them. */
@@ -361,7 +363,9 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
             offlineMessagesPerStoreHour: v.OFFLINE_MESSAGES_PER_STORE_HOUR, testEmailsPerStoreHour: v.TEST_EMAILS_PER_STORE_HOUR },
         analytics: { retentionDays: v.ANALYTICS_RETENTION_DAYS },
         sockets: { maxPerIp: v.WS_MAX_CONNECTIONS_PER_IP, maxPerToken: v.WS_MAX_CONNECTIONS_PER_TOKEN, maxFramesPerSecond: v.WS_MAX_FRAMES_PER_SECOND },
-        seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY ?? !production
+        seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY ?? !production,
+        /** Outbound calls to staff-configured URLs (core/http/outbound.ts). */
+        outbound: { refusePrivate: v.OUTBOUND_REFUSE_PRIVATE ?? production }
     };
 }
 
