@@ -52,6 +52,8 @@ export const settings = {
     OPENAI_MAX_TOOL_ROUNDS: Joi.number().integer().min(1).max(10).default(3),
     AI_QUESTIONS_PER_STORE_HOUR: Joi.number().integer().min(1).max(10000000).default(600),
     AI_QUESTIONS_PER_STORE_DAY: Joi.number().integer().min(1).max(100000000).default(5000),
+    // Fractions are allowed so tests can use short values.
+    CUSTOMER_VERIFIED_MINUTES: Joi.number().min(0.001).max(240).default(30),
     CHAT_WAIT_TIMEOUT_SECONDS: Joi.number().integer().min(10).max(86400).default(600),
     CHAT_MAX_MESSAGE_LENGTH: Joi.number().integer().min(1).max(10000).default(2000),
     // Fractions are allowed so tests can use short values.
@@ -331,6 +333,8 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
         jwtSecretGenerated,
         nodeId: v.NODE_ID || `${require('os').hostname()}-${process.pid}`,
         trustProxy: v.TRUST_PROXY,
+        /** How long after a successful SMS code check a customer token may read the verified phone's data. */
+        customerVerifiedMinutes: v.CUSTOMER_VERIFIED_MINUTES,
         sms: {
             provider: v.SMS_PROVIDER,
             twilio: {

@@ -8,6 +8,7 @@ import { fields } from '../../core/http/fields';
 import { hostOf } from '../../core/http/origins';
 import { Limit } from '../../core/http/rate-limit';
 import { clientIp } from '../../core/http/client-ip';
+import { customerTokenFor, verifiedPhoneOf } from '../../core/auth/customer-token';
 import { KnowledgeEntryModel } from './models';
 import { DEMO_KNOWLEDGE } from './demo-data';
 import { migrations } from './migrations';
@@ -235,11 +236,15 @@ const feature: FeaturePlugin = {
                         const widget = widgetOf(request);
                         await ipLimit.consume(clientIp(request), 'You are asking too fast. Please wait a minute.');
                         await chatLimit.consume(`${widget.organizationId}:${request.payload.sessionId}`, 'You are asking too fast. Please wait a minute.');
+                        // Tier-2 data only for the phone the customer's token names (its code check, within the
+                        // window), for this store and this widget session: never from the session id alone.
+                        const token = customerTokenFor(config.jwtSecret, request.headers.authorization, widget.organizationId, request.payload.sessionId);
                         return service.chat({
                             organizationId: widget.organizationId,
                             botInstanceId: widget.botInstanceId,
                             sessionId: request.payload.sessionId,
-                            domain: domainOf(request)
+                            domain: domainOf(request),
+                            verifiedPhone: verifiedPhoneOf(token)
                         }, request.payload.message);
                     }
                 }

@@ -47,6 +47,8 @@ export interface ChatContext {
     botInstanceId: number | null;
     sessionId: string;
     domain: string | null;
+    /** The phone the customer's token proves (core/auth/customer-token.ts), or null: tier-2 tools read only this. */
+    verifiedPhone: string | null;
 }
 
 /** A session counts as active while it asked something within this window. */
@@ -259,6 +261,7 @@ export class AiService {
             botInstanceId: ctx.botInstanceId,
             sessionId: ctx.sessionId,
             domain: ctx.domain,
+            verifiedPhone: ctx.verifiedPhone,
             originalQuestion: intentOf(message) === 'human' && earlier ? earlier.question : message,
             conversation: [...history, { question: message, answer: '(asked for a live agent)', fallbackAction: 'live_chat', createdAt: new Date().toISOString() }]
         });
@@ -280,7 +283,7 @@ export class AiService {
     /** POST /api/ai/test: staff ask without a customer session (no tier-2 data); answer, entries used, confidence. */
     async test(organizationId: number, message: string): Promise<AiTestAnswer> {
         const tools = new ToolBox(this.db, this.deps.services, {
-            organizationId, botInstanceId: null, sessionId: null, domain: null, originalQuestion: message, conversation: []
+            organizationId, botInstanceId: null, sessionId: null, domain: null, verifiedPhone: null, originalQuestion: message, conversation: []
         });
         const { reply, retrieval } = await this.respond(organizationId, message, tools, []);
         return {

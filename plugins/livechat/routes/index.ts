@@ -7,7 +7,7 @@ import { hostOf } from '../../../core/http/origins';
 import { clientIp } from '../../../core/http/client-ip';
 import { fields, MAX_ID } from '../../../core/http/fields';
 import { adminOf, callerOf, widgetOf } from '../../../core/http/callers';
-import { signCustomerToken } from '../customer-auth';
+import { customerTokenFor, signCustomerToken } from '../../../core/auth/customer-token';
 
 const params = Joi.object({ sessionId: fields.chatSessionId.required() });
 
@@ -120,7 +120,11 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                             aiContext: { originalQuestion: body.customerMessage?.trim() || aiConversation[aiConversation.length - 1].question, aiConversation }
                         } : {})
                     });
-                    const token = signCustomerToken(server.app.config.jwtSecret, { organizationId: c.organizationId, sessionId: session.sessionId });
+                    // One token (DESIGN §10): the widget session's own token, renewed and naming the chat, keeps the
+                    // phone its code check proved (and its deadline); without one, the new token names no phone.
+                    const secret = server.app.config.jwtSecret;
+                    const held = customerTokenFor(secret, request.headers.authorization, c.organizationId, body.sessionId);
+                    const token = signCustomerToken(secret, { organizationId: c.organizationId, sessionId: body.sessionId, chatId: session.sessionId, phone: held?.phone });
                     return h.response({
                         sessionId: session.sessionId,
                         status: session.status,
