@@ -65,6 +65,7 @@ export const settings = {
     WS_MAX_CONNECTIONS_PER_IP: Joi.number().integer().min(1).max(1000000).default(100),
     WS_MAX_CONNECTIONS_PER_TOKEN: Joi.number().integer().min(1).max(10000).default(10),
     WS_MAX_FRAMES_PER_SECOND: Joi.number().integer().min(1).max(10000).default(50),
+    WS_REVOCATION_CHECK_MS: Joi.number().integer().min(50).max(60000).default(2000),
     // Default: true outside production, false in production (see loadConfig).
     SEED_DEMO_ON_EMPTY: bool,
     // Default: true in production, false otherwise (tests and development call local fake servers).
@@ -366,7 +367,8 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
             disconnectGraceSeconds: v.CHAT_DISCONNECT_GRACE_SECONDS, abandonSeconds: v.CHAT_ABANDON_SECONDS,
             offlineMessagesPerStoreHour: v.OFFLINE_MESSAGES_PER_STORE_HOUR, testEmailsPerStoreHour: v.TEST_EMAILS_PER_STORE_HOUR },
         analytics: { retentionDays: v.ANALYTICS_RETENTION_DAYS },
-        sockets: { maxPerIp: v.WS_MAX_CONNECTIONS_PER_IP, maxPerToken: v.WS_MAX_CONNECTIONS_PER_TOKEN, maxFramesPerSecond: v.WS_MAX_FRAMES_PER_SECOND },
+        sockets: { maxPerIp: v.WS_MAX_CONNECTIONS_PER_IP, maxPerToken: v.WS_MAX_CONNECTIONS_PER_TOKEN, maxFramesPerSecond: v.WS_MAX_FRAMES_PER_SECOND,
+            revocationCheckMs: v.WS_REVOCATION_CHECK_MS },
         seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY ?? !production,
         /** Outbound calls to staff-configured URLs (core/http/outbound.ts). */
         outbound: { refusePrivate: v.OUTBOUND_REFUSE_PRIVATE ?? production }
