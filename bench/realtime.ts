@@ -22,7 +22,7 @@ import { loadConfig } from '../config';
 import { createServer, migratorFor } from '../core/server';
 import { deleteKeysWithPrefix } from '../core/db/redis-keys';
 import { signUserToken } from '../core/auth/tokens';
-import { signCustomerToken } from '../plugins/livechat/customer-auth';
+import { signCustomerToken } from '../core/auth/customer-token';
 import { plugins } from '../plugins';
 
 const Nes = require('@hapi/nes/lib/client');

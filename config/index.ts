@@ -50,6 +50,10 @@ export const settings = {
     OPENAI_MODEL: Joi.string().default('gpt-4o-mini'),
     OPENAI_TIMEOUT_MS: Joi.number().integer().min(100).max(120000).default(15000),
     OPENAI_MAX_TOOL_ROUNDS: Joi.number().integer().min(1).max(10).default(3),
+    AI_QUESTIONS_PER_STORE_HOUR: Joi.number().integer().min(1).max(10000000).default(600),
+    AI_QUESTIONS_PER_STORE_DAY: Joi.number().integer().min(1).max(100000000).default(5000),
+    // Fractions are allowed so tests can use short values.
+    CUSTOMER_VERIFIED_MINUTES: Joi.number().min(0.001).max(240).default(30),
     CHAT_WAIT_TIMEOUT_SECONDS: Joi.number().integer().min(10).max(86400).default(600),
     CHAT_MAX_MESSAGE_LENGTH: Joi.number().integer().min(1).max(10000).default(2000),
     // Fractions are allowed so tests can use short values.
@@ -57,12 +61,17 @@ export const settings = {
     CHAT_ABANDON_SECONDS: Joi.number().min(0.1).max(86400).default(300),
     CHAT_SEND_WINDOW_SECONDS: Joi.number().min(0.1).max(3600).default(10),
     CHAT_TYPING_THROTTLE_MS: Joi.number().integer().min(10).max(60000).default(2000),
+    OFFLINE_MESSAGES_PER_STORE_HOUR: Joi.number().integer().min(1).max(100000).default(30),
+    TEST_EMAILS_PER_STORE_HOUR: Joi.number().integer().min(1).max(1000).default(5),
     ANALYTICS_RETENTION_DAYS: Joi.number().integer().min(1).max(36500).default(400),
     WS_MAX_CONNECTIONS_PER_IP: Joi.number().integer().min(1).max(1000000).default(100),
     WS_MAX_CONNECTIONS_PER_TOKEN: Joi.number().integer().min(1).max(10000).default(10),
     WS_MAX_FRAMES_PER_SECOND: Joi.number().integer().min(1).max(10000).default(50),
+    WS_REVOCATION_CHECK_MS: Joi.number().integer().min(50).max(60000).default(2000),
     // Default: true outside production, false in production (see loadConfig).
     SEED_DEMO_ON_EMPTY: bool,
+    // Default: true in production, false otherwise (tests and development call local fake servers).
+    OUTBOUND_REFUSE_PRIVATE: bool,
     // Tests only: cheap password hashes (core/auth/passwords.ts); refused unless NODE_ENV=test.
     PASSWORD_HASH_COST: Joi.string<'owasp' | 'test'>().valid('owasp', 'test').default('owasp')
 };
@@ -332,6 +341,8 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
         jwtSecretGenerated,
         nodeId: v.NODE_ID || `${require('os').hostname()}-${process.pid}`,
         trustProxy: v.TRUST_PROXY,
+        /** How long after a successful SMS code check a customer token may read the verified phone's data. */
+        customerVerifiedMinutes: v.CUSTOMER_VERIFIED_MINUTES,
         sms: {
             provider: v.SMS_PROVIDER,
             twilio: {
@@ -355,14 +366,20 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
         ai: {
             provider: v.AI_PROVIDER,
             openai: { baseUrl: String(v.OPENAI_BASE_URL).replace(/\/+$/, ''), apiKey: v.OPENAI_API_KEY || null, model: v.OPENAI_MODEL,
-                timeoutMs: v.OPENAI_TIMEOUT_MS, maxToolRounds: v.OPENAI_MAX_TOOL_ROUNDS }
+                timeoutMs: v.OPENAI_TIMEOUT_MS, maxToolRounds: v.OPENAI_MAX_TOOL_ROUNDS },
+            questionsPerStoreHour: v.AI_QUESTIONS_PER_STORE_HOUR,
+            questionsPerStoreDay: v.AI_QUESTIONS_PER_STORE_DAY
         },
         chat: { waitTimeoutSeconds: v.CHAT_WAIT_TIMEOUT_SECONDS, maxMessageLength: v.CHAT_MAX_MESSAGE_LENGTH,
             disconnectGraceSeconds: v.CHAT_DISCONNECT_GRACE_SECONDS, abandonSeconds: v.CHAT_ABANDON_SECONDS,
-            sendWindowMs: Math.round(v.CHAT_SEND_WINDOW_SECONDS * 1000), typingThrottleMs: v.CHAT_TYPING_THROTTLE_MS },
+            sendWindowMs: Math.round(v.CHAT_SEND_WINDOW_SECONDS * 1000), typingThrottleMs: v.CHAT_TYPING_THROTTLE_MS,
+            offlineMessagesPerStoreHour: v.OFFLINE_MESSAGES_PER_STORE_HOUR, testEmailsPerStoreHour: v.TEST_EMAILS_PER_STORE_HOUR },
         analytics: { retentionDays: v.ANALYTICS_RETENTION_DAYS },
-        sockets: { maxPerIp: v.WS_MAX_CONNECTIONS_PER_IP, maxPerToken: v.WS_MAX_CONNECTIONS_PER_TOKEN, maxFramesPerSecond: v.WS_MAX_FRAMES_PER_SECOND },
+        sockets: { maxPerIp: v.WS_MAX_CONNECTIONS_PER_IP, maxPerToken: v.WS_MAX_CONNECTIONS_PER_TOKEN, maxFramesPerSecond: v.WS_MAX_FRAMES_PER_SECOND,
+            revocationCheckMs: v.WS_REVOCATION_CHECK_MS },
         seedDemoOnEmpty: v.SEED_DEMO_ON_EMPTY ?? !production,
+        /** Outbound calls to staff-configured URLs (core/http/outbound.ts). */
+        outbound: { refusePrivate: v.OUTBOUND_REFUSE_PRIVATE ?? production },
         passwordHashCost: v.PASSWORD_HASH_COST
     };
 }

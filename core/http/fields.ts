@@ -40,3 +40,12 @@ export function e164(text: string): string | null {
     const parsed = parsePhoneNumberFromString(text.trim(), 'US');
     return parsed && parsed.isPossible() ? parsed.number : null;
 }
+
+/** A phone for a log line (DESIGN §10: logs carry phones masked): its last 4 digits only, e.g. "***0100". */
+export function maskPhone(phone: string | null | undefined): string | null {
+    if (!phone) {
+        return null;
+    }
+    const digits = phone.replace(/\D/g, '');
+    return `***${digits.slice(-4)}`;
+}

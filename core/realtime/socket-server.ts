@@ -29,6 +29,11 @@ export interface RealtimeOptions {
     maxPerIdentity: number;
     /** Credentials are re-verified (the strategy's `verify`) on a frame at most this often. */
     reverifyMs?: number;
+    /**
+     * Every this many ms, this node asks the credentials check (checkCredentialsWith) about all its sockets and closes
+     * the revoked ones, so a revocation holds without pub/sub (Redis down or hung). Default 2000.
+     */
+    revocationCheckMs?: number;
     /** Called after authentication; throw a Boom to refuse the socket (the refusal is sent, then it is closed). */
     onConnection?(socket: RealtimeSocket, caller: Caller): Promise<void> | void;
     onDisconnection?(socket: RealtimeSocket, caller: Caller | null): void;
@@ -51,6 +56,13 @@ export type SubscriptionFilter = (message: any, caller: Caller | null) => boolea
 
 /** Whose sockets to close: one user's, or everyone's of one organization (staff and customers). */
 export interface Revocation { userId?: number; organizationId?: number }
+
+/**
+ * Which of these sockets' credentials no longer hold (a user disabled, a password changed, an organization
+ * deactivated...): one verdict per socket, true = revoked. Given by the plugin that owns the credentials
+ * (plugins/auth), asked in one batch per pass so its cost is a query or two, not one per socket.
+ */
+export type CredentialsCheck = (sockets: Array<{ caller: Caller; artifacts: unknown }>) => Promise<boolean[]>;
 
 /** Who a socket belongs to, for the per-identity cap and the reauth check. */
 export function identityOf(caller: Caller | null | undefined): string | null {
@@ -83,6 +95,8 @@ export class Realtime {
     private readonly index = new Map<string, Set<RealtimeSocket>>();
     private readonly filters = new Map<string, SubscriptionFilter>();
     private readonly perIdentity = new Map<string, number>();
+    private credentialsCheck: CredentialsCheck | null = null;
+    private sweeping = false;
 
     private readonly bridgeListener = (msg: Push | { batch: Push[] }) => {
         for (const push of 'batch' in msg ? msg.batch : [msg]) {
@@ -199,7 +213,19 @@ export class Realtime {
             await this.pubsub.subscribe(CHANNEL, this.bridgeListener);
             await this.pubsub.subscribe(REVOKE_CHANNEL, this.revokeListener);
         });
+        // Revocation without pub/sub (issue 25): the revocation push reaches other nodes through Redis, and is lost
+        // while Redis is down or hung; every node therefore also re-checks its own sockets in the database.
+        let sweepTimer: NodeJS.Timeout | null = null;
+        server.ext('onPostStart', () => {
+            sweepTimer = setInterval(() => {
+                this.sweep().catch((err) => this.log.warn({ err }, 'socket credentials check failed'));
+            }, options.revocationCheckMs ?? 2000);
+            sweepTimer.unref();
+        });
         server.ext('onPreStop', async () => {
+            if (sweepTimer) {
+                clearInterval(sweepTimer);
+            }
             heartbeat.stop();
             await this.pubsub.unsubscribe(CHANNEL, this.bridgeListener);
             await this.pubsub.unsubscribe(REVOKE_CHANNEL, this.revokeListener);
@@ -301,6 +327,52 @@ export class Realtime {
      */
     async revoke(revocation: Revocation): Promise<void> {
         await this.pubsub.publish(REVOKE_CHANNEL, revocation);
+    }
+
+    /** The check `sweep` asks about this node's sockets (see CredentialsCheck). */
+    checkCredentialsWith(check: CredentialsCheck): void {
+        this.credentialsCheck = check;
+    }
+
+    /**
+     * One pass over this node's authenticated sockets: the credentials check answers which are revoked, and those are
+     * closed (1008 'Access revoked'), so they neither read (requests) nor receive (pushes) any more. Answers how many.
+     * A pass still running when the next one is due is not doubled.
+     */
+    async sweep(): Promise<number> {
+        const check = this.credentialsCheck;
+        if (!this.listener || !check || this.sweeping) {
+            return 0;
+        }
+        this.sweeping = true;
+        try {
+            const sockets: RealtimeSocket[] = [];
+            await this.server.eachSocket((socket) => {
+                const s = socket as RealtimeSocket;
+                if (callerOfSocket(s) && s.app.identity) {
+                    sockets.push(s);
+                }
+            });
+            if (!sockets.length) {
+                return 0;
+            }
+            const revoked = await check(sockets.map((socket) => ({ caller: callerOfSocket(socket)!, artifacts: socket.auth.artifacts ?? null })));
+            let closed = 0;
+            sockets.forEach((socket, i) => {
+                if (revoked[i]) {
+                    refuseFurther(socket);
+                    closeSocket(socket, 1008, 'Access revoked');
+                    closed++;
+                }
+            });
+            if (closed) {
+                this.log.info({ closed }, 'sockets of revoked credentials closed by the periodic check');
+            }
+            return closed;
+        }
+        finally {
+            this.sweeping = false;
+        }
     }
 
     private async closeLocal(revocation: Revocation): Promise<void> {

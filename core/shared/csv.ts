@@ -69,3 +69,26 @@ export function parseCsv(input: string): CsvRow[] {
     endRow();
     return rows;
 }
+
+/**
+ * One CSV cell for a file staff open in a spreadsheet: quoted when it holds a comma, quote or line break, and
+ * defused against formula injection (OWASP "CSV Injection"): text starting with =, +, -, @, a tab or a carriage
+ * return gets a leading apostrophe, whatever follows (`-1+cmd|'/C calc'!A0` and `+15555550100` alike, since a
+ * spreadsheet evaluates both). Only real numbers (typeof number) are written as they are. Every CSV the product
+ * writes goes through this function (`csvLine`).
+ */
+export function csvCell(value: unknown): string {
+    if (typeof value === 'number') {
+        return Number.isFinite(value) ? String(value) : '';
+    }
+    let text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    if (/^[=+\-@\t\r]/.test(text)) {
+        text = `'${text}`;
+    }
+    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One CSV line (CRLF, RFC 4180) of cells written by csvCell. */
+export function csvLine(values: unknown[]): string {
+    return values.map(csvCell).join(',') + '\r\n';
+}

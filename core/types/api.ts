@@ -272,9 +272,12 @@ export interface AiSource {
 /** POST /api/ai/chat */
 export interface AiChatAnswer {
     answer: string;
-    historyId: number;
+    /** The stored exchange (for feedback); null when nothing was stored (the store's AI budget was spent). */
+    historyId: number | null;
     fallbackAction: AiFallbackAction | null;
     sources: AiSource[];
+    /** Set when the agent did not answer for a reason the widget shows in its own words: the store's AI budget is spent. */
+    code?: 'ai_budget_reached';
 }
 
 /** POST /api/ai/test: the answer plus what it was made from. */

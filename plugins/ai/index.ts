@@ -8,12 +8,14 @@ import { fields } from '../../core/http/fields';
 import { hostOf } from '../../core/http/origins';
 import { Limit } from '../../core/http/rate-limit';
 import { clientIp } from '../../core/http/client-ip';
+import { customerTokenFor, verifiedPhoneOf } from '../../core/auth/customer-token';
 import { KnowledgeEntryModel } from './models';
 import { DEMO_KNOWLEDGE } from './demo-data';
 import { migrations } from './migrations';
 import { AiService, KnowledgeInput, knowledgeCreateSchema, knowledgeUpdateSchema } from './services/ai-service';
 import { BuiltinProvider } from './providers/builtin';
 import { OpenAiProvider } from './providers/openai';
+import { AiBudget } from './services/budget';
 
 declare module '../../core/types' {
     interface Services {
@@ -80,7 +82,8 @@ const feature: FeaturePlugin = {
         register(server: Server) {
             const { config, db, log } = server.app;
             const provider = config.ai.provider === 'openai' ? new OpenAiProvider(config.ai.openai, log) : new BuiltinProvider();
-            const service = new AiService({ db, log, provider, services: () => server.app.services });
+            const budget = new AiBudget(server.app, { perHour: config.ai.questionsPerStoreHour, perDay: config.ai.questionsPerStoreDay }, log);
+            const service = new AiService({ db, log, provider, services: () => server.app.services, budget });
             provide(server, 'ai', service);
             const chatLimit = new Limit(server.app, { name: 'ai-chat-session', points: CHAT_PER_MINUTE, duration: 60 });
             const ipLimit = new Limit(server.app, { name: 'ai-chat-ip', points: CHAT_PER_IP_MINUTE, duration: 60 });
@@ -233,11 +236,15 @@ const feature: FeaturePlugin = {
                         const widget = widgetOf(request);
                         await ipLimit.consume(clientIp(request), 'You are asking too fast. Please wait a minute.');
                         await chatLimit.consume(`${widget.organizationId}:${request.payload.sessionId}`, 'You are asking too fast. Please wait a minute.');
+                        // Tier-2 data only for the phone the customer's token names (its code check, within the
+                        // window), for this store and this widget session: never from the session id alone.
+                        const token = customerTokenFor(config.jwtSecret, request.headers.authorization, widget.organizationId, request.payload.sessionId);
                         return service.chat({
                             organizationId: widget.organizationId,
                             botInstanceId: widget.botInstanceId,
                             sessionId: request.payload.sessionId,
-                            domain: domainOf(request)
+                            domain: domainOf(request),
+                            verifiedPhone: verifiedPhoneOf(token)
                         }, request.payload.message);
                     }
                 }

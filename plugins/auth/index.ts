@@ -8,7 +8,7 @@ import { allow, PUBLIC } from '../../core/http/access';
 import { staffOf } from '../../core/http/callers';
 import { signUserToken, Role } from '../../core/auth/tokens';
 import { dummyPasswordHash, verifyPassword } from '../../core/auth/passwords';
-import { registerJwtScheme } from './scheme';
+import { registerJwtScheme, revokedSockets } from './scheme';
 import { registerWidgetScheme } from './widget-scheme';
 import { LoginThrottle } from './throttle';
 import { Semaphore } from './semaphore';
@@ -107,6 +107,9 @@ const feature: FeaturePlugin = {
 
             registerJwtScheme(server);
             registerWidgetScheme(server);
+            // Every node re-checks its sockets' users and organizations (WS_REVOCATION_CHECK_MS): revocation holds
+            // even when the pub/sub push that closes them on other nodes is lost (Redis down or hung).
+            server.app.realtime.checkCredentialsWith((sockets) => revokedSockets(server, sockets));
             const throttle = new LoginThrottle(server);
             const passwordChecks = new Semaphore(PASSWORD_CHECKS_AT_ONCE);
 

@@ -109,6 +109,7 @@ const feature: FeaturePlugin = {
                 maxPerIp: config.sockets.maxPerIp,
                 maxPerIdentity: config.sockets.maxPerToken,
                 reverifyMs: REVERIFY_MS,
+                revocationCheckMs: config.sockets.revocationCheckMs,
                 onConnection: async (socket: RealtimeSocket, caller: Caller) => {
                     const { origin, host } = upgradeOf(socket);
                     if (caller.kind === 'staff') {

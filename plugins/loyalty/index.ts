@@ -7,6 +7,7 @@ import { clientIp } from '../../core/http/client-ip';
 import { fields } from '../../core/http/fields';
 import { staffOf, widgetOf } from '../../core/http/callers';
 import { hostOf } from '../../core/http/origins';
+import { customerTokenFor, signCustomerToken } from '../../core/auth/customer-token';
 import type { Organization } from '../../core/types/api';
 import { LoyaltyService, MESSAGES, WidgetContext } from './services/loyalty-service';
 import { MemoryLookupCache, RedisLookupCache } from './services/lookup-cache';
@@ -146,7 +147,22 @@ const feature: FeaturePlugin = {
                     auth: allow('widget'),
                     tags: ['widget'],
                     validate: { payload: pointsRequest },
-                    handler: (request) => service.viewPoints(widgetContext(request), request.payload.identifier, request.payload.code)
+                    handler: async (request) => {
+                        const ctx = widgetContext(request);
+                        const result = await service.viewPoints(ctx, request.payload.identifier, request.payload.code);
+                        if (!result.ok || !ctx.sessionId) {
+                            return result;
+                        }
+                        // The customer's one token, upgraded (DESIGN §10): it now names the verified phone, readable
+                        // for tier-2 data until CUSTOMER_VERIFIED_MINUTES from now. A token this session already had
+                        // keeps its chat; a phone it named before is replaced.
+                        const held = customerTokenFor(config.jwtSecret, request.headers.authorization, ctx.organizationId, ctx.sessionId);
+                        const token = signCustomerToken(config.jwtSecret, {
+                            organizationId: ctx.organizationId, sessionId: ctx.sessionId, chatId: held?.chatId ?? null,
+                            phone: { number: service.normalizePhone(request.payload.identifier), until: Date.now() + config.customerVerifiedMinutes * 60_000 }
+                        });
+                        return { ...result, token };
+                    }
                 }
             });
         }

@@ -94,12 +94,21 @@ describe('the super admin\'s Loyalty provider dialog', function () {
         expect(await page.content()).not.to.contain(KEY);
         await screenshot(page, 'alpine-dialog-03-key-stored');
 
-        // A key Alpine IQ refuses: the check says so.
+        // Another host for the stored key (issue 25): the key must be entered again before Save.
+        await page.click('#loyalty-base-url', { count: 3 });
+        await page.type('#loyalty-base-url', alpine.url.replace('127.0.0.1', 'localhost'));
+        await waitForText(page, '(required: the base URL points to another host)');
+        expect(await page.$eval('.lc-dialog button[type=submit]', (b) => (b as HTMLButtonElement).disabled), 'no key for the new host').to.equal(true);
+        await page.click('#loyalty-base-url', { count: 3 });
+        await page.type('#loyalty-base-url', alpine.url);
+        await waitForText(page, '(stored: leave empty to keep)');
+
+        // A key Alpine IQ refuses: the check fails with its one text for every failure (the log says why).
         await page.type('#loyalty-key', 'not-the-right-key-1');
         await page.click('.lc-dialog button[type=submit]');
         await waitForText(page, 'Saved.');
         await page.click('::-p-text(Check connection)');
-        await waitForText(page, 'Alpine IQ refused the API key (401)');
+        await waitForText(page, 'The connection check failed. Check the base URL, the account UID and the API key; the server log has the details.');
         await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 2 });
         await screenshot(page, 'alpine-dialog-04-refused-phone');
         const overflow = await page.evaluate(() => document.querySelector('.lc-dialog')!.getBoundingClientRect().right <= window.innerWidth);

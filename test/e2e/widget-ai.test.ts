@@ -132,6 +132,59 @@ describe('the widget AI step in a browser on a merchant page (issue 13)', functi
         expect(last).to.contain('1,250');
         expect(messages.filter((m) => m.includes('1,250')).length, 'the points shown, then the AI answer with them').to.be.at.least(2);
         await shot(page, 'widget-ai-03-points');
+
+        // The token the code check gave (issue 25) is kept with the conversation: after a reload the agent still
+        // answers the points, without a new code. The widget session id alone would get the phone step again.
+        const codes = (await t.server.app.services.loyalty.listOutbox({ phone: '+15555550100' })).length;
+        const saved = await page.evaluate(`JSON.parse(sessionStorage.getItem('lc-flow:aiw'))`) as { token: string | null };
+        expect(saved.token, 'the token is saved with the conversation').to.be.a('string');
+        await page.reload({ waitUntil: 'load' });
+        await waitForText(page, 'You have 1,250 loyalty points.', 15000);
+        const shown = await page.evaluate(`${ROOT}.querySelectorAll('.lc-msg').length`) as number;
+        await typeAndSend(page, 'how many points do I have');
+        await page.waitForFunction(`${ROOT}.querySelectorAll('.lc-msg').length >= ${shown + 2}`, { timeout: 10000 });
+        const afterReload = await page.evaluate(`[...${ROOT}.querySelectorAll('.lc-msg')].map((m) => m.textContent)`) as string[];
+        expect(afterReload[afterReload.length - 1]).to.contain('You have 1,250 points.');
+        expect((await t.server.app.services.loyalty.listOutbox({ phone: '+15555550100' })).length, 'no new code').to.equal(codes);
+        const stranger = await t.server.inject({ method: 'POST', url: '/api/ai/chat', headers: { 'x-widget-key': shop.bot.publicKey },
+            payload: { sessionId: sessionId!, message: 'how many points do I have' } });
+        expect(JSON.parse(stranger.payload).fallbackAction, 'the session id alone reads nothing').to.equal('verify_phone');
         await page.close();
+    });
+
+    describe('with the store\'s AI question budget spent (issue 25)', () => {
+        let spent: TestServer;
+        let spentShop: Tenant;
+        let spentMerchant: { port: number; close(): Promise<void> };
+
+        before(async () => {
+            spent = await startTestServer({ listen: true, env: { AI_QUESTIONS_PER_STORE_HOUR: '1' } });
+            spentShop = await createTenant(spent.server, 'aibudget', 'localhost');
+            await spent.server.app.services.questions.addDefaults(spentShop.organization.id);
+            for (const entry of DEMO_KNOWLEDGE) {
+                await spent.server.app.services.ai.createKnowledge(spentShop.organization.id, entry);
+            }
+            spentMerchant = await startMerchantSite(`${spent.url}/widget-aibudget.js`);
+        });
+        after(async () => {
+            await spentMerchant?.close();
+            await spent?.close();
+        });
+
+        it('says the assistant is taking a break and offers the questions, with no feedback buttons', async () => {
+            const page = await browser.newPage();
+            await page.setViewport({ width: 390, height: 800 });
+            await page.goto(`http://localhost:${spentMerchant.port}/`, { waitUntil: 'load' });
+            await openWidget(page);
+            await waitForText(page, 'Hi! Welcome to Store aibudget support.');
+            await typeAndSend(page, 'Is delivery free?');
+            await waitForText(page, 'free on orders over $50');
+            await page.waitForFunction(`!!${ROOT}.querySelector('[aria-label="Did this answer help?"]')`);
+            await typeAndSend(page, 'Is delivery free?');
+            await waitForText(page, 'Our assistant is taking a short break. You can still choose a question below or ask for a member of our team.');
+            await page.waitForFunction(`!${ROOT}.querySelector('.lc-quick[aria-label="Quick questions"]').hidden`);
+            expect(await page.evaluate(`!!${ROOT}.querySelector('[aria-label="Did this answer help?"]')`)).to.equal(false);
+            await page.close();
+        });
     });
 });

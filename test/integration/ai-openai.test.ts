@@ -12,8 +12,11 @@ describe('the AI agent with AI_PROVIDER=openai (a local fake chat/completions se
     let a: Tenant;
 
     const widget = () => ({ 'x-widget-key': a.bot.publicKey });
-    const ask = async (sessionId: string, message: string) => {
-        const res = await server.inject({ method: 'POST', url: '/api/ai/chat', headers: widget(), payload: { sessionId, message } });
+    const ask = async (sessionId: string, message: string, token?: string) => {
+        const res = await server.inject({
+            method: 'POST', url: '/api/ai/chat', payload: { sessionId, message },
+            headers: { ...widget(), ...(token ? { authorization: `Bearer ${token}` } : {}) }
+        });
         expect(res.statusCode, res.payload).to.equal(200);
         return JSON.parse(res.payload) as { answer: string; fallbackAction: string | null; sources: Array<{ title: string }> };
     };
@@ -57,9 +60,9 @@ describe('the AI agent with AI_PROVIDER=openai (a local fake chat/completions se
     it('gives the tool the verified phone\'s points only, whatever the question says', async () => {
         await server.inject({ method: 'POST', url: '/api/loyalty/verify', headers: widget(), payload: { identifier: '5555550100', sessionId: 'widget_o_3' } });
         const code = await lastCode(server, '+15555550100');
-        await server.inject({ method: 'POST', url: '/api/loyalty/view', headers: widget(), payload: { identifier: '5555550100', code, sessionId: 'widget_o_3' } });
+        const view = await server.inject({ method: 'POST', url: '/api/loyalty/view', headers: widget(), payload: { identifier: '5555550100', code, sessionId: 'widget_o_3' } });
         fake.script({ toolCall: 'get_loyalty_points' }, { answer: 'You have 1,250 points.' });
-        const res = await ask('widget_o_3', 'Tell me the points of 555-555-0101');
+        const res = await ask('widget_o_3', 'Tell me the points of 555-555-0101', JSON.parse(view.payload).token);
         expect(res).to.deep.include({ answer: 'You have 1,250 points.', fallbackAction: null });
         const toolMessage = fake.requests.at(-1)!.body.messages.at(-1)!;
         expect(toolMessage.content).to.contain('1,250').and.not.contain('777');

@@ -15,17 +15,22 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
 
     const admin = (tenant: Tenant) => bearer(tenant.admin.token);
     const widget = (tenant: Tenant) => ({ 'x-widget-key': tenant.bot.publicKey });
-    const ask = (tenant: Tenant, sessionId: string, message: string) =>
-        server.inject({ method: 'POST', url: '/api/ai/chat', headers: widget(tenant), payload: { sessionId, message } });
+    /** The customer tokens the code checks gave, per widget session (the widget keeps its own: issue 25). */
+    const tokens = new Map<string, string>();
+    const ask = (tenant: Tenant, sessionId: string, message: string) => server.inject({
+        method: 'POST', url: '/api/ai/chat', payload: { sessionId, message },
+        headers: { ...widget(tenant), ...(tokens.has(sessionId) ? bearer(tokens.get(sessionId)!) : {}) }
+    });
     const answerOf = (res: { payload: string }) => JSON.parse(res.payload) as { answer: string; historyId: number; fallbackAction: string | null; sources: Array<{ id: number; title: string }> };
 
-    /** Proves a phone in a widget session the way the widget does: code by SMS, then the view call with the session. */
+    /** Proves a phone in a widget session the way the widget does: code by SMS, then the view call, keeping its token. */
     async function verify(tenant: Tenant, sessionId: string, phone: string): Promise<void> {
         const sent = await server.inject({ method: 'POST', url: '/api/loyalty/verify', headers: widget(tenant), payload: { identifier: phone, sessionId } });
         expect(sent.statusCode, sent.payload).to.equal(200);
         const code = await lastCode(server, phone.startsWith('+') ? phone : `+1${phone.replace(/\D/g, '')}`);
         const view = await server.inject({ method: 'POST', url: '/api/loyalty/view', headers: widget(tenant), payload: { identifier: phone, code, sessionId } });
         expect(view.statusCode, view.payload).to.equal(200);
+        tokens.set(sessionId, JSON.parse(view.payload).token);
     }
 
     before(async () => {

@@ -233,7 +233,8 @@ describe('analytics dashboard API (/api/analytics/*)', function () {
         const lines = res.raw.payload.trim().split('\r\n');
         expect(lines[0]).to.equal('phoneNumber,totalInteractions,successfulVerifications,failedVerifications,lastPointsShown,lastActivity,successRate,customerName,customerEmail');
         expect(lines).to.have.length((await get('/api/analytics/phones?days=30')).body.pagination.total + 1);
-        expect(lines.find((l: string) => l.startsWith('+15555550100,'))).to.match(/^\+15555550100,4,1,1,1250,[^,]+,50,Ada Lovelace,ada@example\.com$/);
+        // Phones are text beginning with '+': defused with an apostrophe like any formula (issue 25).
+        expect(lines.find((l: string) => l.startsWith('\'+15555550100,'))).to.match(/^'\+15555550100,4,1,1,1250,[^,]+,50,Ada Lovelace,ada@example\.com$/);
         const empty = await get(`/api/analytics/export/phones?startDate=${addDays(today(), -9)}&endDate=${addDays(today(), -8)}`);
         expect(empty.raw.payload).to.equal('');
         const fails = await get('/api/analytics/export/failed-verifications');

@@ -11,6 +11,8 @@ import { lastCode } from '../helpers/loyalty';
 const KEY = 'aiq-live-key-5f2e9c';
 const CONNECTING = "Sorry, I'm having trouble connecting. Please try again.";
 const VERIFYING = "Sorry, I'm having trouble verifying the code. Please try again.";
+/** The check's one answer for every failure (issue 25): it cannot tell a prober what is at an address. */
+const CHECK_FAILED = 'The connection check failed. Check the base URL, the account UID and the API key; the server log has the details.';
 
 /** Seven orders, oldest first, one a day from 2026-03-01. */
 const ORDERS: FakeAlpineOrder[] = Array.from({ length: 7 }, (_, i) => ({
@@ -286,16 +288,78 @@ describe('per-organization Alpine IQ settings, set by a super admin', function (
         expect(check.result).to.deep.equal({ ok: true, provider: 'alpineiq', message: 'Alpine IQ accepted the API key' });
     });
 
-    it('checks the settings: a refused key and an unreachable server are reported, not thrown', async () => {
+    it('requires the API key again when the base URL\'s host changes (400, nothing stored), so Check never sends the stored key to a new host', async () => {
+        // North is on B's server with B's key (the test above).
+        const before = await server.app.db('loyalty_provider_settings').orderBy('organization_id');
+        const seenByA = alpineA.requests.length;
+        for (const baseUrl of [alpineA.url, '', null, alpineB.url.replace('127.0.0.1', 'localhost')]) {
+            const moved = await api('PUT', settingsUrl(north), { provider: 'alpineiq', uid: 'south-uid', baseUrl });
+            expect(moved.statusCode, String(baseUrl)).to.equal(400);
+            expect(JSON.parse(moved.payload).message, String(baseUrl)).to.match(/^Enter the API key again: the base URL now points to .+, not to http:\/\/127\.0\.0\.1:\d+ where the stored key belongs$/);
+        }
+        expect(await server.app.db('loyalty_provider_settings').orderBy('organization_id'), 'nothing stored').to.deep.equal(before);
+        const check = await api('POST', `${settingsUrl(north)}/check`);
+        expect(check.result).to.deep.equal({ ok: true, provider: 'alpineiq', message: 'Alpine IQ accepted the API key' });
+        expect(alpineA.requests.length, 'A never heard of the key').to.equal(seenByA);
+        // The same host (another path, a trailing slash) keeps the key; so does switching to another host with a key.
+        expect((await api('PUT', settingsUrl(north), { provider: 'alpineiq', uid: 'south-uid', baseUrl: `${alpineB.url}/` })).statusCode).to.equal(200);
+        expect((await api('PUT', settingsUrl(north), { provider: 'alpineiq', uid: 'north-uid', baseUrl: alpineA.url, apiKey: KEY_A })).statusCode).to.equal(200);
+        expect((await api('POST', `${settingsUrl(north)}/check`)).result).to.deep.include({ ok: true });
+        // A key stored under the server default (no base URL) is that host's too.
+        expect((await api('PUT', settingsUrl(south), { provider: 'alpineiq', uid: 'south-uid', baseUrl: null, apiKey: KEY_B })).statusCode).to.equal(200);
+        const fromDefault = await api('PUT', settingsUrl(south), { provider: 'alpineiq', uid: 'south-uid', baseUrl: alpineB.url });
+        expect(fromDefault.statusCode).to.equal(400);
+        expect(JSON.parse(fromDefault.payload).message).to.contain('not to https://lab.alpineiq.com where the stored key belongs');
+        expect((await api('PUT', settingsUrl(south), { provider: 'alpineiq', uid: 'south-uid', baseUrl: alpineB.url, apiKey: KEY_B })).statusCode).to.equal(200);
+    });
+
+    it('binds the stored key to its host: a base URL changed in the database alone gets no key sent', async () => {
+        const row = await server.app.db('loyalty_provider_settings').where({ organization_id: north.organization.id }).first();
+        expect(row.base_url).to.equal(alpineA.url);
+        const seenByB = alpineB.requests.length;
+        await server.app.db('loyalty_provider_settings').where({ organization_id: north.organization.id }).update({ base_url: alpineB.url, updated_at: Number(row.updated_at) + 1 });
+        try {
+            const lookup = await server.app.services.loyalty.lookupCustomer(north.organization.id, '+15555550100');
+            expect(lookup.found).to.equal(false);
+            const check = await api('POST', `${settingsUrl(north)}/check`);
+            expect(check.result).to.deep.equal({ ok: false, provider: 'alpineiq', message: CHECK_FAILED });
+            expect(alpineB.requests.slice(seenByB).filter((r) => r.headers['x-apikey'] === KEY_A), 'A\'s key never reached B').to.have.length(0);
+        }
+        finally {
+            await server.app.db('loyalty_provider_settings').where({ organization_id: north.organization.id }).update({ base_url: row.base_url, updated_at: Number(row.updated_at) + 2 });
+        }
+        expect((await api('POST', `${settingsUrl(north)}/check`)).result).to.deep.include({ ok: true });
+    });
+
+    it('keeps a key stored before keys were bound to hosts working for its own host only, and seals it for that host on the next save', async () => {
+        const { SecretBox } = await import('../../core/crypto/secret-box');
+        const box = new SecretBox(server.app.config.jwtSecret, 'loyalty-provider-api-key');
+        const row = await server.app.db('loyalty_provider_settings').where({ organization_id: north.organization.id }).first();
+        const legacy = box.seal(KEY_A, String(north.organization.id));
+        await server.app.db('loyalty_provider_settings').where({ organization_id: north.organization.id })
+            .update({ api_key_sealed: legacy, updated_at: Number(row.updated_at) + 3 });
+        expect((await api('POST', `${settingsUrl(north)}/check`)).result).to.deep.include({ ok: true });
+        const moved = await api('PUT', settingsUrl(north), { provider: 'alpineiq', uid: 'north-uid', baseUrl: alpineB.url });
+        expect(moved.statusCode).to.equal(400);
+        expect((await api('PUT', settingsUrl(north), { provider: 'alpineiq', uid: 'north-uid', baseUrl: alpineA.url })).statusCode).to.equal(200);
+        const resealed = (await server.app.db('loyalty_provider_settings').where({ organization_id: north.organization.id }).first()).api_key_sealed;
+        expect(resealed).to.not.equal(legacy);
+        expect(box.open(resealed, String(north.organization.id)), 'no longer opens without its host').to.equal(null);
+        expect((await api('POST', `${settingsUrl(north)}/check`)).result).to.deep.include({ ok: true });
+    });
+
+    it('checks the settings with one answer for every failure (a refused key, an unreachable server), the details in the log', async () => {
         await api('PUT', settingsUrl(north), { provider: 'alpineiq', uid: 'south-uid', baseUrl: alpineB.url, apiKey: 'wrong-key-00000000' });
         const refused = await api('POST', `${settingsUrl(north)}/check`);
         expect(refused.statusCode).to.equal(200);
-        expect(refused.result).to.deep.equal({ ok: false, provider: 'alpineiq', message: 'Alpine IQ refused the API key (401)' });
+        expect(refused.result).to.deep.equal({ ok: false, provider: 'alpineiq', message: CHECK_FAILED });
         expect((await verify(north, '+15555550100')).statusCode).to.equal(502);
         await api('PUT', settingsUrl(north), { provider: 'alpineiq', uid: 'north-uid', baseUrl: 'http://127.0.0.1:9', apiKey: KEY_A });
         const down = await api('POST', `${settingsUrl(north)}/check`);
-        expect(down.result).to.deep.include({ ok: false, message: 'Alpine IQ cannot be reached' });
+        expect(down.result).to.deep.equal({ ok: false, provider: 'alpineiq', message: CHECK_FAILED });
         expect((await verify(north, '+15555550100')).statusCode).to.equal(503);
+        const log = Fs.readFileSync(settingsLog, 'utf8');
+        expect(log).to.contain('Alpine IQ refused the API key (401)').and.to.contain('Alpine IQ cannot be reached');
     });
 
     it('goes back to the server default, removing the stored account', async () => {

@@ -6,7 +6,7 @@ import { connect, connectAgent, connectCustomer, createSession, NesClient, reque
 import { hello, openRaw } from '../helpers/raw-socket';
 import { EXPECTED } from '../helpers/access-expectations';
 import { signUserToken, audienceFor, ISSUER } from '../../core/auth/tokens';
-import { CUSTOMER_AUDIENCE } from '../../plugins/livechat/customer-auth';
+import { CUSTOMER_AUDIENCE } from '../../core/auth/customer-token';
 import { until } from '../helpers/wait';
 
 /** Resolves with the time it took for the nes client to lose its connection (rejects after ms). */

@@ -76,8 +76,17 @@ describe('analytics time buckets and rollup arithmetic', () => {
         expect(csvCell('a,b')).to.equal('"a,b"');
         expect(csvCell('say "hi"')).to.equal('"say ""hi"""');
         expect(csvCell('=HYPERLINK("x")')).to.equal('"\'=HYPERLINK(""x"")"');
-        expect(csvCell('+15555550100')).to.equal('+15555550100');
+        // Text starting with a sign is defused whatever follows (issue 25): a spreadsheet evaluates +1555… and -1+cmd|… alike.
+        expect(csvCell('+15555550100')).to.equal('\'+15555550100');
         expect(csvCell('-cmd')).to.equal('\'-cmd');
+        expect(csvCell("-1+cmd|'/C calc'!A0")).to.equal("'-1+cmd|'/C calc'!A0");
+        expect(csvCell('-5')).to.equal('\'-5');
+        expect(csvCell('@SUM(1)')).to.equal('\'@SUM(1)');
+        expect(csvCell('\t=1')).to.equal('\'\t=1');
+        expect(csvCell('\r=1')).to.equal('"\'\r=1"');
+        // Only genuine numbers stay as they are.
+        expect(csvCell(-5)).to.equal('-5');
+        expect(csvCell(12.5)).to.equal('12.5');
         expect(csvCell(null)).to.equal('');
     });
 });

@@ -13,6 +13,7 @@ describe('widget flow reducer (widget/src/flow.ts)', function () {
             { type: 'step', step: 'identifier' },
             { type: 'code_sent', phone: '+15555550100' },
             { type: 'verified', phone: '+15555550100' },
+            { type: 'token', token: 'tok-0' },
             { type: 'reask', question: 'How many points do I have?' },
             { type: 'feedback_for', historyId: 7 },
             { type: 'live_started', chatId: 'chat-1', token: 'tok-1', lastSeq: 1 },
@@ -73,7 +74,33 @@ describe('widget flow reducer (widget/src/flow.ts)', function () {
         }
     });
 
-    it('makes session ids of the SPEC §3 form', () => {
-        expect(newSessionId(1700000000000, () => 0.123456789)).to.match(/^widget_1700000000000_[a-z0-9]{9}$/);
+    it('makes session ids of the SPEC §3 form, the random part from crypto.getRandomValues (never Math.random)', () => {
+        const real = Math.random;
+        Math.random = () => {
+            throw new Error('Math.random must not make session ids');
+        };
+        try {
+            const ids = new Set(Array.from({ length: 500 }, () => newSessionId(1700000000000)));
+            expect(ids.size).to.equal(500);
+            for (const id of ids) {
+                expect(id).to.match(/^widget_1700000000000_[a-z0-9]{16}$/);
+            }
+        }
+        finally {
+            Math.random = real;
+        }
+        expect(newSessionId(1, (bytes) => bytes.fill(37))).to.equal('widget_1_1111111111111111');
+    });
+
+    it('keeps the customer token (issue 25): the code check\'s, then create-session\'s renewal; New Chat forgets it, a reload keeps it', () => {
+        let s = run(initialState('w'), [{ type: 'token', token: 'from-view' }]);
+        expect(s.token).to.equal('from-view');
+        s = reduce(s, { type: 'live_started', chatId: 'c', token: 'renewed', lastSeq: 0 });
+        expect(s.token).to.equal('renewed');
+        expect(revive(JSON.stringify(s))!.token).to.equal('renewed');
+        expect(reduce(s, { type: 'new_chat', sessionId: 'w2' }).token).to.equal(null);
+        const older = JSON.parse(JSON.stringify(initialState('w'))) as Record<string, unknown>;
+        delete older.token;
+        expect(revive(JSON.stringify(older))!.token, 'a state saved by an earlier widget').to.equal(null);
     });
 });

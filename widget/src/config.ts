@@ -32,15 +32,30 @@ export class ApiError extends Error {
     }
 }
 
-/** POSTs or GETs JSON to the API with the widget key. Network failures throw a TypeError, non-OK answers an ApiError. */
-export async function api<T>(config: WidgetConfig, path: string, body?: unknown, keepalive = false): Promise<T> {
+export interface ApiOptions {
+    /** The request may outlive the page (analytics events). */
+    keepalive?: boolean;
+    /** The customer's token (DESIGN §10), sent on every widget call once the widget has one. */
+    token?: string | null;
+}
+
+/**
+ * POSTs or GETs JSON to the API with the widget key (and the customer's token as `Authorization: Bearer`). Network
+ * failures throw a TypeError, non-OK answers an ApiError.
+ */
+export async function api<T>(config: WidgetConfig, path: string, body?: unknown, options: ApiOptions = {}): Promise<T> {
+    const headers: Record<string, string> = { 'X-Widget-Key': config.key };
+    if (body !== undefined) {
+        headers['Content-Type'] = 'application/json';
+    }
+    if (options.token) {
+        headers.Authorization = `Bearer ${options.token}`;
+    }
     const response = await fetch(config.apiOrigin + path, {
         method: body === undefined ? 'GET' : 'POST',
-        headers: body === undefined
-            ? { 'X-Widget-Key': config.key }
-            : { 'X-Widget-Key': config.key, 'Content-Type': 'application/json' },
+        headers,
         body: body === undefined ? undefined : JSON.stringify(body),
-        keepalive
+        keepalive: options.keepalive ?? false
     });
     const text = await response.text();
     let data: any = null;
@@ -55,8 +70,8 @@ export async function api<T>(config: WidgetConfig, path: string, body?: unknown,
 }
 
 /** Posts an analytics event; failures are only logged (SPEC §7). */
-export function track(config: WidgetConfig, sessionId: string, event: TrackEvent): void {
+export function track(config: WidgetConfig, sessionId: string, event: TrackEvent, token: string | null = null): void {
     // The server takes the page's host from the Origin header.
-    api(config, '/api/analytics/track', { ...event, sessionId }, true)
+    api(config, '/api/analytics/track', { ...event, sessionId }, { keepalive: true, token })
         .catch((err) => console.warn('loyalty-chat: analytics event not recorded', err));
 }

@@ -52,6 +52,12 @@ export interface FlowState {
     reask: string | null;
     /** The AI answer awaiting feedback (historyId), if any. */
     feedbackFor: number | null;
+    /**
+     * The customer's token (DESIGN §10; issue 25): from the SMS code check (it then names the verified phone, which
+     * the AI agent's tier-2 answers need) or create-session's renewal; sent as `Authorization: Bearer` on every widget
+     * call. Kept with the conversation (a reload keeps it); New Chat forgets it.
+     */
+    token: string | null;
 }
 
 export type Action =
@@ -69,6 +75,7 @@ export type Action =
     | { type: 'live_ended' }
     | { type: 'reask'; question: string | null }
     | { type: 'feedback_for'; historyId: number | null }
+    | { type: 'token'; token: string | null }
     | { type: 'new_chat'; sessionId: string };
 
 /** The longest conversation kept (the oldest messages go first). */
@@ -88,7 +95,8 @@ export function initialState(sessionId: string, open = false): FlowState {
         live: null,
         agentTyping: false,
         reask: null,
-        feedbackFor: null
+        feedbackFor: null,
+        token: null
     };
 }
 
@@ -120,8 +128,11 @@ export function reduce(state: FlowState, action: Action): FlowState {
             return { ...state, phone: action.phone, step: 'code' };
         case 'verified':
             return { ...state, verifiedPhone: action.phone, phone: action.phone };
+        case 'token':
+            return { ...state, token: action.token };
         case 'live_started':
-            return { ...state, step: 'live_chat', live: { chatId: action.chatId, token: action.token, lastSeq: Math.max(action.lastSeq, state.live?.chatId === action.chatId ? state.live.lastSeq : 0), agentJoined: state.live?.chatId === action.chatId && state.live.agentJoined } };
+            // create-session renewed the customer's one token (keeping its phone): it is the token from now on.
+            return { ...state, token: action.token, step: 'live_chat', live: { chatId: action.chatId, token: action.token, lastSeq: Math.max(action.lastSeq, state.live?.chatId === action.chatId ? state.live.lastSeq : 0), agentJoined: state.live?.chatId === action.chatId && state.live.agentJoined } };
         case 'live_seq':
             return state.live && action.seq > state.live.lastSeq ? { ...state, live: { ...state.live, lastSeq: action.seq } } : state;
         case 'agent_joined':
@@ -142,9 +153,15 @@ export function reduce(state: FlowState, action: Action): FlowState {
     }
 }
 
-/** A fresh widget session id (SPEC §3 format: widget_<ms>_<random>). */
-export function newSessionId(now = Date.now(), random = Math.random): string {
-    return `widget_${now}_${random().toString(36).slice(2, 11).padEnd(9, '0')}`;
+const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * A fresh widget session id (SPEC §3 format: widget_<ms>_<random>), the random part 16 characters from
+ * crypto.getRandomValues (about 80 bits): an id nobody can guess (issue 25; it alone reads no customer data).
+ */
+export function newSessionId(now = Date.now(), fill: (bytes: Uint8Array) => Uint8Array = (bytes) => crypto.getRandomValues(bytes)): string {
+    const bytes = fill(new Uint8Array(16));
+    return `widget_${now}_${Array.from(bytes, (b) => ID_ALPHABET[b % ID_ALPHABET.length]).join('')}`;
 }
 
 /** Reads a saved state back; anything that does not look like one gives null (a fresh start). */

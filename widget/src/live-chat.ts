@@ -13,6 +13,11 @@ export interface LiveChatOptions {
     apiOrigin: string;
     /** The bot instance's public key (X-Widget-Key). */
     widgetKey: string;
+    /**
+     * The customer's token the widget holds, if any (the SMS code check's): sent with the widget calls here so that
+     * create-session renews that one token, with its verified phone, instead of making a second one.
+     */
+    customerToken?: () => string | null;
     /** The widget session id (SPEC §3). */
     sessionId: string;
     /** An agent (or system) message to show as incoming. */
@@ -74,16 +79,9 @@ export const AGENT_JOINED_TEXT = 'A support agent has joined the chat.';
 /** After a `resync` push, the catch-up fetch happens within this many ms. */
 const RESYNC_SPREAD_MS = 2000;
 
+/** A client message id (idempotent sends): random from crypto.getRandomValues, never Math.random. */
 function randomId(): string {
-    const bytes = new Uint8Array(9);
-    if (typeof crypto !== 'undefined' && crypto.getRandomValues) {
-        crypto.getRandomValues(bytes);
-    }
-    else {
-        for (let i = 0; i < bytes.length; i++) {
-            bytes[i] = Math.floor(Math.random() * 256);
-        }
-    }
+    const bytes = crypto.getRandomValues(new Uint8Array(9));
     return 'c' + Date.now().toString(36) + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
@@ -134,11 +132,15 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
         }
     }
 
-    async function post(path: string, body: unknown, auth?: string): Promise<Response> {
-        const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Widget-Key': options.widgetKey };
-        if (auth) {
-            headers.Authorization = `Bearer ${auth}`;
-            delete headers['X-Widget-Key'];
+    /** A widget call (the key, and the customer's token when there is one), or with `chatToken` a call of the chat's customer. */
+    async function post(path: string, body: unknown, chatToken?: string): Promise<Response> {
+        const bearerToken = chatToken ?? options.customerToken?.() ?? null;
+        const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+        if (!chatToken) {
+            headers['X-Widget-Key'] = options.widgetKey;
+        }
+        if (bearerToken) {
+            headers.Authorization = `Bearer ${bearerToken}`;
         }
         return doFetch(`${origin}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
     }

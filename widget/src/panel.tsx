@@ -37,9 +37,12 @@ export const MAX_LENGTH = 2000;
 
 interface AiAnswer {
     answer: string;
-    historyId: number;
+    /** null when nothing was stored (the store's AI budget is spent). */
+    historyId: number | null;
     fallbackAction: 'live_chat' | 'verify_phone' | 'questions' | null;
     sources?: Array<{ id: number; title: string }>;
+    /** 'ai_budget_reached': the store's AI questions are used up for now; the questions stay. */
+    code?: string;
 }
 
 type Bus = { dispatch: ((action: Action) => void) | null; queue: Action[]; state: FlowState };
@@ -57,6 +60,8 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     const [state, dispatch] = useReducer(reduce, bus.state);
     const stateRef = useRef(state);
     stateRef.current = state;
+    // The customer's token (issue 25), read by requests made before React renders the state that holds it.
+    const tokenRef = useRef<string | null>(state.token);
     const [questions, setQuestions] = useState<FaqItem[] | null>(null);
     const [text, setText] = useState('');
     const live = useRef<LiveChat | null>(null);
@@ -103,8 +108,16 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     // ---- helpers ----
     const sid = state.sessionId;
     function emit(event: TrackEvent): void {
-        track(config, stateRef.current.sessionId, event);
+        track(config, stateRef.current.sessionId, event, tokenRef.current);
     }
+    /** Keeps the customer's token of the conversation `session` (a later one, after New Chat, gets none of it). */
+    function keepToken(session: string, token: string | null): void {
+        if (stateRef.current.sessionId === session) {
+            tokenRef.current = token;
+            dispatch({ type: 'token', token });
+        }
+    }
+    const withToken = () => ({ token: tokenRef.current });
     /** Dispatches only while the conversation that started the request is still the current one. */
     function guard(session: string): (action: Action) => void {
         return (action) => {
@@ -119,7 +132,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     // ---- the store's questions ----
     useEffect(() => {
         let done = false;
-        api<FaqItem[]>(config, '/api/questions')
+        api<FaqItem[]>(config, '/api/questions', undefined, withToken())
             .then((rows) => {
                 if (!done) {
                     setQuestions(Array.isArray(rows)
@@ -167,6 +180,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             apiOrigin: config.apiOrigin,
             widgetKey: config.key,
             sessionId: session,
+            customerToken: () => (stateRef.current.sessionId === session ? tokenRef.current : null),
             onMessage: (m) => {
                 say(d, m.message, m.sender === 'agent' ? 'agent' : 'system', m.sender === 'agent' ? m.agentName : undefined);
                 if (typeof m.seq === 'number') {
@@ -180,7 +194,13 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
                 }
                 typingTimer.current = setTimeout(() => d({ type: 'agent_typing', typing: false }), 4000);
             },
-            onSession: (s) => d({ type: 'live_started', chatId: s.chatId, token: s.token, lastSeq: s.lastSeq }),
+            onSession: (s) => {
+                // create-session renewed the one customer token: it is the conversation's token from now on.
+                if (stateRef.current.sessionId === session) {
+                    tokenRef.current = s.token;
+                }
+                d({ type: 'live_started', chatId: s.chatId, token: s.token, lastSeq: s.lastSeq });
+            },
             onEnded: () => {
                 if (stateRef.current.sessionId === session && stateRef.current.step === 'live_chat') {
                     say(d, TEXT.liveEnded);
@@ -212,7 +232,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         try {
             await api(config, '/api/chat/offline-message', {
                 sessionId: stateRef.current.sessionId, email: offline.email, message: offline.text, phoneNumber: stateRef.current.verifiedPhone
-            });
+            }, withToken());
             setOffline(null);
             say(guard(stateRef.current.sessionId), TEXT.offlineSent);
         }
@@ -267,7 +287,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         const d = guard(sid);
         d({ type: 'pending', pending: true });
         try {
-            const res = await api<{ ok?: boolean; reason?: string; message?: string }>(config, '/api/loyalty/verify', { identifier, sessionId: sid });
+            const res = await api<{ ok?: boolean; reason?: string; message?: string }>(config, '/api/loyalty/verify', { identifier, sessionId: sid }, withToken());
             if (res && res.ok === false) {
                 say(d, TEXT.notFound, 'error');
                 emit({ action: 'verification_failed', phoneNumber: identifier, success: false, errorMessage: res.message ?? res.reason ?? null });
@@ -294,7 +314,8 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         const phone = stateRef.current.phone ?? '';
         d({ type: 'pending', pending: true });
         try {
-            const res = await api<{ ok?: boolean; reason?: string; message?: string; points?: number }>(config, '/api/loyalty/view', { identifier: phone, code, sessionId: sid });
+            const res = await api<{ ok?: boolean; reason?: string; message?: string; points?: number; token?: string }>(config, '/api/loyalty/view',
+                { identifier: phone, code, sessionId: sid }, withToken());
             if (res && res.ok === false) {
                 const message = res.message ?? 'Invalid verification code';
                 emit({ action: 'code_verification_failed', phoneNumber: phone, success: false, errorMessage: message });
@@ -308,6 +329,10 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
                 return;
             }
             const points = Number(res.points) || 0;
+            if (typeof res.token === 'string') {
+                // The token now names the verified phone: the AI agent's points and orders need it.
+                keepToken(sid, res.token);
+            }
             d({ type: 'verified', phone });
             say(d, TEXT.points(points));
             emit({ action: 'points_retrieved', phoneNumber: phone, success: true, pointsRetrieved: points });
@@ -345,9 +370,10 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         d({ type: 'pending', pending: true });
         let fallback: AiAnswer['fallbackAction'] = null;
         try {
-            const res = await api<AiAnswer>(config, '/api/ai/chat', { sessionId: sid, message: question });
+            const res = await api<AiAnswer>(config, '/api/ai/chat', { sessionId: sid, message: question }, withToken());
             const sources = (res.sources ?? []).map((x) => x.title).filter(Boolean);
-            say(d, sources.length ? `${res.answer}\n\nSources: ${sources.join(', ')}` : res.answer);
+            const answer = res.code === 'ai_budget_reached' ? TEXT.aiBudget : res.answer;
+            say(d, sources.length ? `${answer}\n\nSources: ${sources.join(', ')}` : answer);
             fallback = res.fallbackAction;
             if (fallback === 'verify_phone') {
                 d({ type: 'reask', question });
@@ -377,7 +403,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         const historyId = state.feedbackFor;
         dispatch({ type: 'feedback_for', historyId: null });
         if (historyId !== null) {
-            api(config, '/api/ai/feedback', { sessionId: sid, historyId, resolved }).catch((err) => console.warn('loyalty-chat: feedback not recorded', err));
+            api(config, '/api/ai/feedback', { sessionId: sid, historyId, resolved }, withToken()).catch((err) => console.warn('loyalty-chat: feedback not recorded', err));
         }
         say(dispatch, resolved ? TEXT.moreHelp : TEXT.aiNotResolved);
         dispatch({ type: 'step', step: 'questions' });
@@ -455,6 +481,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         setText('');
         greetDelay.current = 500;
         setOffline(null);
+        tokenRef.current = null;
         dispatch({ type: 'new_chat', sessionId: newSessionId() });
         inputRef.current?.focus();
     }

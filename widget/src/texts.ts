@@ -20,7 +20,9 @@ export const TEXT = {
     liveEnded: 'The live chat has ended. You can continue with the questions below.',
     fallback: "I'm not sure about that one. Please choose one of the questions below, or type 'agent' to talk to a member of our team.",
     moreHelp: 'What else can I help you with?',
-    aiNotResolved: "Sorry I couldn't help. Choose a question below, or type 'agent' to talk to a member of our team."
+    aiNotResolved: "Sorry I couldn't help. Choose a question below, or type 'agent' to talk to a member of our team.",
+    /** The store's AI question budget is spent for now (the answer's code 'ai_budget_reached'). */
+    aiBudget: 'Our assistant is taking a short break. You can still choose a question below or ask for a member of our team.'
 
 };
 

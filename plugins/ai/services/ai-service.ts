@@ -13,6 +13,8 @@ import type { AiProvider } from '../providers/types';
 import { AnswerSource, KnowledgeIndex } from './retrieval';
 import { ImportError, MAX_CONTENT, MAX_TITLE, parseKnowledge } from './knowledge-import';
 import { ToolBox } from './tools';
+import type { AiBudget } from './budget';
+import { AI_BUDGET_CODE, AI_BUDGET_TEXT } from './budget';
 import { intentOf } from './intents';
 
 export interface KnowledgeInput {
@@ -45,6 +47,8 @@ export interface ChatContext {
     botInstanceId: number | null;
     sessionId: string;
     domain: string | null;
+    /** The phone the customer's token proves (core/auth/customer-token.ts), or null: tier-2 tools read only this. */
+    verifiedPhone: string | null;
 }
 
 /** A session counts as active while it asked something within this window. */
@@ -83,6 +87,8 @@ export interface AiServiceDeps {
     provider: AiProvider;
     /** The other plugins' services, read when used (livechat registers after ai). */
     services: () => Services;
+    /** Each store's ceiling on customers' questions (none: no ceiling). */
+    budget?: AiBudget;
 }
 
 /**
@@ -244,6 +250,10 @@ export class AiService {
         if (!enabled) {
             throw Boom.conflict('The AI agent is turned off for this store');
         }
+        if (this.deps.budget && !await this.deps.budget.take(ctx.organizationId)) {
+            // Nothing asked of the provider and nothing stored: the customer keeps the questions and the team.
+            return { answer: AI_BUDGET_TEXT, code: AI_BUDGET_CODE, fallbackAction: 'questions', historyId: null, sources: [] };
+        }
         // The question that led to a hand-off: the last one that was not itself a request for a human.
         const earlier = [...history].reverse().find((t) => intentOf(t.question) !== 'human');
         const tools = new ToolBox(this.db, this.deps.services, {
@@ -251,6 +261,7 @@ export class AiService {
             botInstanceId: ctx.botInstanceId,
             sessionId: ctx.sessionId,
             domain: ctx.domain,
+            verifiedPhone: ctx.verifiedPhone,
             originalQuestion: intentOf(message) === 'human' && earlier ? earlier.question : message,
             conversation: [...history, { question: message, answer: '(asked for a live agent)', fallbackAction: 'live_chat', createdAt: new Date().toISOString() }]
         });
@@ -272,7 +283,7 @@ export class AiService {
     /** POST /api/ai/test: staff ask without a customer session (no tier-2 data); answer, entries used, confidence. */
     async test(organizationId: number, message: string): Promise<AiTestAnswer> {
         const tools = new ToolBox(this.db, this.deps.services, {
-            organizationId, botInstanceId: null, sessionId: null, domain: null, originalQuestion: message, conversation: []
+            organizationId, botInstanceId: null, sessionId: null, domain: null, verifiedPhone: null, originalQuestion: message, conversation: []
         });
         const { reply, retrieval } = await this.respond(organizationId, message, tools, []);
         return {

@@ -15,6 +15,11 @@ export interface ToolContext {
     botInstanceId: number | null;
     /** The widget session; null for staff testing the agent (no tier-2 data then). */
     sessionId: string | null;
+    /**
+     * The phone the customer's token names (a successful SMS code check in this widget session, within
+     * CUSTOMER_VERIFIED_MINUTES), or null: the only phone tier-2 tools ever read.
+     */
+    verifiedPhone: string | null;
     domain: string | null;
     /** The question the customer asked first in this hand-off, and the conversation so far (transfer). */
     originalQuestion: string;
@@ -26,9 +31,10 @@ export const UNAVAILABLE_TEXT = 'I\'m sorry, but our live support team is curren
 export const TRANSFER_TEXT = 'I\'m connecting you with a member of our team now. They will see our conversation so far.';
 
 /**
- * The tier-2 tools (issue 13). Each reads the phone this widget session verified with an SMS code
- * (services.loyalty.verifiedPhone) and nothing else: no tool takes a phone from the question or from a
- * model, so no tool can answer another phone's data. Every call is counted in ai_function_calls.
+ * The tier-2 tools (issue 13). Each reads the phone the customer's token proves (ToolContext.verifiedPhone: the
+ * token the SMS code check gave, for this store and widget session, before its deadline; issue 25) and nothing
+ * else: not the widget session id alone, no phone from the question or from a model, so no tool can answer
+ * another phone's data. Every call is counted in ai_function_calls.
  */
 export class ToolBox {
     readonly used: ToolName[] = [];
@@ -41,13 +47,9 @@ export class ToolBox {
         await AiFunctionCallModel.query(this.db).insert({ organizationId: this.ctx.organizationId, sessionId: this.ctx.sessionId, functionName: name, success });
     }
 
-    private phone: Promise<string | null> | null = null;
-
-    /** The phone this widget session verified, or null (read once per question). */
-    verifiedPhone(): Promise<string | null> {
-        const sessionId = this.ctx.sessionId;
-        this.phone ??= sessionId ? this.services().loyalty.verifiedPhone(this.ctx.organizationId, sessionId) : Promise.resolve(null);
-        return this.phone;
+    /** The phone the customer's token proves, or null. */
+    async verifiedPhone(): Promise<string | null> {
+        return this.ctx.sessionId ? this.ctx.verifiedPhone : null;
     }
 
     async run(name: ToolName): Promise<ToolResult> {

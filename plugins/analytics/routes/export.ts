@@ -6,23 +6,14 @@ import type { AnalyticsReports, Scope } from '../services/reports';
 import type { AnalyticsService } from '../services/analytics-service';
 import { pagedQuery, PagedQuery, scopeOf } from './query';
 import { chatDurations, orderHistory } from './dashboard';
+import { csvCell, csvLine } from '../../../core/shared/csv';
+
+/** The one CSV writer's cells (core/shared/csv.ts), re-exported for the tests that import them from here. */
+export { csvCell, csvLine };
 
 export const EXPORT_TABLES = ['summary', 'hourly', 'daily', 'domains', 'questions', 'phones', 'failed-verifications', 'chat-sessions', 'chat-durations', 'order-history'] as const;
 type Table = typeof EXPORT_TABLES[number];
 const PAGE = 500;
-
-/** One CSV cell: quoted when needed; a leading =, @ or a sign before a non-digit is defused (formula injection). */
-export function csvCell(value: unknown): string {
-    let text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
-    if (/^[=@\t\r]/.test(text) || /^[+-][^\d]/.test(text)) {
-        text = `'${text}`;
-    }
-    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export function csvLine(values: unknown[]): string {
-    return values.map(csvCell).join(',') + '\r\n';
-}
 
 type Rows = AsyncGenerator<Array<Record<string, unknown>>>;
 

@@ -115,6 +115,15 @@ export class UserService {
         return UserModel.query(this.db).findById(id);
     }
 
+    /** The stored rows of these users (token versions included), for the sockets' periodic credentials check. */
+    async findRecordsByIds(ids: number[]): Promise<UserModel[]> {
+        const rows: UserModel[] = [];
+        for (let i = 0; i < ids.length; i += 500) {
+            rows.push(...await UserModel.query(this.db).whereIn('id', ids.slice(i, i + 500)));
+        }
+        return rows;
+    }
+
     async touchLogin(id: number): Promise<void> {
         await UserModel.query(this.db).findById(id).patch({ lastLoginAt: Date.now() });
     }

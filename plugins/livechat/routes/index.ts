@@ -7,13 +7,15 @@ import { hostOf } from '../../../core/http/origins';
 import { clientIp } from '../../../core/http/client-ip';
 import { fields, MAX_ID } from '../../../core/http/fields';
 import { adminOf, callerOf, widgetOf } from '../../../core/http/callers';
-import { signCustomerToken } from '../customer-auth';
+import { customerTokenFor, signCustomerToken } from '../../../core/auth/customer-token';
 
 const params = Joi.object({ sessionId: fields.chatSessionId.required() });
 
 /** Per-connection send limit over nes (SPEC: hardening): this many messages per CHAT_SEND_WINDOW_SECONDS (10). */
 export const SOCKET_SEND_POINTS = 20;
 const TOO_FAST = 'You are sending messages too fast. Please wait a moment.';
+/** A store's hourly ceiling of left messages is reached (OFFLINE_MESSAGES_PER_STORE_HOUR). */
+const OFFLINE_STORE_FULL = 'This store has received many messages in the last hour. Please try again later.';
 
 type Actor =
     | { kind: 'agent'; organizationId: number; userId: number }
@@ -41,6 +43,9 @@ export function livechatRoutes(server: Server): ServerRoute[] {
     const chat = () => server.app.services.livechat;
     const createLimit = new Limit(server.app, { name: 'chat-create-ip', points: 20, duration: 60 });
     const offlineLimit = new Limit(server.app, { name: 'chat-offline-ip', points: 5, duration: 3600 });
+    // Per store too (issue 25): many addresses must not turn into as many mails to one store.
+    const offlineStoreLimit = new Limit(server.app, { name: 'chat-offline-store', points: server.app.config.chat.offlineMessagesPerStoreHour, duration: 3600 });
+    const testEmailLimit = new Limit(server.app, { name: 'chat-test-email-store', points: server.app.config.chat.testEmailsPerStoreHour, duration: 3600 });
     const sendLimit = new Limit(server.app, { name: 'chat-send', points: 30, duration: 10 });
     const sendWindowMs = server.app.config.chat.sendWindowMs;
 
@@ -114,7 +119,11 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                             aiContext: { originalQuestion: body.customerMessage?.trim() || aiConversation[aiConversation.length - 1].question, aiConversation }
                         } : {})
                     });
-                    const token = signCustomerToken(server.app.config.jwtSecret, { organizationId: c.organizationId, sessionId: session.sessionId });
+                    // One token (DESIGN §10): the widget session's own token, renewed and naming the chat, keeps the
+                    // phone its code check proved (and its deadline); without one, the new token names no phone.
+                    const secret = server.app.config.jwtSecret;
+                    const held = customerTokenFor(secret, request.headers.authorization, c.organizationId, body.sessionId);
+                    const token = signCustomerToken(secret, { organizationId: c.organizationId, sessionId: body.sessionId, chatId: session.sessionId, phone: held?.phone });
                     return h.response({
                         sessionId: session.sessionId,
                         status: session.status,
@@ -147,6 +156,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 handler: async (request, h) => {
                     const c = widgetOf(request);
                     await offlineLimit.consume(clientIp(request), 'Too many offline messages. Please try again later.');
+                    await offlineStoreLimit.consume(String(c.organizationId), OFFLINE_STORE_FULL);
                     const body = request.payload as { sessionId: string; email: string; message: string; phoneNumber?: string | null };
                     const { session } = await chat().offlineMessage({
                         organizationId: c.organizationId, botInstanceId: c.botInstanceId, sessionId: body.sessionId, email: body.email,
@@ -361,8 +371,12 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 id: 'livechat.email.test',
                 auth: allow('admin'),
                 handler: async (request) => {
+                    const { organizationId } = adminOf(request);
+                    // Only to the store's own staff (400), then at most TEST_EMAILS_PER_STORE_HOUR an hour (429).
+                    await chat().testEmailRecipient(organizationId);
+                    await testEmailLimit.consume(String(organizationId), 'Too many test emails for this store. Please try again in an hour.');
                     try {
-                        return await chat().sendTestEmail(adminOf(request).organizationId);
+                        return await chat().sendTestEmail(organizationId);
                     }
                     catch (err) {
                         if (Boom.isBoom(err)) {

@@ -706,7 +706,23 @@ export class ChatService {
         return this.getEmailSettings(organizationId);
     }
 
+    /**
+     * Where the test email may go (issue 25): the saved (or default) transcript recipient, only when it is the
+     * address of an active admin of this organization; anything else is a 400, so the button cannot mail
+     * strangers. (Transcripts and left messages still go to whatever recipient the store saved.)
+     */
+    async testEmailRecipient(organizationId: number): Promise<string> {
+        const settings = await this.getEmailSettings(organizationId);
+        const recipient = settings.emailRecipient.trim().toLowerCase();
+        const admins = (await this.deps.users.list({ organizationId })).filter((u) => u.role === 'admin' && u.isActive);
+        if (!admins.some((u) => u.email.trim().toLowerCase() === recipient)) {
+            throw Boom.badRequest('The test email goes only to an admin of this store: save the email address of one of its admins as the recipient, then test again.');
+        }
+        return settings.emailRecipient;
+    }
+
     async sendTestEmail(organizationId: number): Promise<{ message: string; to: string }> {
+        await this.testEmailRecipient(organizationId);
         const settings = await this.getEmailSettings(organizationId);
         const org = await this.deps.tenants.getOrganization(organizationId);
         await this.deps.mail.send({

@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { OutboundError, OutboundPolicy, OutboundResponse, outboundRequest } from '../../../core/http/outbound';
 import type { LoyaltyCustomer, LoyaltyOrder, LoyaltyProvider } from './types';
 import { ProviderError } from './types';
 
@@ -60,33 +61,35 @@ function dateOf(value: unknown): string {
  * - `GET /api/v1.1/wallet/{uid}/{contactId}`: the wallet when the lookup did not carry one;
  * - `GET /api/v1.1/contact/orders/{uid}/{contactId}?start=0&limit=25`: a contact's orders.
  *
- * A refused key (401/403) is `ProviderError('refused')`; no answer within the timeout, a 5xx, a 429 or an
- * answer that is not the envelope is `ProviderError('unavailable')`. The key is sent only in its header and
+ * A refused key (401/403) is `ProviderError('refused')`; no answer within the timeout, a 5xx, a 429, an
+ * answer that is not the envelope, a redirect (never followed) or an address the outbound guard refuses
+ * (core/http/outbound.ts) is `ProviderError('unavailable')`. The key is sent only in its header and
  * never appears in an error's text.
  */
 export class AlpineIqClient {
-    constructor(private readonly settings: AlpineIqSettings, private readonly timeoutMs: number) {}
+    /** `policy`: the outbound guard (OUTBOUND_REFUSE_PRIVATE): the base URL is a staff-configured URL. */
+    constructor(private readonly settings: AlpineIqSettings, private readonly timeoutMs: number, private readonly policy: OutboundPolicy) {}
 
     private async call(method: 'GET' | 'POST', path: string): Promise<Answer> {
         const { apiKey, uid } = this.settings;
         if (!apiKey || !uid) {
             throw new ProviderError('unavailable', 'The Alpine IQ provider has no API key or UID');
         }
-        let response: Response;
+        let response: OutboundResponse;
         try {
-            response = await fetch(`${this.settings.baseUrl}${path}`, {
+            // Never follows a redirect (the key would go along), checks the address it connects to.
+            response = await outboundRequest(`${this.settings.baseUrl}${path}`, {
                 method,
                 headers: { 'x-apikey': apiKey, accept: 'application/json', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
                 body: method === 'POST' ? '{}' : undefined,
-                signal: AbortSignal.timeout(this.timeoutMs),
-                redirect: 'error'
-            });
+                timeoutMs: this.timeoutMs
+            }, this.policy);
         }
         catch (err) {
-            const name = (err as Error).name;
-            throw new ProviderError('unavailable', name === 'TimeoutError' || name === 'AbortError'
+            const reason = err instanceof OutboundError ? err.reason : 'unreachable';
+            throw new ProviderError('unavailable', reason === 'timeout'
                 ? `Alpine IQ did not answer within ${this.timeoutMs} ms`
-                : 'Alpine IQ cannot be reached');
+                : reason === 'unreachable' ? 'Alpine IQ cannot be reached' : `Alpine IQ ${(err as Error).message}`);
         }
         let body: Envelope | null = null;
         try {
@@ -192,14 +195,14 @@ export type AlpineIqSettingsOf = (organizationId: number) => Promise<AlpineIqSet
 export class AlpineIqLoyaltyProvider implements LoyaltyProvider {
     readonly name = 'alpineiq' as const;
 
-    constructor(private readonly settingsOf: AlpineIqSettingsOf, private readonly timeoutMs = 4000) {}
+    constructor(private readonly settingsOf: AlpineIqSettingsOf, private readonly timeoutMs: number, private readonly policy: OutboundPolicy) {}
 
     private async client(organizationId: number): Promise<AlpineIqClient> {
         const settings = await this.settingsOf(organizationId);
         if (!settings?.apiKey || !settings.uid) {
             throw new ProviderError('unavailable', 'The Alpine IQ provider has no API key or UID for this organization');
         }
-        return new AlpineIqClient(settings, this.timeoutMs);
+        return new AlpineIqClient(settings, this.timeoutMs, this.policy);
     }
 
     async findCustomer(organizationId: number, phone: string): Promise<AlpineIqCustomer | null> {

@@ -282,7 +282,10 @@ export class LoyaltyService implements LoyaltyLookups {
             .merge(['verified_phone', 'verified_at', 'last_seen_at']);
     }
 
-    /** The phone a widget session proved with a code (the AI agent's tier-2 tools rely on it), or null. */
+    /**
+     * The phone a widget session last proved with a code, or null: for the staff console ("verified by code"). The
+     * customer's own tier-2 data never relies on it: that needs the customer's token (core/auth/customer-token.ts).
+     */
     async verifiedPhone(organizationId: number, sessionId: string): Promise<string | null> {
         const row = await WidgetSessionModel.query(this.db).findOne({ organization_id: organizationId, session_id: sessionId });
         return row?.verifiedPhone ?? null;

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import type { Logger } from 'pino';
 import type { Db } from '../../../core/db';
 import { SecretBox } from '../../../core/crypto/secret-box';
+import { refusedHost } from '../../../core/http/outbound';
 import type { Config } from '../../../config';
 import { LoyaltyProviderSettingsModel } from '../models';
 import { AlpineIqClient, AlpineIqLoyaltyProvider, AlpineIqSettings } from '../providers/alpineiq';
@@ -26,10 +27,28 @@ export const providerSettingsUpdate = Joi.object<ProviderSettingsUpdate>({
 
 const PURPOSE = 'loyalty-provider-api-key';
 
+/** The check's one answer for every failure (issue 25): it must not tell what is at an address. Details: the log. */
+export const CHECK_FAILED = 'The connection check failed. Check the base URL, the account UID and the API key; the server log has the details.';
+
+/** The origin (scheme, host, port) a base URL sends to: what a stored key is bound to. */
+export function originOf(baseUrl: string): string {
+    return new URL(baseUrl).origin;
+}
+
+/**
+ * The additional data a key is sealed with: its organization and the origin it may be sent to, so a sealed key
+ * opens only for that host. (Keys stored before this binding were sealed with the organization alone: see
+ * ProviderSettingsService.openKey.)
+ */
+function sealedFor(organizationId: number, origin: string): string {
+    return `${organizationId} ${origin}`;
+}
+
 /**
  * Each organization's loyalty provider (loyalty_provider_settings): the built-in tables, or its own Alpine IQ
  * account (key, UID, base URL), else the server's variables. The key is sealed with a key derived from
- * JWT_SECRET and the organization id as additional data, and never leaves the server.
+ * JWT_SECRET, with the organization id and the origin of the base URL it was given for as additional data: it
+ * opens only for that host, never leaves the server, and a base URL pointing elsewhere needs the key again.
  */
 export class ProviderSettingsService {
     private readonly box: SecretBox;
@@ -48,19 +67,37 @@ export class ProviderSettingsService {
         return this.config.loyalty.alpineiq;
     }
 
-    /** The organization's Alpine IQ account, from its row or the server's variables (the key opened). */
+    /** Where a row's calls go: its base URL, else the server's ALPINEIQ_BASE_URL. */
+    private baseUrlOf(row: Pick<LoyaltyProviderSettingsModel, 'baseUrl'> | undefined): string {
+        return row?.baseUrl ?? this.serverAlpine().baseUrl;
+    }
+
+    /**
+     * The stored key of an organization, for calls to `origin` only: null when it was sealed for another host (or
+     * under another JWT_SECRET). A key sealed before keys were bound to hosts (the organization alone as additional
+     * data) opens for the host the row points to now, and for no other: since then, changing the host needs the key.
+     */
+    private openKey(organizationId: number, sealed: string, origin: string, storedOrigin: string): string | null {
+        return this.box.open(sealed, sealedFor(organizationId, origin))
+            ?? (origin === storedOrigin ? this.box.open(sealed, String(organizationId)) : null);
+    }
+
+    /** The organization's Alpine IQ account, from its row or the server's variables (the key opened for its host). */
     private alpineOf(row: LoyaltyProviderSettingsModel | undefined): AlpineIqSettings {
         if (!row) {
             return this.serverAlpine();
         }
+        const baseUrl = this.baseUrlOf(row);
         let apiKey: string | null = null;
         if (row.apiKeySealed) {
-            apiKey = this.box.open(row.apiKeySealed, String(row.organizationId));
+            const origin = originOf(baseUrl);
+            apiKey = this.openKey(row.organizationId, row.apiKeySealed, origin, origin);
             if (apiKey === null) {
-                this.log.error({ organizationId: row.organizationId }, 'the stored loyalty provider key does not open (JWT_SECRET changed?)');
+                this.log.error({ organizationId: row.organizationId, host: origin },
+                    'the stored loyalty provider key does not open for this host (sealed for another host, or JWT_SECRET changed): it is not sent');
             }
         }
-        return { apiKey, uid: row.uid, baseUrl: row.baseUrl ?? this.serverAlpine().baseUrl };
+        return { apiKey, uid: row.uid, baseUrl };
     }
 
     /** The provider of an organization now (read on every lookup, so every node sees a change at once). */
@@ -72,7 +109,7 @@ export class ProviderSettingsService {
         }
         const settings = this.alpineOf(row);
         return {
-            provider: new AlpineIqLoyaltyProvider(async () => settings, this.config.loyalty.alpineiq.timeoutMs),
+            provider: new AlpineIqLoyaltyProvider(async () => settings, this.config.loyalty.alpineiq.timeoutMs, this.config.outbound),
             cacheKey: row ? `org${row.updatedAt}` : 'env'
         };
     }
@@ -105,26 +142,48 @@ export class ProviderSettingsService {
 
     async update(organizationId: number, input: ProviderSettingsUpdate, updatedBy: number | null): Promise<ProviderSettingsView> {
         await this.requireOrganization(organizationId);
+        const uid = input.uid || null;
+        const baseUrl = input.baseUrl ? input.baseUrl.replace(/\/+$/, '') : null;
+        if (input.provider === 'alpineiq') {
+            // The key travels in a header: in production only over TLS.
+            if (baseUrl && this.config.env === 'production' && !baseUrl.startsWith('https://')) {
+                throw Boom.badRequest('The base URL must be an https:// URL in production');
+            }
+            if (!uid) {
+                throw Boom.badRequest('Alpine IQ needs the account UID');
+            }
+            // Checked at save too (and again on the address connected to, at every call): never a private host.
+            const refused = baseUrl && this.config.outbound.refusePrivate ? await refusedHost(baseUrl) : null;
+            if (refused) {
+                throw Boom.badRequest(`The base URL must be a public address: ${refused}`);
+            }
+        }
         return this.db.transaction(async (trx) => {
             const existing = await LoyaltyProviderSettingsModel.query(trx).findById(organizationId);
             if (input.provider === 'default') {
                 await LoyaltyProviderSettingsModel.query(trx).deleteById(organizationId);
                 return this.view(organizationId, undefined);
             }
-            const uid = input.uid || null;
-            const baseUrl = input.baseUrl ? input.baseUrl.replace(/\/+$/, '') : null;
-            const apiKeySealed = input.apiKey ? this.box.seal(input.apiKey, String(organizationId)) : existing?.apiKeySealed ?? null;
-            if (input.provider === 'alpineiq') {
-                // The key travels in a header: in production only over TLS.
-                if (baseUrl && this.config.env === 'production' && !baseUrl.startsWith('https://')) {
-                    throw Boom.badRequest('The base URL must be an https:// URL in production');
+            // A key belongs to the host it was entered for (issue 25): a new host needs the key again.
+            const origin = originOf(this.baseUrlOf({ baseUrl }));
+            let apiKeySealed: string | null = null;
+            if (input.apiKey) {
+                apiKeySealed = this.box.seal(input.apiKey, sealedFor(organizationId, origin));
+            }
+            else if (existing?.apiKeySealed) {
+                const storedOrigin = originOf(this.baseUrlOf(existing));
+                const kept = this.openKey(organizationId, existing.apiKeySealed, origin, storedOrigin);
+                if (kept !== null) {
+                    // Sealed again for its host (a key stored before the binding gets it now).
+                    apiKeySealed = this.box.seal(kept, sealedFor(organizationId, origin));
                 }
-                if (!uid) {
-                    throw Boom.badRequest('Alpine IQ needs the account UID');
+                else if (input.provider === 'alpineiq') {
+                    throw Boom.badRequest(`Enter the API key again: the base URL now points to ${origin}, not to ${storedOrigin} where the stored key belongs`);
                 }
-                if (!apiKeySealed) {
-                    throw Boom.badRequest('Alpine IQ needs an API key');
-                }
+                // The built-in provider uses no key: one bound to another host is dropped.
+            }
+            if (input.provider === 'alpineiq' && !apiKeySealed) {
+                throw Boom.badRequest('Alpine IQ needs an API key');
             }
             // A new updatedAt also names new cache keys: answers cached under the old settings are not used.
             const values = { provider: input.provider, uid, baseUrl, apiKeySealed, updatedBy, updatedAt: Math.max(Date.now(), (existing?.updatedAt ?? 0) + 1) };
@@ -141,17 +200,27 @@ export class ProviderSettingsService {
         if (provider !== 'alpineiq') {
             return { ok: true, provider, message: 'The built-in provider needs no connection' };
         }
+        // One answer for every failure (unreachable, refused address, timeout, wrong key...): the check must not
+        // become a probe of what answers where. What happened goes to the log (never the key).
+        const failed = (reason: string): ProviderCheck => {
+            this.log.warn({ organizationId, host: originOf(settings.baseUrl), reason }, 'loyalty provider check failed');
+            return { ok: false, provider, message: CHECK_FAILED };
+        };
         const settings = this.alpineOf(row);
         if (!settings.apiKey || !settings.uid) {
-            return { ok: false, provider, message: 'Alpine IQ needs an API key and the account UID' };
+            return failed('no API key (or none that opens for this host) or no account UID');
         }
         try {
-            await new AlpineIqClient(settings, this.config.loyalty.alpineiq.timeoutMs).check();
+            const refused = this.config.outbound.refusePrivate ? await refusedHost(settings.baseUrl) : null;
+            if (refused) {
+                return failed(`refused: ${refused}`);
+            }
+            await new AlpineIqClient(settings, this.config.loyalty.alpineiq.timeoutMs, this.config.outbound).check();
             return { ok: true, provider, message: 'Alpine IQ accepted the API key' };
         }
         catch (err) {
             if (err instanceof ProviderError) {
-                return { ok: false, provider, message: err.message };
+                return failed(err.message);
             }
             throw err;
         }

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { Logger } from 'pino';
-import { fields } from '../../../core/http/fields';
+import { fields, maskPhone } from '../../../core/http/fields';
 import type { Db } from '../../../core/db';
 import { iso } from '../../../core/db/model';
 import { SmsOutboxModel } from '../models';
@@ -68,10 +68,10 @@ export class OutboxSmsSender implements SmsSender {
     async send(message: SmsMessage): Promise<void> {
         await record(this.db, message, 'outbox', 'stored', null, null);
         if (this.options.logBody) {
-            this.log.info({ to: message.to, body: message.body }, 'sms stored in outbox (development: body logged)');
+            this.log.info({ to: maskPhone(message.to), body: message.body }, 'sms stored in outbox (development: body logged)');
         }
         else {
-            this.log.info({ to: message.to }, 'sms stored in outbox (read it with: loyalty-chat outbox)');
+            this.log.info({ to: maskPhone(message.to) }, 'sms stored in outbox (read it with: loyalty-chat outbox)');
         }
     }
 }
@@ -125,7 +125,7 @@ export class TwilioSmsSender implements SmsSender {
         await record(this.db, message, 'twilio', error ? 'failed' : 'sent', error, ref);
         if (error) {
             // Not the provider's answer: it may quote the message, and so the code.
-            this.log.warn({ to: message.to, error: error.startsWith('HTTP ') ? error.slice(0, error.indexOf(':')) : error }, 'sms send failed');
+            this.log.warn({ to: maskPhone(message.to), error: error.startsWith('HTTP ') ? error.slice(0, error.indexOf(':')) : error }, 'sms send failed');
             throw new SmsError('The text message could not be sent');
         }
     }

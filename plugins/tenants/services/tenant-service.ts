@@ -108,6 +108,16 @@ export class TenantService {
         return row ? toOrganization(row) : null;
     }
 
+    /** Which of these organizations exist and are active (the sockets' periodic credentials check). */
+    async activeOrganizationIds(ids: number[]): Promise<Set<number>> {
+        const active = new Set<number>();
+        for (let i = 0; i < ids.length; i += 500) {
+            const rows = await OrganizationModel.query(this.db).select('id').whereIn('id', ids.slice(i, i + 500)).where('is_active', true);
+            rows.forEach((row) => active.add(row.id));
+        }
+        return active;
+    }
+
     /** The IANA time zone of an organization's day and hour buckets (DESIGN §5); null when there is no such organization. */
     async timeZoneOf(id: number): Promise<string | null> {
         const row = await OrganizationModel.query(this.db).select('time_zone').findById(id);

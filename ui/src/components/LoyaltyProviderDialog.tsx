@@ -7,6 +7,16 @@ import { AppDialog } from './a11y';
 
 const NAMES = { builtin: 'Built-in (tables and CSV import)', alpineiq: 'Alpine IQ' } as const;
 
+/** The origin a base URL sends to (a stored key belongs to one), or null for text that is not a URL yet. */
+function originOf(url: string): string | null {
+    try {
+        return new URL(url).origin;
+    }
+    catch {
+        return null;
+    }
+}
+
 function errorText(error: unknown): string {
     return error instanceof ApiError ? error.serverMessage : 'Network error. Please try again.';
 }
@@ -38,7 +48,11 @@ export function LoyaltyProviderDialog({ organization, onClose }: { organization:
 
     const data = settings.data;
     const alpine = form.provider === 'alpineiq';
-    const canSave = !alpine || (!!form.uid.trim() && (!!form.apiKey.trim() || !!data?.hasApiKey));
+    // A stored key is sent only to the host it was entered for: another host needs the key again (the server says so too).
+    const hostChanged = !!data?.hasApiKey
+        && originOf(form.baseUrl.trim() || data.serverDefault.baseUrl) !== originOf(data.baseUrl || data.serverDefault.baseUrl);
+    const keyKept = !!data?.hasApiKey && !hostChanged;
+    const canSave = !alpine || (!!form.uid.trim() && (!!form.apiKey.trim() || keyKept));
     const submit = (event: FormEvent) => {
         event.preventDefault();
         if (!canSave || save.isPending) {
@@ -83,7 +97,7 @@ export function LoyaltyProviderDialog({ organization, onClose }: { organization:
                                     <FormGroup label="Account UID" labelFor="loyalty-uid" labelInfo="(required)" helperText="The Alpine IQ account id (a path segment of its API).">
                                         <InputGroup id="loyalty-uid" value={form.uid} onChange={set('uid')} autoComplete="off" />
                                     </FormGroup>
-                                    <FormGroup label="API key" labelFor="loyalty-key" labelInfo={data.hasApiKey ? '(stored: leave empty to keep)' : '(required)'}
+                                    <FormGroup label="API key" labelFor="loyalty-key" labelInfo={keyKept ? '(stored: leave empty to keep)' : hostChanged ? '(required: the base URL points to another host)' : '(required)'}
                                         helperText="Stored encrypted and never shown again.">
                                         <InputGroup id="loyalty-key" type="password" autoComplete="new-password" value={form.apiKey} onChange={set('apiKey')}
                                             rightElement={data.hasApiKey ? <Tag minimal intent="success" className="lc-key-tag">Key stored</Tag> : undefined} />
