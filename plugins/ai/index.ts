@@ -11,7 +11,7 @@ import { clientIp } from '../../core/http/client-ip';
 import { KnowledgeEntryModel } from './models';
 import { DEMO_KNOWLEDGE } from './demo-data';
 import { migrations } from './migrations';
-import { AiService, KnowledgeInput, knowledgeCreateSchema, knowledgeUpdateSchema } from './services/ai-service';
+import { AI_ERRORS, AiService, KnowledgeInput, knowledgeCreateSchema, knowledgeUpdateSchema } from './services/ai-service';
 import { BuiltinProvider } from './providers/builtin';
 import { OpenAiProvider } from './providers/openai';
 
@@ -231,8 +231,8 @@ const feature: FeaturePlugin = {
                     validate: { payload: Joi.object<ChatRequest>({ sessionId: fields.widgetSessionId.required(), message }).required() },
                     handler: async (request) => {
                         const widget = widgetOf(request);
-                        await ipLimit.consume(clientIp(request), 'You are asking too fast. Please wait a minute.');
-                        await chatLimit.consume(`${widget.organizationId}:${request.payload.sessionId}`, 'You are asking too fast. Please wait a minute.');
+                        await ipLimit.consume(clientIp(request), AI_ERRORS.tooFast);
+                        await chatLimit.consume(`${widget.organizationId}:${request.payload.sessionId}`, AI_ERRORS.tooFast);
                         return service.chat({
                             organizationId: widget.organizationId,
                             botInstanceId: widget.botInstanceId,

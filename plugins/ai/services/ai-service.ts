@@ -14,6 +14,13 @@ import { AnswerSource, KnowledgeIndex } from './retrieval';
 import { ImportError, MAX_CONTENT, MAX_TITLE, parseKnowledge } from './knowledge-import';
 import { ToolBox } from './tools';
 import { intentOf } from './intents';
+import { coded, CustomerError } from '../../../core/http/errors';
+
+/** What the AI agent answers that a customer may read (issue 27): the widget renders `error.<code>` in their language. */
+export const AI_ERRORS = {
+    tooFast: { code: 'ai.too_fast', message: 'You are asking too fast. Please wait a minute.' },
+    turnedOff: { code: 'ai.turned_off', message: 'The AI agent is turned off for this store' }
+} satisfies Record<string, CustomerError>;
 
 export interface KnowledgeInput {
     title: string;
@@ -242,7 +249,7 @@ export class AiService {
             this.conversationForSession(ctx.organizationId, ctx.sessionId, 10)
         ]);
         if (!enabled) {
-            throw Boom.conflict('The AI agent is turned off for this store');
+            throw coded(Boom.conflict(AI_ERRORS.turnedOff.message), AI_ERRORS.turnedOff.code);
         }
         // The question that led to a hand-off: the last one that was not itself a request for a human.
         const earlier = [...history].reverse().find((t) => intentOf(t.question) !== 'human');

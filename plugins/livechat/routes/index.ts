@@ -8,6 +8,8 @@ import { clientIp } from '../../../core/http/client-ip';
 import { fields, MAX_ID } from '../../../core/http/fields';
 import { adminOf, callerOf, widgetOf } from '../../../core/http/callers';
 import { signCustomerToken } from '../customer-auth';
+import { withCodes } from '../../../core/http/errors';
+import { LIVECHAT_ERRORS, messageTooLong } from '../errors';
 
 const params = Joi.object({ sessionId: fields.chatSessionId.required() });
 
@@ -15,7 +17,7 @@ const params = Joi.object({ sessionId: fields.chatSessionId.required() });
 export const SOCKET_SEND_POINTS = 20;
 /** …per this many milliseconds. */
 export const SOCKET_SEND_WINDOW_MS = 10_000;
-const TOO_FAST = 'You are sending messages too fast. Please wait a moment.';
+const TOO_FAST = LIVECHAT_ERRORS.tooFast;
 
 type Actor =
     | { kind: 'agent'; organizationId: number; userId: number }
@@ -55,7 +57,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 stamps.shift();
             }
             if (stamps.length >= SOCKET_SEND_POINTS) {
-                throw tooMany(TOO_FAST, SOCKET_SEND_WINDOW_MS - (t - stamps[0]));
+                throw tooMany(TOO_FAST.message, SOCKET_SEND_WINDOW_MS - (t - stamps[0]), TOO_FAST.code);
             }
             stamps.push(t);
             return;
@@ -99,7 +101,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 },
                 handler: async (request, h) => {
                     const c = widgetOf(request);
-                    await createLimit.consume(clientIp(request), 'Too many chat requests. Please try again later.');
+                    await createLimit.consume(clientIp(request), LIVECHAT_ERRORS.tooManyChats);
                     const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null };
                     // A customer who talked with the AI agent first arrives with that conversation (issue 13).
                     const aiConversation = await server.app.services.ai?.conversationForSession(c.organizationId, body.sessionId) ?? [];
@@ -138,16 +140,17 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 validate: {
                     payload: Joi.object({
                         sessionId: fields.widgetSessionId.required(),
-                        email: Joi.string().trim().email({ tlds: false }).max(254).required()
-                            .messages({ 'string.email': 'Please enter a valid email address' }),
-                        message: Joi.string().trim().min(1).max(maxLength).required()
-                            .messages({ 'string.max': `"message" must be at most ${maxLength} characters`, 'string.empty': 'Please write a message' }),
+                        email: withCodes(Joi.string().trim().email({ tlds: false }).max(254).required()
+                            .messages({ 'string.email': LIVECHAT_ERRORS.invalidEmail.message }), { '*': LIVECHAT_ERRORS.invalidEmail.code }),
+                        message: withCodes(Joi.string().trim().min(1).max(maxLength).required()
+                            .messages({ 'string.max': messageTooLong(maxLength).message, 'string.empty': LIVECHAT_ERRORS.messageEmpty.message }),
+                        { 'string.max': messageTooLong(maxLength).code, '*': LIVECHAT_ERRORS.messageEmpty.code }, messageTooLong(maxLength).args),
                         phoneNumber: Joi.string().trim().max(20).allow('', null)
                     }).unknown(false)
                 },
                 handler: async (request, h) => {
                     const c = widgetOf(request);
-                    await offlineLimit.consume(clientIp(request), 'Too many offline messages. Please try again later.');
+                    await offlineLimit.consume(clientIp(request), LIVECHAT_ERRORS.tooManyOffline);
                     const body = request.payload as { sessionId: string; email: string; message: string; phoneNumber?: string | null };
                     const { session } = await chat().offlineMessage({
                         organizationId: c.organizationId, botInstanceId: c.botInstanceId, sessionId: body.sessionId, email: body.email,
