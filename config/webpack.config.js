@@ -9,6 +9,7 @@ const root = Path.resolve(__dirname, '..');
 /* Message catalogues (`<part>/locales/<lang>.json`): compiled at build time into modules of functions (issue 27). */
 const messagesRule = {
     test: /[\\/]locales[\\/][^\\/]+\.json$/,
+    exclude: /node_modules/,
     type: 'javascript/auto',
     use: { loader: Path.join(__dirname, 'messages-loader.js') }
 };

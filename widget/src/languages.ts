@@ -39,8 +39,11 @@ export function languageOf(config: WidgetConfig, conversation?: string | null): 
         settings.default || DEFAULT_LANGUAGE);
 }
 
-/** The texts of a language other than English (null for English, which the panel carries). */
+/**
+ * The texts of a language other than English (null for English, which the panel carries). A language that cannot be
+ * loaded gives null too: the chat opens in English rather than not at all.
+ */
 export function loadMessages(lang: string): Promise<Messages | null> {
     const chunk = CHUNKS[lang];
-    return chunk ? chunk().then((m) => m.default as Messages) : Promise.resolve(null);
+    return chunk ? chunk().then((m) => m.default as Messages, () => null) : Promise.resolve(null);
 }
