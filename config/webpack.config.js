@@ -6,6 +6,14 @@ const { IconPathsPlugin, ICONS_VERSION } = require('./icon-paths-plugin');
 
 const root = Path.resolve(__dirname, '..');
 
+/* Message catalogues (`<part>/locales/<lang>.json`): compiled at build time into modules of functions (issue 27). */
+const messagesRule = {
+    test: /[\\/]locales[\\/][^\\/]+\.json$/,
+    exclude: /node_modules/,
+    type: 'javascript/auto',
+    use: { loader: Path.join(__dirname, 'messages-loader.js') }
+};
+
 function tsRule(configFile) {
     return {
         test: /\.tsx?$/,
@@ -30,6 +38,7 @@ const admin = (env, argv) => ({
     module: {
         rules: [
             tsRule(Path.join(root, 'ui/tsconfig.json')),
+            messagesRule,
             { test: /\.css$/, use: [MiniCssExtractPlugin.loader, 'css-loader'] },
             { test: /\.(woff2?|ttf|eot|svg|png)$/, type: 'asset/resource' }
         ]
@@ -49,7 +58,8 @@ const admin = (env, argv) => ({
 });
 
 // The widget: `loader` is what /widget-{subdomain}.js serves (store settings prepended by the server); it
-// imports the chat panel (`app` chunk, with the live chat module) on idle or first open, from PUBLIC_URL/widget/.
+// imports the chat panel (`panel` chunk, with the live chat module and the English texts) on the first interaction,
+// from PUBLIC_URL/widget/, and at the same time the customer's language when it is another (`lang-<lang>` chunks).
 const widget = (env, argv) => ({
     name: 'widget',
     mode: argv.mode || 'production',
@@ -66,8 +76,9 @@ const widget = (env, argv) => ({
         clean: true
     },
     resolve: { extensions: ['.tsx', '.ts', '.js'] },
-    module: { rules: [tsRule(Path.join(root, 'widget/tsconfig.json'))] },
-    // One panel chunk, React included: one request on the first interaction.
+    module: { rules: [tsRule(Path.join(root, 'widget/tsconfig.json')), messagesRule] },
+    // One panel chunk, React and English included: one request on the first interaction (two, in parallel, for
+    // another language).
     optimization: { splitChunks: false },
     plugins: [
         // manifest.json lists every chunk's files (bench/widget-size.ts reads it).

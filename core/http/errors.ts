@@ -1,6 +1,45 @@
 import Boom from '@hapi/boom';
 import type { Lifecycle, Request, ResponseToolkit, Server } from '@hapi/hapi';
-import type { ValidationError } from 'joi';
+import type { Schema, ValidationError } from 'joi';
+
+/**
+ * A text the server answers that a customer may read (issue 27): a stable, machine-readable `code` that the widget
+ * renders from its catalogue (`error.<code>` in widget/locales/<lang>.json), beside the English `message` that
+ * SPEC §8 and API users read. Codes are `<plugin>.<what>`, snake case, and never change once shipped.
+ */
+export interface CustomerError {
+    code: string;
+    message: string;
+}
+
+/** Adds a customer error's code (and the values its text needs, e.g. `{ max: 2000 }`) to an error answer. */
+export function coded<B extends Boom.Boom>(boom: B, code: string, args?: Record<string, string | number>): B {
+    const payload = boom.output.payload as unknown as Record<string, unknown>;
+    payload.code = code;
+    if (args) {
+        payload.args = args;
+    }
+    return boom;
+}
+
+/**
+ * A joi schema whose validation failures carry a customer error code (by joi error type, `*` for any other), which
+ * validationFailAction answers beside joi's message.
+ */
+export function withCodes<S extends Schema>(schema: S, codes: Record<string, string>, args?: Record<string, string | number>): S {
+    return schema.error((errors) => {
+        for (const report of errors as Array<{ code: string; local: Record<string, unknown> }>) {
+            const code = codes[report.code] ?? codes['*'];
+            if (code) {
+                report.local.customerCode = code;
+                if (args) {
+                    report.local.customerArgs = args;
+                }
+            }
+        }
+        return errors as never;
+    }) as S;
+}
 
 /**
  * Route validation failures answer 400 with joi's own message naming the field
@@ -11,6 +50,10 @@ export const validationFailAction: Lifecycle.Method = (request: Request, h: Resp
     const details = joiError?.details ?? [];
     const message = details.length ? details.map((d) => d.message).join('; ') : err?.message ?? 'Invalid request';
     const boom = Boom.badRequest(message);
+    const withCode = details.find((d) => typeof d.context?.customerCode === 'string');
+    if (withCode) {
+        coded(boom, withCode.context!.customerCode as string, withCode.context!.customerArgs as Record<string, string | number> | undefined);
+    }
     (boom.output.payload as Record<string, unknown>).validation = {
         source: (err as any)?.output?.payload?.validation?.source,
         keys: details.map((d) => d.path.join('.'))

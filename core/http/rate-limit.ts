@@ -2,6 +2,7 @@ import Boom from '@hapi/boom';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RateLimiterAbstract } from 'rate-limiter-flexible';
 import type Redis from 'ioredis';
 import type { Config } from '../../config';
+import { coded, CustomerError } from './errors';
 
 export interface LimitOptions {
     /** A distinct name per limit, e.g. 'login-ip'. */
@@ -38,14 +39,17 @@ export class Limit {
             : new RateLimiterMemory(common);
     }
 
-    /** Counts one event for key; throws 429 (with Retry-After and the given message) past the limit. */
-    async consume(key: string, message = 'Too many requests. Please try again later.', points = 1): Promise<void> {
+    /**
+     * Counts one event for key; throws 429 (with Retry-After and the given message, and its code when a customer may
+     * read it) past the limit.
+     */
+    async consume(key: string, message: string | CustomerError = 'Too many requests. Please try again later.', points = 1): Promise<void> {
         try {
             await this.limiter.consume(key, points);
         }
         catch (err) {
             if (err instanceof RateLimiterRes) {
-                throw tooMany(message, err.msBeforeNext);
+                throw typeof message === 'string' ? tooMany(message, err.msBeforeNext) : tooMany(message.message, err.msBeforeNext, message.code);
             }
             throw err;
         }
@@ -65,8 +69,11 @@ export class Limit {
     }
 }
 
-export function tooMany(message: string, retryAfterMs: number): Boom.Boom {
+export function tooMany(message: string, retryAfterMs: number, code?: string): Boom.Boom {
     const boom = Boom.tooManyRequests(message);
+    if (code) {
+        coded(boom, code);
+    }
     boom.output.headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
     return boom;
 }

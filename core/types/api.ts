@@ -277,7 +277,7 @@ export interface AiChatAnswer {
     fallbackAction: AiFallbackAction | null;
     sources: AiSource[];
     /** Set when the agent did not answer for a reason the widget shows in its own words: the store's AI budget is spent. */
-    code?: 'ai_budget_reached';
+    code?: 'ai.budget_reached';
 }
 
 /** POST /api/ai/test: the answer plus what it was made from. */

@@ -12,7 +12,7 @@ import { customerTokenFor, verifiedPhoneOf } from '../../core/auth/customer-toke
 import { KnowledgeEntryModel } from './models';
 import { DEMO_KNOWLEDGE } from './demo-data';
 import { migrations } from './migrations';
-import { AiService, KnowledgeInput, knowledgeCreateSchema, knowledgeUpdateSchema } from './services/ai-service';
+import { AI_ERRORS, AiService, KnowledgeInput, knowledgeCreateSchema, knowledgeUpdateSchema } from './services/ai-service';
 import { BuiltinProvider } from './providers/builtin';
 import { OpenAiProvider } from './providers/openai';
 import { AiBudget } from './services/budget';
@@ -234,8 +234,8 @@ const feature: FeaturePlugin = {
                     validate: { payload: Joi.object<ChatRequest>({ sessionId: fields.widgetSessionId.required(), message }).required() },
                     handler: async (request) => {
                         const widget = widgetOf(request);
-                        await ipLimit.consume(clientIp(request), 'You are asking too fast. Please wait a minute.');
-                        await chatLimit.consume(`${widget.organizationId}:${request.payload.sessionId}`, 'You are asking too fast. Please wait a minute.');
+                        await ipLimit.consume(clientIp(request), AI_ERRORS.tooFast);
+                        await chatLimit.consume(`${widget.organizationId}:${request.payload.sessionId}`, AI_ERRORS.tooFast);
                         // Tier-2 data only for the phone the customer's token names (its code check, within the
                         // window), for this store and this widget session: never from the session id alone.
                         const token = customerTokenFor(config.jwtSecret, request.headers.authorization, widget.organizationId, request.payload.sessionId);

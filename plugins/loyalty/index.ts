@@ -9,7 +9,8 @@ import { staffOf, widgetOf } from '../../core/http/callers';
 import { hostOf } from '../../core/http/origins';
 import { customerTokenFor, signCustomerToken } from '../../core/auth/customer-token';
 import type { Organization } from '../../core/types/api';
-import { LoyaltyService, MESSAGES, WidgetContext } from './services/loyalty-service';
+import { CODES, LoyaltyService, MESSAGES, WidgetContext } from './services/loyalty-service';
+import { withCodes } from '../../core/http/errors';
 import { MemoryLookupCache, RedisLookupCache } from './services/lookup-cache';
 import { ProviderSettingsService, ProviderSettingsUpdate, providerSettingsUpdate } from './services/provider-settings';
 import { OutboxSmsSender, TwilioSmsSender } from './sms';
@@ -23,12 +24,12 @@ declare module '../../core/types' {
 }
 
 /** The phone as the customer typed it; the service finds its E.164 form. The messages are the widget's to show. */
-const identifier = fields.phone.required().messages({
-    'any.required': 'Please enter your phone number',
-    'string.empty': 'Please enter your phone number',
+const identifier = withCodes(fields.phone.required().messages({
+    'any.required': MESSAGES.phoneRequired,
+    'string.empty': MESSAGES.phoneRequired,
     'string.max': MESSAGES.badPhone,
     'string.pattern.base': MESSAGES.badPhone
-});
+}), { 'any.required': CODES.phoneRequired, 'string.empty': CODES.phoneRequired, '*': CODES.badPhone });
 
 interface CodeRequest {
     identifier: string;
@@ -50,8 +51,9 @@ const codeRequest = Joi.object<CodeRequest>({
 
 const pointsRequest = Joi.object<PointsRequest>({
     identifier,
-    code: Joi.string().trim().pattern(/^\d{6}$/).required()
-        .messages({ 'string.pattern.base': 'The code must be 6 digits', 'any.required': 'Please enter the 6-digit code', 'string.empty': 'Please enter the 6-digit code' }),
+    code: withCodes(Joi.string().trim().pattern(/^\d{6}$/).required()
+        .messages({ 'string.pattern.base': MESSAGES.codeFormat, 'any.required': MESSAGES.codeRequired, 'string.empty': MESSAGES.codeRequired }),
+    { 'any.required': CODES.codeRequired, 'string.empty': CODES.codeRequired, '*': CODES.codeFormat }),
     sessionId: fields.widgetSessionId.optional()
 });
 

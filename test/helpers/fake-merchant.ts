@@ -9,6 +9,8 @@ export interface MerchantSiteOptions {
     csp?: string;
     /** More of the shop's own CSS, after the default rules (e.g. hostile rules for the host element). */
     css?: string;
+    /** The page's `<html lang>` (none by default). */
+    lang?: string;
 }
 
 /**
@@ -26,7 +28,7 @@ export async function startMerchantSite(scriptUrl: string, options: MerchantSite
             'content-type': 'text/html; charset=utf-8',
             ...(options.csp ? { 'content-security-policy': options.csp } : {})
         });
-        res.end(`<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Merchant</title>
+        res.end(`<!doctype html><html${options.lang ? ` lang="${options.lang}"` : ''}><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Merchant</title>
 <link rel="stylesheet" href="/merchant.css">
 </head><body><h1>A merchant's shop</h1><p>Merchant CSS tries hard to restyle every div and button.</p>
 <script src="${scriptUrl}" async></script></body></html>`);

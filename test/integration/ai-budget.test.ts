@@ -31,7 +31,7 @@ describe('the AI agent\'s question budget per store', function () {
             await t?.close();
         });
 
-        it('answers AI_QUESTIONS_PER_STORE_HOUR questions from any sessions and addresses, then a 200 with code ai_budget_reached and the questions', async () => {
+        it('answers AI_QUESTIONS_PER_STORE_HOUR questions from any sessions and addresses, then a 200 with code ai.budget_reached and the questions', async () => {
             for (let i = 0; i < 3; i++) {
                 const res = await ask(t, a, `widget_1_budget${i}`, `10.66.0.${i + 1}`);
                 expect(res.statusCode, res.payload).to.equal(200);
@@ -39,7 +39,7 @@ describe('the AI agent\'s question budget per store', function () {
             }
             const over = await ask(t, a, 'widget_1_budget9', '10.66.0.9');
             expect(over.statusCode).to.equal(200);
-            expect(JSON.parse(over.payload)).to.deep.equal({ answer: BREAK, code: 'ai_budget_reached', fallbackAction: 'questions', historyId: null, sources: [] });
+            expect(JSON.parse(over.payload)).to.deep.equal({ answer: BREAK, code: 'ai.budget_reached', fallbackAction: 'questions', historyId: null, sources: [] });
             expect(await stored(t, a), 'the refused question is not stored as an exchange').to.equal(3);
         });
 
@@ -59,7 +59,7 @@ describe('the AI agent\'s question budget per store', function () {
             for (let i = 0; i < 2; i++) {
                 expect(JSON.parse((await ask(t, b, `widget_1_budgetb${i}`, '10.66.0.21')).payload).code).to.equal(undefined);
             }
-            expect(JSON.parse((await ask(t, b, 'widget_1_budgetbx', '10.66.0.21')).payload).code).to.equal('ai_budget_reached');
+            expect(JSON.parse((await ask(t, b, 'widget_1_budgetbx', '10.66.0.21')).payload).code).to.equal('ai.budget_reached');
             const staff = await t.server.inject({ method: 'POST', url: '/api/ai/test', headers: bearer(a.admin.token), payload: { message: 'What are your store hours?' } });
             expect(staff.statusCode).to.equal(200);
             expect(JSON.parse(staff.payload).answer).to.not.equal(BREAK);
@@ -84,7 +84,7 @@ describe('the AI agent\'s question budget per store', function () {
             }
             const over = await ask(t, a, 'widget_1_day9', '10.67.0.9');
             expect(over.statusCode).to.equal(200);
-            expect(JSON.parse(over.payload)).to.include({ answer: BREAK, code: 'ai_budget_reached', fallbackAction: 'questions' });
+            expect(JSON.parse(over.payload)).to.include({ answer: BREAK, code: 'ai.budget_reached', fallbackAction: 'questions' });
         });
 
         it('refuses a budget outside its range at start, naming the variable', async () => {

@@ -53,15 +53,21 @@ describe('live chat: an offline message when no agent is available (POST /api/ch
     });
 
     it('answers 400 with a clear message for bad input and stores nothing', async () => {
-        for (const [payload, text] of [
-            [{ sessionId: 'off_bad', email: 'not-an-email', message: 'Hi' }, 'valid email'],
-            [{ sessionId: 'off_bad', email: 'a@b.test', message: '   ' }, 'message'],
-            [{ sessionId: 'off_bad', email: 'a@b.test', message: 'x'.repeat(t.server.app.config.chat.maxMessageLength + 1) }, 'at most'],
-            [{ sessionId: 'off_bad', email: 'a@b.test', message: 'Hi', organizationId: b.organization.id }, 'not allowed']
+        const max = t.server.app.config.chat.maxMessageLength;
+        for (const [payload, text, code] of [
+            [{ sessionId: 'off_bad', email: 'not-an-email', message: 'Hi' }, 'valid email', 'livechat.invalid_email'],
+            [{ sessionId: 'off_bad', email: 'a@b.test', message: '   ' }, 'message', 'livechat.message_empty'],
+            [{ sessionId: 'off_bad', email: 'a@b.test', message: 'x'.repeat(max + 1) }, 'at most', 'livechat.message_too_long'],
+            [{ sessionId: 'off_bad', email: 'a@b.test', message: 'Hi', organizationId: b.organization.id }, 'not allowed', undefined]
         ] as const) {
             const res = await post(a, payload, '10.9.0.2');
             expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).to.equal(400);
             expect((res.result as any).message).to.include(text);
+            // The widget shows its catalogue's text for the code (issue 27).
+            expect((res.result as any).code).to.equal(code);
+            if (code === 'livechat.message_too_long') {
+                expect((res.result as any).args).to.deep.equal({ max });
+            }
         }
         expect(await t.server.app.services.livechat.hasSession(a.organization.id, 'off_bad')).to.equal(false);
     });
@@ -80,6 +86,7 @@ describe('live chat: an offline message when no agent is available (POST /api/ch
         const sixth = await post(b, { sessionId: 'off_rl5', email: 'a@b.test', message: 'Hi' }, '10.9.0.9');
         expect(sixth.statusCode).to.equal(429);
         expect((sixth.result as any).message).to.include('Too many offline messages');
+        expect((sixth.result as any).code).to.equal('livechat.too_many_offline');
         expect(await t.server.app.services.livechat.hasSession(b.organization.id, 'off_rl5')).to.equal(false);
     });
 });

@@ -94,7 +94,7 @@ describe('the Alpine IQ loyalty provider against a local Alpine IQ-shaped server
     it('maps a phone that is not a member to the not-found answer, and caches that briefly', async () => {
         const res = await verify('+15555550199');
         expect(res.statusCode).to.equal(200);     // an expected outcome, not an error (issue 11)
-        expect(JSON.parse(res.payload)).to.deep.equal({ ok: false, reason: 'not_found', message: 'Phone number not found in our loyalty program' });
+        expect(JSON.parse(res.payload)).to.deep.equal({ ok: false, reason: 'not_found', code: 'loyalty.not_found', message: 'Phone number not found in our loyalty program' });
         const before = lookups().length;
         expect(await server.app.services.loyalty.lookupCustomer(shop.organization.id, '+15555550199'))
             .to.deep.equal({ found: false, email: null, name: null, alpineId: null });

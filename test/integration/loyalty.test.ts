@@ -63,15 +63,15 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
     it('answers 200 {ok:false, reason:"not_found"} for a phone that is not a member, and 400 for a malformed one', async () => {
         const unknown = await verify('+15555559999');
         expect(unknown.statusCode).to.equal(200);
-        expect(JSON.parse(unknown.payload)).to.deep.equal({ ok: false, reason: 'not_found', message: 'Phone number not found in our loyalty program' });
+        expect(JSON.parse(unknown.payload)).to.deep.equal({ ok: false, reason: 'not_found', code: 'loyalty.not_found', message: 'Phone number not found in our loyalty program' });
         const malformed = await verify('12');
         expect(malformed.statusCode).to.equal(400);
-        expect(JSON.parse(malformed.payload).message).to.equal('Please enter a valid phone number');
+        expect(JSON.parse(malformed.payload)).to.include({ message: 'Please enter a valid phone number', code: 'loyalty.invalid_phone' });
         const missing = await server.inject({ method: 'POST', url: '/api/loyalty/verify', payload: {}, headers: { 'x-widget-key': a.bot.publicKey }, remoteAddress: ip });
         expect(missing.statusCode).to.equal(400);
         const badCode = await view('+15555550100', '12ab');
         expect(badCode.statusCode).to.equal(400);
-        expect(JSON.parse(badCode.payload).message).to.equal('The code must be 6 digits');
+        expect(JSON.parse(badCode.payload)).to.include({ message: 'The code must be 6 digits', code: 'loyalty.code_format' });
     });
 
     it('refuses an expired code', async () => {
@@ -80,7 +80,7 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
         await server.app.db('verification_codes').where({ phone: phoneN(2) }).update({ expires_at: Date.now() - 1 });
         const res = await view(phoneN(2), code);
         expect(res.statusCode).to.equal(400);
-        expect(JSON.parse(res.payload).message).to.equal('This code has expired. Please request a new code.');
+        expect(JSON.parse(res.payload)).to.include({ message: 'This code has expired. Please request a new code.', code: 'loyalty.code_expired' });
     });
 
     it('accepts a code only once', async () => {
@@ -89,7 +89,7 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
         expect((await view(phoneN(3), code)).statusCode).to.equal(200);
         const again = await view(phoneN(3), code);
         expect(again.statusCode).to.equal(400);
-        expect(JSON.parse(again.payload).message).to.equal('This code has already been used. Please request a new code.');
+        expect(JSON.parse(again.payload)).to.include({ message: 'This code has already been used. Please request a new code.', code: 'loyalty.code_used' });
     });
 
     it('refuses the 6th check of a code, even with the right code', async () => {
@@ -98,7 +98,7 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
         for (let i = 0; i < 5; i++) {
             const res = await view(phoneN(4), wrong(code));
             expect(res.statusCode).to.equal(200);
-            expect(JSON.parse(res.payload)).to.deep.equal({ ok: false, reason: 'invalid_code', message: 'Invalid verification code' });
+            expect(JSON.parse(res.payload)).to.deep.equal({ ok: false, reason: 'invalid_code', code: 'loyalty.invalid_code', message: 'Invalid verification code' });
         }
         const sixth = await view(phoneN(4), code);
         expect(sixth.statusCode).to.equal(429);
@@ -121,7 +121,9 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
         ip = '10.1.0.9';
         const sixth = await verify(phoneN(5));
         expect(sixth.statusCode).to.equal(429);
-        expect(JSON.parse(sixth.payload).message).to.equal('Too many codes were requested for this phone number. Please try again in a few minutes.');
+        expect(JSON.parse(sixth.payload)).to.include({
+            message: 'Too many codes were requested for this phone number. Please try again in a few minutes.', code: 'loyalty.too_many_codes'
+        });
         const outbox = await server.app.services.loyalty.listOutbox({ phone: phoneN(5) });
         expect(outbox).to.have.length(5);
     });
@@ -160,7 +162,7 @@ describe('loyalty points by SMS code (POST /api/loyalty/verify and /view)', func
             }
         }
         expect(last!.statusCode).to.equal(429);
-        expect(JSON.parse(last!.payload).message).to.equal('Too many attempts from your connection. Please try again in a few minutes.');
+        expect(JSON.parse(last!.payload)).to.include({ message: 'Too many attempts from your connection. Please try again in a few minutes.', code: 'loyalty.too_many_attempts' });
     });
 
     it('scopes codes and customers to the organization of the widget key', async () => {

@@ -57,13 +57,13 @@ describe('the widget\'s expected outcomes and tracked domains (issue 11)', funct
     it('answers a phone that is not a member and a wrong code with 200 {ok:false, reason, message}', async () => {
         const unknown = await post('/api/loyalty/verify', { identifier: '+15555550177', sessionId: 'widget_o_3' });
         expect(unknown.statusCode).to.equal(200);
-        expect(unknown.result).to.deep.equal({ ok: false, reason: 'not_found', message: 'Phone number not found in our loyalty program' });
+        expect(unknown.result).to.deep.equal({ ok: false, reason: 'not_found', code: 'loyalty.not_found', message: 'Phone number not found in our loyalty program' });
         const sent = await post('/api/loyalty/verify', { identifier: '+15555550100', sessionId: 'widget_o_3' });
         expect(sent.result).to.include({ ok: true });
         const code = await lastCode(server, '+15555550100');
         const wrong = await post('/api/loyalty/view', { identifier: '+15555550100', code: code === '000000' ? '111111' : '000000', sessionId: 'widget_o_3' });
         expect(wrong.statusCode).to.equal(200);
-        expect(wrong.result).to.deep.equal({ ok: false, reason: 'invalid_code', message: 'Invalid verification code' });
+        expect(wrong.result).to.deep.equal({ ok: false, reason: 'invalid_code', code: 'loyalty.invalid_code', message: 'Invalid verification code' });
         const right = await post('/api/loyalty/view', { identifier: '+15555550100', code, sessionId: 'widget_o_3' });
         expect(right.statusCode).to.equal(200);
         expect(right.result).to.include({ ok: true, points: 1250 });

@@ -7,6 +7,7 @@ import { BlueprintProvider } from '@blueprintjs/core';
 import '@blueprintjs/core/lib/css/blueprint.css';
 import './styles.css';
 import { App } from './App';
+import { adminLanguage, I18nProvider } from './i18n';
 
 /** SPEC §9: never stale, no refetch on window focus, no polling by default, no retries. */
 export const queryClient = new QueryClient({
@@ -20,9 +21,11 @@ createRoot(document.getElementById('root')!).render(
     <React.StrictMode>
         <QueryClientProvider client={queryClient}>
             <BlueprintProvider>
-                <BrowserRouter>
-                    <App />
-                </BrowserRouter>
+                <I18nProvider lang={adminLanguage()}>
+                    <BrowserRouter>
+                        <App />
+                    </BrowserRouter>
+                </I18nProvider>
             </BlueprintProvider>
         </QueryClientProvider>
     </React.StrictMode>

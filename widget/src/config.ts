@@ -10,6 +10,8 @@ export interface WidgetConfig {
     aiEnabled?: boolean;
     /** The bot instance's look (null fields: the defaults). */
     look?: { color: string | null; position: 'left' | 'right'; title: string | null; greeting: string | null };
+    /** The store's languages (issue 27; not sent yet: every shipped language enabled, English the default). */
+    languages?: { enabled?: string[]; default?: string };
 }
 
 /** The analytics events the widget posts (SPEC §7), plus widget_loaded. */
@@ -25,9 +27,12 @@ export interface TrackEvent {
     questionId?: number | null;
 }
 
-/** An answer that is not OK: the status and the server's message (SPEC §8). */
+/**
+ * An answer that is not OK: the status and the server's message (SPEC §8), and the stable `code` (with its `args`)
+ * that the widget renders from its catalogue (texts.ts errorText).
+ */
 export class ApiError extends Error {
-    constructor(readonly status: number, message: string) {
+    constructor(readonly status: number, message: string, readonly code?: string, readonly args?: Record<string, unknown>) {
         super(message);
     }
 }
@@ -64,7 +69,8 @@ export async function api<T>(config: WidgetConfig, path: string, body?: unknown,
     }
     catch { /* not JSON */ }
     if (!response.ok) {
-        throw new ApiError(response.status, (data && typeof data.message === 'string' && data.message) || text || response.statusText);
+        throw new ApiError(response.status, (data && typeof data.message === 'string' && data.message) || text || response.statusText,
+            data && typeof data.code === 'string' ? data.code : undefined, data && data.args && typeof data.args === 'object' ? data.args : undefined);
     }
     return data as T;
 }

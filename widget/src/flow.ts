@@ -58,6 +58,8 @@ export interface FlowState {
      * call. Kept with the conversation (a reload keeps it); New Chat forgets it.
      */
     token: string | null;
+    /** The customer's language (issue 27), kept with the conversation: a reload or the next page keeps it. */
+    lang?: string;
 }
 
 export type Action =
@@ -146,8 +148,8 @@ export function reduce(state: FlowState, action: Action): FlowState {
         case 'feedback_for':
             return { ...state, feedbackFor: action.historyId };
         case 'new_chat':
-            // Everything of the previous conversation goes: only whether the panel is open stays.
-            return initialState(action.sessionId, state.open);
+            // Everything of the previous conversation goes: only whether the panel is open, and its language, stay.
+            return state.lang ? { ...initialState(action.sessionId, state.open), lang: state.lang } : initialState(action.sessionId, state.open);
         default:
             return state;
     }

@@ -36,6 +36,17 @@ export interface LiveChatOptions {
     WebSocket?: unknown;
     /** Reconnect delay bounds in ms (default 1000 … 10000). */
     reconnectDelay?: { min: number; max: number };
+    /** The texts this module shows, in the customer's language (the panel's catalogue; default: English). */
+    texts?: LiveChatTexts;
+}
+
+/** The system messages this module writes into the conversation (issue 27: the widget's catalogue). */
+export interface LiveChatTexts {
+    agentJoined(): string;
+    /** `reason`: the catalogue's text for the server's error code, else the server's message. */
+    notSent(reason: string): string;
+    /** The catalogue's text for a server error code, if it has one. */
+    error?(code: string, args?: Record<string, unknown>): string | undefined;
 }
 
 export interface LiveChat {
@@ -76,6 +87,11 @@ interface Pending {
 }
 
 export const AGENT_JOINED_TEXT = 'A support agent has joined the chat.';
+/** English, for hosts without the widget's catalogue (Node tests, other clients). */
+const ENGLISH: LiveChatTexts = {
+    agentJoined: () => AGENT_JOINED_TEXT,
+    notSent: (reason) => `Your message could not be sent: ${reason}`
+};
 /** After a `resync` push, the catch-up fetch happens within this many ms. */
 const RESYNC_SPREAD_MS = 2000;
 
@@ -99,6 +115,7 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
     const origin = options.apiOrigin.replace(/\/+$/, '');
     const wsUrl = (origin.replace(/^http/, 'ws') + '/ws') as `ws://${string}`;
     const delay = options.reconnectDelay ?? { min: 1000, max: 10000 };
+    const texts = options.texts ?? ENGLISH;
 
     let client: Client | null = null;
     let lastTypingAt = 0;
@@ -177,7 +194,7 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
             return;
         }
         if (push.type === 'agent_connected') {
-            options.onMessage({ sender: 'system', message: AGENT_JOINED_TEXT, timestamp: push.timestamp ?? new Date().toISOString() });
+            options.onMessage({ sender: 'system', message: texts.agentJoined(), timestamp: push.timestamp ?? new Date().toISOString() });
             return;
         }
         if (push.type !== undefined && push.type !== 'chat_message') {
@@ -254,8 +271,10 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
                         // Refused for good (too long, chat ended…): say so instead of retrying forever.
                         pending.shift();
                         savePending();
-                        const reason = (err as { message?: string }).message ?? 'refused';
-                        options.onMessage({ sender: 'system', message: `Your message could not be sent: ${reason}`, timestamp: new Date().toISOString() });
+                        const data = (err as { data?: { code?: unknown; args?: Record<string, unknown> } }).data;
+                        const reason = (typeof data?.code === 'string' ? texts.error?.(data.code, data.args) : undefined)
+                            ?? (err as { message?: string }).message ?? 'refused';
+                        options.onMessage({ sender: 'system', message: texts.notSent(reason), timestamp: new Date().toISOString() });
                         if (code === 409) {
                             await catchUp().catch(() => {});
                         }

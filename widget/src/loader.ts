@@ -10,6 +10,7 @@ import type { WidgetConfig } from './config';
 import type { PanelController } from './panel';
 import type { FlowState } from './flow';
 import { adoptStyles, LOADER_CSS } from './styles';
+import { LAUNCHER, languageOf, loadMessages } from './languages';
 
 declare let __webpack_public_path__: string;
 
@@ -87,7 +88,13 @@ function boot(config: WidgetConfig): void {
         'height:0!important;overflow:visible!important;z-index:2147483000!important;display:block!important;margin:0!important;' +
         'padding:0!important;border:0!important';
     const root = host.attachShadow({ mode: 'open' });
-    const label = (open: boolean, count = 0) => `${open ? 'Close' : 'Open'} chat with ${config.storeName} support${count ? `, ${count} unread` : ''}`;
+    // The customer's language (languages.ts); a conversation read only later may bring its own.
+    let lang = languageOf(config, saved && saved.lang);
+    const label = (open: boolean, count = 0) => {
+        const texts = LAUNCHER[lang];
+        const text = open ? texts.launcherClose({ store: config.storeName }) : texts.launcherOpen({ store: config.storeName });
+        return count ? texts.launcherUnread({ label: text, count }) : text;
+    };
     // The store's look: colour and side (the panel follows the same side).
     const look = config.look;
     const left = look?.position === 'left';
@@ -116,10 +123,18 @@ function boot(config: WidgetConfig): void {
     let isOpen = false;
     let panel: Promise<PanelController> | null = null;
     const load = (): Promise<PanelController> => {
-        panel ??= import(/* webpackChunkName: "panel" */ './panel').then((m) => m.mount({
+        if (panel) {
+            return panel;
+        }
+        const conversation = saved === undefined ? readSaved(key) : saved;
+        lang = languageOf(config, conversation && conversation.lang);
+        // The panel and another language's texts in parallel: one round trip either way.
+        panel = Promise.all([import(/* webpackChunkName: "panel" */ './panel'), loadMessages(lang)]).then(([m, messages]) => m.mount({
             config,
             root,
-            saved: saved === undefined ? readSaved(key) : saved,
+            saved: conversation,
+            lang,
+            messages,
             save(state) {
                 try {
                     storage()?.setItem(key, JSON.stringify(state));

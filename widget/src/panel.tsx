@@ -8,9 +8,10 @@ import type { CSSProperties, KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { createRoot } from 'react-dom/client';
 import { api, ApiError, track, TrackEvent, WidgetConfig } from './config';
 import { Action, FlowState, initialState, Message, newSessionId, reduce, Step } from './flow';
-import { createLiveChat, LiveChat, LiveChatOptions } from './live-chat';
+import type { LiveChat, LiveChatOptions } from './live-chat';
+import { lazyLiveChat } from './live-chat-lazy';
 import { adoptStyles } from './styles';
-import { DEFAULT_QUESTIONS, FaqItem, LIVE_WORDS, LOYALTY_WORDS, TEXT } from './texts';
+import { DEFAULT_QUESTIONS, errorText, FaqItem, language, LIVE_WORDS, LOYALTY_WORDS, Messages, setLanguage, t, TEXT } from './texts';
 
 export interface MountOptions {
     config: WidgetConfig;
@@ -22,7 +23,10 @@ export interface MountOptions {
     onToggle(open: boolean): void;
     /** The launcher's unread count (messages that came while the panel was closed). */
     onUnread(count: number): void;
-    /** Makes the live chat connection (default: live-chat.ts); tests pass a fake. */
+    /** The customer's language (languages.ts) and its texts (null or absent: English, which this chunk carries). */
+    lang?: string;
+    messages?: Messages | null;
+    /** Makes the live chat connection (default: live-chat.ts, fetched as its own chunk when first used); tests pass a fake. */
     liveChat?: (options: LiveChatOptions) => LiveChat;
 }
 
@@ -48,8 +52,7 @@ interface AiAnswer {
 type Bus = { dispatch: ((action: Action) => void) | null; queue: Action[]; state: FlowState };
 
 function time(ms: number): string {
-    const d = new Date(ms);
-    return `${d.getHours()}:${String(d.getMinutes()).padStart(2, '0')}`;
+    return t('messageTime', { time: ms });
 }
 
 const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -69,7 +72,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     const inputRef = useRef<HTMLTextAreaElement>(null);
     const listRef = useRef<HTMLDivElement>(null);
     const look = config.look;
-    const title = look?.title || `${config.storeName} Support`;
+    const title = look?.title || t('title', { store: config.storeName });
 
     useLayoutEffect(() => {
         bus.dispatch = dispatch;
@@ -176,11 +179,16 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     function liveChat(): LiveChat {
         const session = stateRef.current.sessionId;
         const d = guard(session);
-        live.current ??= (options.liveChat ?? createLiveChat)({
+        live.current ??= (options.liveChat ?? lazyLiveChat)({
             apiOrigin: config.apiOrigin,
             widgetKey: config.key,
             sessionId: session,
             customerToken: () => (stateRef.current.sessionId === session ? tokenRef.current : null),
+            texts: {
+                agentJoined: () => t('agentJoined'),
+                notSent: (reason) => t('notSent', { reason }),
+                error: (code, args) => errorText({ code, message: '', args }) || undefined
+            },
             onMessage: (m) => {
                 say(d, m.message, m.sender === 'agent' ? 'agent' : 'system', m.sender === 'agent' ? m.agentName : undefined);
                 if (typeof m.seq === 'number') {
@@ -237,7 +245,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             say(guard(stateRef.current.sessionId), TEXT.offlineSent);
         }
         catch (err) {
-            setOffline({ ...offline, error: (err as Error).message || TEXT.liveError });
+            setOffline({ ...offline, error: (err instanceof ApiError ? errorText(err) : (err as Error).message) || TEXT.liveError });
         }
     }
 
@@ -281,7 +289,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
      * provider refused the key): SPEC §8's connection texts, not 'Error: …'; the code (if any) is still good.
      */
     const unreachable = (err: ApiError) => err.status === 503 || err.status === 504
-        || (err.status === 502 && (err.message === TEXT.verifyNetwork || err.message === TEXT.codeNetwork));
+        || (err.status === 502 && err.code === 'loyalty.provider_unavailable');
 
     async function requestCode(identifier: string): Promise<void> {
         const d = guard(sid);
@@ -300,7 +308,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         }
         catch (err) {
             const message = err instanceof ApiError ? err.message : 'network error';
-            say(d, err instanceof ApiError && !unreachable(err) ? TEXT.verifyError(err.message) : TEXT.verifyNetwork, 'error');
+            say(d, err instanceof ApiError && !unreachable(err) ? TEXT.verifyError(errorText(err)) : TEXT.verifyNetwork, 'error');
             emit({ action: 'verification_failed', phoneNumber: identifier, success: false, errorMessage: message });
             d({ type: 'step', step: 'questions' });
         }
@@ -314,13 +322,13 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         const phone = stateRef.current.phone ?? '';
         d({ type: 'pending', pending: true });
         try {
-            const res = await api<{ ok?: boolean; reason?: string; message?: string; points?: number; token?: string }>(config, '/api/loyalty/view',
+            const res = await api<{ ok?: boolean; reason?: string; code?: string; message?: string; points?: number; token?: string }>(config, '/api/loyalty/view',
                 { identifier: phone, code, sessionId: sid }, withToken());
             if (res && res.ok === false) {
                 const message = res.message ?? 'Invalid verification code';
                 emit({ action: 'code_verification_failed', phoneNumber: phone, success: false, errorMessage: message });
                 if (res.reason === 'invalid_code') {
-                    say(d, TEXT.wrongCode(message.replace(/\.$/, '')), 'error');
+                    say(d, TEXT.wrongCode(errorText({ code: res.code, message }).replace(/\.$/, '')), 'error');
                 }
                 else {
                     say(d, TEXT.notFound, 'error');
@@ -353,7 +361,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             }
             else {
                 // Expired, used up or rate limited: retrying this code cannot work.
-                say(d, TEXT.verifyError(err.message), 'error');
+                say(d, TEXT.verifyError(errorText(err)), 'error');
                 d({ type: 'step', step: 'questions' });
             }
         }
@@ -372,8 +380,9 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         try {
             const res = await api<AiAnswer>(config, '/api/ai/chat', { sessionId: sid, message: question }, withToken());
             const sources = (res.sources ?? []).map((x) => x.title).filter(Boolean);
-            const answer = res.code === 'ai_budget_reached' ? TEXT.aiBudget : res.answer;
-            say(d, sources.length ? `${answer}\n\nSources: ${sources.join(', ')}` : answer);
+            // A coded answer (the store's AI budget is spent: 'ai.budget_reached') in the customer's language.
+            const answer = res.code ? errorText({ code: res.code, message: res.answer }) : res.answer;
+            say(d, sources.length ? `${answer}\n\n${t('aiSources', { titles: sources.join(', ') })}` : answer);
             fallback = res.fallbackAction;
             if (fallback === 'verify_phone') {
                 d({ type: 'reask', question });
@@ -388,7 +397,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             }
         }
         catch (err) {
-            say(d, err instanceof ApiError ? TEXT.verifyError(err.message) : TEXT.fallback, 'error');
+            say(d, err instanceof ApiError ? TEXT.verifyError(errorText(err)) : TEXT.fallback, 'error');
             d({ type: 'step', step: 'questions' });
         }
         finally {
@@ -514,23 +523,23 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
 
     const step = state.step;
     const tooLong = text.length > MAX_LENGTH;
-    const placeholder = step === 'identifier' ? 'Enter your phone number'
-        : step === 'code' ? 'Enter the 6-digit code'
-            : step === 'live_chat' ? 'Message our team...' : 'Type your message...';
+    const placeholder = t(step === 'identifier' ? 'placeholderPhone'
+        : step === 'code' ? 'placeholderCode'
+            : step === 'live_chat' ? 'placeholderLive' : 'placeholderMessage');
     const showQuick = step === 'questions';
 
     return (
-        <div className={`lc-panel${look?.position === 'left' ? ' lc-left' : ''}`} role="dialog" aria-modal="true" aria-label={title}
+        <div className={`lc-panel${look?.position === 'left' ? ' lc-left' : ''}`} role="dialog" aria-modal="true" aria-label={title} lang={language()}
             hidden={!state.open} ref={panelRef} onKeyDown={onKeyDown}
             // The store's colour (≥ 4.5:1 with white, checked when staff set it) on the head, the customer's bubbles,
             // the question chips, Send and the focus ring; set through the CSSOM, which a strict CSP allows.
             style={look?.color ? { '--lc-accent': look.color } as CSSProperties : undefined}>
             <div className="lc-head">
                 <h2 className="lc-title">{title}</h2>
-                <span className="lc-badge" hidden={step !== 'live_chat'}>Live Chat Active</span>
-                <button type="button" className="lc-x" aria-label="Close chat" onClick={() => dispatch({ type: 'close' })}>{'\u00d7'}</button>
+                <span className="lc-badge" hidden={step !== 'live_chat'}>{t('liveBadge')}</span>
+                <button type="button" className="lc-x" aria-label={t('closeChat')} onClick={() => dispatch({ type: 'close' })}>{'\u00d7'}</button>
             </div>
-            <div className="lc-msgs" role="log" aria-live="polite" aria-label="Messages" tabIndex={0} ref={listRef}>
+            <div className="lc-msgs" role="log" aria-live="polite" aria-label={t('messagesLabel')} tabIndex={0} ref={listRef}>
                 {state.messages.map((m) => (
                     <div key={m.id} className={`lc-msg lc-${m.from === 'user' ? 'user' : m.from === 'error' ? 'error' : m.from === 'agent' ? 'agent' : 'bot'}`}
                         data-role={m.from === 'user' ? 'user' : m.from === 'error' ? 'error' : 'bot'}>
@@ -539,39 +548,39 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
                         <time className="lc-time" dateTime={new Date(m.time).toISOString()}>{time(m.time)}</time>
                     </div>
                 ))}
-                {state.agentTyping && <div className="lc-typing" aria-label="The agent is typing">…</div>}
+                {state.agentTyping && <div className="lc-typing" aria-label={t('agentTyping')}>…</div>}
             </div>
             {offline && (
-                <form className="lc-offline" aria-label="Leave a message" onSubmit={(e) => void sendOffline(e)}>
-                    <label>Your email<input type="email" required maxLength={254} value={offline.email}
+                <form className="lc-offline" aria-label={t('offlineForm')} onSubmit={(e) => void sendOffline(e)}>
+                    <label>{t('offlineEmail')}<input type="email" required maxLength={254} value={offline.email}
                         onChange={(e) => setOffline({ ...offline, email: e.target.value })} /></label>
-                    <label>Your message<textarea required rows={3} value={offline.text} dir="auto"
+                    <label>{t('offlineMessage')}<textarea required rows={3} value={offline.text} dir="auto"
                         onChange={(e) => setOffline({ ...offline, text: e.target.value })} /></label>
                     {offline.error && <p className="lc-offline-error" role="alert">{offline.error}</p>}
                     <div>
-                        <button type="submit" className="lc-chip">Send message</button>
-                        <button type="button" className="lc-chip" onClick={() => setOffline(null)}>No thanks</button>
+                        <button type="submit" className="lc-chip">{t('offlineSend')}</button>
+                        <button type="button" className="lc-chip" onClick={() => setOffline(null)}>{t('offlineNoThanks')}</button>
                     </div>
                 </form>
             )}
-            <div className="lc-quick" role="group" aria-label="Quick questions" hidden={!showQuick}>
+            <div className="lc-quick" role="group" aria-label={t('quickQuestions')} hidden={!showQuick}>
                 {showQuick && (questions ?? []).map((q) => (
                     <button key={q.id} type="button" className="lc-chip" disabled={state.pending} onClick={() => choose(q)}>{q.question}</button>
                 ))}
             </div>
             {state.feedbackFor !== null && (
-                <div className="lc-quick" role="group" aria-label="Did this answer help?">
-                    <button type="button" className="lc-chip" onClick={() => feedback(true)}>Yes, thanks</button>
-                    <button type="button" className="lc-chip" onClick={() => feedback(false)}>No, I need more help</button>
+                <div className="lc-quick" role="group" aria-label={t('feedbackQuestion')}>
+                    <button type="button" className="lc-chip" onClick={() => feedback(true)}>{t('feedbackYes')}</button>
+                    <button type="button" className="lc-chip" onClick={() => feedback(false)}>{t('feedbackNo')}</button>
                 </div>
             )}
             <div className="lc-bar">
-                <button type="button" className="lc-link" onClick={newChat}>New Chat</button>
+                <button type="button" className="lc-link" onClick={newChat}>{t('newChat')}</button>
                 <button type="button" className="lc-link" hidden={!(step === 'success' || step === 'code')}
                     onClick={() => {
                         say(dispatch, TEXT.moreHelp);
                         dispatch({ type: 'step', step: 'questions' });
-                    }}>More Help</button>
+                    }}>{t('moreHelpButton')}</button>
             </div>
             <form className="lc-form" onSubmit={(e) => {
                 e.preventDefault();
@@ -593,11 +602,11 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
                             submit();
                         }
                     }} />
-                <button type="submit" className="lc-send" disabled={state.pending || tooLong}>Send</button>
+                <button type="submit" className="lc-send" disabled={state.pending || tooLong}>{t('send')}</button>
             </form>
             {tooLong && (
                 <p className="lc-count" id="lc-count" role="status">
-                    {`${text.length.toLocaleString('en-US')} / ${MAX_LENGTH.toLocaleString('en-US')} characters: please shorten your message by ${(text.length - MAX_LENGTH).toLocaleString('en-US')}.`}
+                    {t('tooLong', { length: text.length, max: MAX_LENGTH, over: text.length - MAX_LENGTH })}
                 </p>
             )}
         </div>
@@ -605,11 +614,14 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
 }
 
 export function mount(options: MountOptions): PanelController {
+    setLanguage(options.lang || 'en', options.messages || null);
     adoptStyles(options.root, PANEL_CSS);
     const container = document.createElement('div');
     options.root.append(container);
     const saved = options.saved;
-    const bus: Bus = { dispatch: null, queue: [], state: saved ?? initialState(newSessionId()) };
+    const state = saved ?? initialState(newSessionId());
+    // The language goes with the conversation (sessionStorage): a reload or the next page keeps it.
+    const bus: Bus = { dispatch: null, queue: [], state: options.lang ? { ...state, lang: options.lang } : state };
     if (!saved) {
         track(options.config, bus.state.sessionId, { action: 'widget_loaded', success: true });
     }

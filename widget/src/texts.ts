@@ -1,29 +1,65 @@
 import { DEFAULT_QUESTIONS as DEFAULTS } from '../../core/shared/default-questions';
+import en from '../locales/en.json';
 
-/** The widget's texts: SPEC §8 error catalogue and the built-in default questions (SPEC §9). */
+/**
+ * The widget's texts (issue 27): the catalogue of the customer's language (widget/locales/<lang>.json, ICU
+ * MessageFormat compiled to functions at build time by config/messages-loader.js; English = SPEC §8 word for word).
+ * English comes with the panel; another language is set by the loader before the panel mounts (languages.ts).
+ * Call sites use `t(key, args)`, or the older names of TEXT, which are thin lookups.
+ */
+export type TextKey = Exclude<keyof typeof en, `@${string}` | `error.${string}` | `launcher${string}`>;
+/** A language's texts; its `error.<code>` texts are read by errorText (English's are the server's own messages). */
+export type Messages = Record<TextKey, (args?: Record<string, unknown>) => string>;
+
+/** The webpack messages rule made the JSON a module of functions (the JSON type gives the keys). */
+const ENGLISH = en as unknown as Messages;
+let current: Messages = ENGLISH;
+let currentLanguage = 'en';
+
+/** The language the panel shows (null messages: English, which the panel carries). */
+export function setLanguage(lang: string, messages: Messages | null): void {
+    current = messages ?? ENGLISH;
+    currentLanguage = messages ? lang : 'en';
+}
+
+export function language(): string {
+    return currentLanguage;
+}
+
+export function t(key: TextKey, args?: Record<string, unknown>): string {
+    return current[key](args);
+}
+
+/**
+ * A server error as the customer reads it: the catalogue's text for its code (the server sends a stable `code`
+ * beside its English `message`), else the server's message (a code this widget does not know yet).
+ */
+export function errorText(error: { code?: string; message: string; args?: Record<string, unknown> }): string {
+    const text = error.code ? (current as Record<string, Messages[TextKey] | undefined>)[`error.${error.code}`] : undefined;
+    return text ? text(error.args) : error.message;
+}
+
+/** The SPEC §8 names of the texts, as lookups in the current language. */
 export const TEXT = {
-    greeting: (store: string) => `Hi! Welcome to ${store} support. How can I help you today? Choose a question below or type your message.`,
-    askPhone: 'Please enter the phone number linked to your loyalty account.',
-    codeSent: 'I sent a 6-digit verification code to your phone. Please enter it below.',
-    points: (points: number) => `You have ${points.toLocaleString('en-US')} loyalty points. Is there anything else I can help you with?`,
-    notFound: "I couldn't find that phone number in our system. You can sign up for our loyalty program in any store!",
-    verifyError: (message: string) => `Error: ${message}`,
-    verifyNetwork: "Sorry, I'm having trouble connecting. Please try again.",
-    wrongCode: (message: string) => `Error: ${message}. Please try entering the code again.`,
-    codeNetwork: "Sorry, I'm having trouble verifying the code. Please try again.",
-    offlineSent: 'Thanks! Your message was sent to the store, which will answer by email.',
-    liveUnavailable: "I'm sorry, but our live support team is currently unavailable. Please try again later or continue with the pre-made questions for quick help.",
-    liveError: "Sorry, I couldn't connect you to live support right now. Please try again later.",
-    liveChecking: 'Let me check if a member of our team is available...',
-    liveWaiting: 'Connecting you with a member of our team. Please wait a moment...',
-    liveConnected: "You're connected! A member of our team will reply here shortly.",
-    liveEnded: 'The live chat has ended. You can continue with the questions below.',
-    fallback: "I'm not sure about that one. Please choose one of the questions below, or type 'agent' to talk to a member of our team.",
-    moreHelp: 'What else can I help you with?',
-    aiNotResolved: "Sorry I couldn't help. Choose a question below, or type 'agent' to talk to a member of our team.",
-    /** The store's AI question budget is spent for now (the answer's code 'ai_budget_reached'). */
-    aiBudget: 'Our assistant is taking a short break. You can still choose a question below or ask for a member of our team.'
-
+    greeting: (store: string) => t('greeting', { store }),
+    get askPhone() { return t('askPhone'); },
+    get codeSent() { return t('codeSent'); },
+    points: (points: number) => t('points', { points }),
+    get notFound() { return t('notFound'); },
+    verifyError: (message: string) => t('verifyError', { message }),
+    get verifyNetwork() { return t('verifyNetwork'); },
+    wrongCode: (message: string) => t('wrongCode', { message }),
+    get codeNetwork() { return t('codeNetwork'); },
+    get offlineSent() { return t('offlineSent'); },
+    get liveUnavailable() { return t('liveUnavailable'); },
+    get liveError() { return t('liveError'); },
+    get liveChecking() { return t('liveChecking'); },
+    get liveWaiting() { return t('liveWaiting'); },
+    get liveConnected() { return t('liveConnected'); },
+    get liveEnded() { return t('liveEnded'); },
+    get fallback() { return t('fallback'); },
+    get moreHelp() { return t('moreHelp'); },
+    get aiNotResolved() { return t('aiNotResolved'); }
 };
 
 export type QuestionKind = 'answer' | 'loyalty_check' | 'live_support';
@@ -42,7 +78,7 @@ export interface FaqItem {
  */
 export const DEFAULT_QUESTIONS: FaqItem[] = DEFAULTS.map((q, index) => ({ id: index + 1, question: q.question, answer: q.answer, kind: q.kind }));
 
-/** Typed words that ask for a person (SPEC §4). */
-export const LIVE_WORDS = /\b(human|agent|live help|support|representative)\b/i;
+/** Typed words that ask for a person (SPEC §4; and the Spanish texts' 'agente'). */
+export const LIVE_WORDS = /\b(human|agent|live help|support|representative|agente|humano)\b/i;
 /** Typed (not chosen) text that asks for the points check. */
 export const LOYALTY_WORDS = /\b(loyalty points|my points|check (my )?points)\b/i;

@@ -16,6 +16,15 @@ import { ToolBox } from './tools';
 import type { AiBudget } from './budget';
 import { AI_BUDGET_CODE, AI_BUDGET_TEXT } from './budget';
 import { intentOf } from './intents';
+import { coded, CustomerError } from '../../../core/http/errors';
+
+/** What the AI agent answers that a customer may read (issue 27): the widget renders `error.<code>` in their language. */
+export const AI_ERRORS = {
+    tooFast: { code: 'ai.too_fast', message: 'You are asking too fast. Please wait a minute.' },
+    turnedOff: { code: 'ai.turned_off', message: 'The AI agent is turned off for this store' },
+    /** Not an error status: a 200 answer with this code and text (the store's AI budget is spent; issue 25). */
+    budgetReached: { code: AI_BUDGET_CODE, message: AI_BUDGET_TEXT }
+} satisfies Record<string, CustomerError>;
 
 export interface KnowledgeInput {
     title: string;
@@ -248,11 +257,11 @@ export class AiService {
             this.conversationForSession(ctx.organizationId, ctx.sessionId, 10)
         ]);
         if (!enabled) {
-            throw Boom.conflict('The AI agent is turned off for this store');
+            throw coded(Boom.conflict(AI_ERRORS.turnedOff.message), AI_ERRORS.turnedOff.code);
         }
         if (this.deps.budget && !await this.deps.budget.take(ctx.organizationId)) {
             // Nothing asked of the provider and nothing stored: the customer keeps the questions and the team.
-            return { answer: AI_BUDGET_TEXT, code: AI_BUDGET_CODE, fallbackAction: 'questions', historyId: null, sources: [] };
+            return { answer: AI_ERRORS.budgetReached.message, code: AI_ERRORS.budgetReached.code, fallbackAction: 'questions', historyId: null, sources: [] };
         }
         // The question that led to a hand-off: the last one that was not itself a request for a human.
         const earlier = [...history].reverse().find((t) => intentOf(t.question) !== 'human');

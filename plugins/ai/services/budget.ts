@@ -2,9 +2,9 @@ import type { Logger } from 'pino';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { Limit, LimitBackend } from '../../../core/http/rate-limit';
 
-/** What a customer reads when the store's AI budget is spent (the widget shows its own copy of it, texts.ts). */
+/** What a customer reads when the store's AI budget is spent (the widget renders the code from its catalogue). */
 export const AI_BUDGET_TEXT = 'Our assistant is taking a short break. You can still choose a question below or ask for a member of our team.';
-export const AI_BUDGET_CODE = 'ai_budget_reached';
+export const AI_BUDGET_CODE = 'ai.budget_reached' as const;
 
 /**
  * A store's ceiling on customers' AI questions (issue 25): at most `perHour` an hour and `perDay` in 24 hours,

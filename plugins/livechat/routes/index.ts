@@ -8,14 +8,14 @@ import { clientIp } from '../../../core/http/client-ip';
 import { fields, MAX_ID } from '../../../core/http/fields';
 import { adminOf, callerOf, widgetOf } from '../../../core/http/callers';
 import { customerTokenFor, signCustomerToken } from '../../../core/auth/customer-token';
+import { withCodes } from '../../../core/http/errors';
+import { LIVECHAT_ERRORS, messageTooLong } from '../errors';
 
 const params = Joi.object({ sessionId: fields.chatSessionId.required() });
 
 /** Per-connection send limit over nes (SPEC: hardening): this many messages per CHAT_SEND_WINDOW_SECONDS (10). */
 export const SOCKET_SEND_POINTS = 20;
-const TOO_FAST = 'You are sending messages too fast. Please wait a moment.';
-/** A store's hourly ceiling of left messages is reached (OFFLINE_MESSAGES_PER_STORE_HOUR). */
-const OFFLINE_STORE_FULL = 'This store has received many messages in the last hour. Please try again later.';
+const TOO_FAST = LIVECHAT_ERRORS.tooFast;
 
 type Actor =
     | { kind: 'agent'; organizationId: number; userId: number }
@@ -59,7 +59,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 stamps.shift();
             }
             if (stamps.length >= SOCKET_SEND_POINTS) {
-                throw tooMany(TOO_FAST, sendWindowMs - (t - stamps[0]));
+                throw tooMany(TOO_FAST.message, sendWindowMs - (t - stamps[0]), TOO_FAST.code);
             }
             stamps.push(t);
             return;
@@ -103,7 +103,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 },
                 handler: async (request, h) => {
                     const c = widgetOf(request);
-                    await createLimit.consume(clientIp(request), 'Too many chat requests. Please try again later.');
+                    await createLimit.consume(clientIp(request), LIVECHAT_ERRORS.tooManyChats);
                     const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null };
                     // A customer who talked with the AI agent first arrives with that conversation (issue 13).
                     const aiConversation = await server.app.services.ai?.conversationForSession(c.organizationId, body.sessionId) ?? [];
@@ -146,17 +146,18 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 validate: {
                     payload: Joi.object({
                         sessionId: fields.widgetSessionId.required(),
-                        email: Joi.string().trim().email({ tlds: false }).max(254).required()
-                            .messages({ 'string.email': 'Please enter a valid email address' }),
-                        message: Joi.string().trim().min(1).max(maxLength).required()
-                            .messages({ 'string.max': `"message" must be at most ${maxLength} characters`, 'string.empty': 'Please write a message' }),
+                        email: withCodes(Joi.string().trim().email({ tlds: false }).max(254).required()
+                            .messages({ 'string.email': LIVECHAT_ERRORS.invalidEmail.message }), { '*': LIVECHAT_ERRORS.invalidEmail.code }),
+                        message: withCodes(Joi.string().trim().min(1).max(maxLength).required()
+                            .messages({ 'string.max': messageTooLong(maxLength).message, 'string.empty': LIVECHAT_ERRORS.messageEmpty.message }),
+                        { 'string.max': messageTooLong(maxLength).code, '*': LIVECHAT_ERRORS.messageEmpty.code }, messageTooLong(maxLength).args),
                         phoneNumber: Joi.string().trim().max(20).allow('', null)
                     }).unknown(false)
                 },
                 handler: async (request, h) => {
                     const c = widgetOf(request);
-                    await offlineLimit.consume(clientIp(request), 'Too many offline messages. Please try again later.');
-                    await offlineStoreLimit.consume(String(c.organizationId), OFFLINE_STORE_FULL);
+                    await offlineLimit.consume(clientIp(request), LIVECHAT_ERRORS.tooManyOffline);
+                    await offlineStoreLimit.consume(String(c.organizationId), LIVECHAT_ERRORS.offlineStoreFull);
                     const body = request.payload as { sessionId: string; email: string; message: string; phoneNumber?: string | null };
                     const { session } = await chat().offlineMessage({
                         organizationId: c.organizationId, botInstanceId: c.botInstanceId, sessionId: body.sessionId, email: body.email,

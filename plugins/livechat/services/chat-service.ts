@@ -10,6 +10,8 @@ import type { Services } from '../../../core/types';
 import { AgentPresenceModel, ChatMessageModel, ChatSessionModel, ChatStatus, EmailSettingsModel } from '../models';
 import type { MailService } from './mail-service';
 import { analyticsSessions } from './analytics-sessions';
+import { coded } from '../../../core/http/errors';
+import { LIVECHAT_ERRORS, messageTooLong } from '../errors';
 import type { AiTurn, ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
 
 export type { ChatMessage, ChatSession, EmailSettings };
@@ -287,7 +289,7 @@ export class ChatService {
             throw Boom.notFound('Chat session not found');
         }
         if (!OPEN_STATUSES.includes(row.status)) {
-            throw Boom.conflict('This chat has already ended');
+            throw coded(Boom.conflict('This chat has already ended'), LIVECHAT_ERRORS.chatEnded.code);
         }
         const push = { type: 'typing', sessionId, sender, timestamp: iso(Date.now()) };
         if (sender === 'customer') {
@@ -539,11 +541,12 @@ export class ChatService {
         input: { message: string; clientMessageId?: string | null }): Promise<{ message: ChatMessage; duplicate: boolean }> {
         const text = input.message.trim();
         if (!text) {
-            throw Boom.badRequest('Message must not be empty');
+            throw coded(Boom.badRequest('Message must not be empty'), LIVECHAT_ERRORS.messageEmpty.code);
         }
         const max = this.deps.chat.maxMessageLength;
         if (text.length > max) {
-            throw Boom.badRequest(`Message is too long: at most ${max} characters`);
+            const tooLong = messageTooLong(max);
+            throw coded(Boom.badRequest(tooLong.message), tooLong.code, tooLong.args);
         }
         const clientMessageId = input.clientMessageId ?? Crypto.randomUUID();
         const allowed: ChatStatus[] = from.sender === 'agent' ? ['agent_connected'] : OPEN_STATUSES;
@@ -583,7 +586,8 @@ export class ChatService {
             if (failure) {
                 throw failure;
             }
-            throw Boom.conflict(OPEN_STATUSES.includes(session.status) ? 'Accept the chat before sending messages' : 'This chat has ended');
+            throw OPEN_STATUSES.includes(session.status) ? Boom.conflict('Accept the chat before sending messages')
+                : coded(Boom.conflict(LIVECHAT_ERRORS.chatEnded.message), LIVECHAT_ERRORS.chatEnded.code);
         }
         const [message] = await this.withAgentNames(organizationId, [toMessage(stored, sessionId)], [stored]);
         const push = { type: 'chat_message', ...message };

@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { Db } from '../../../core/db';
 import { e164 } from '../../../core/http/fields';
 import { Limit, LimitBackend, tooMany } from '../../../core/http/rate-limit';
+import { coded, CustomerError } from '../../../core/http/errors';
+import { smsCodeText } from '../texts';
 import type { CustomerRow } from '../customers-csv';
 import { LoyaltyCustomerModel, VerificationCodeModel, WidgetSessionModel } from '../models';
 import type { LoyaltyCustomer, LoyaltyOrder, LoyaltyProvider } from '../providers/types';
@@ -24,7 +26,10 @@ export const OTP = {
 };
 
 export const MESSAGES = {
+    phoneRequired: 'Please enter your phone number',
     badPhone: 'Please enter a valid phone number',
+    codeRequired: 'Please enter the 6-digit code',
+    codeFormat: 'The code must be 6 digits',
     notFound: 'Phone number not found in our loyalty program',
     sent: 'A verification code has been sent to your phone.',
     tooManySends: 'Too many codes were requested for this phone number. Please try again in a few minutes.',
@@ -41,12 +46,44 @@ export const MESSAGES = {
 };
 
 /**
+ * The stable code of each message a customer may read (issue 27): the widget shows its catalogue's text for it
+ * (`error.<code>`), in the customer's language; the English message stays beside it.
+ */
+export const CODES = {
+    phoneRequired: 'loyalty.phone_required',
+    badPhone: 'loyalty.invalid_phone',
+    codeRequired: 'loyalty.code_required',
+    codeFormat: 'loyalty.code_format',
+    notFound: 'loyalty.not_found',
+    tooManySends: 'loyalty.too_many_codes',
+    tooManyIp: 'loyalty.too_many_attempts',
+    noCode: 'loyalty.no_code',
+    expired: 'loyalty.code_expired',
+    used: 'loyalty.code_used',
+    tooManyChecks: 'loyalty.too_many_checks',
+    wrong: 'loyalty.invalid_code',
+    providerDown: 'loyalty.provider_unavailable',
+    providerDownOnCode: 'loyalty.provider_unavailable',
+    smsFailed: 'loyalty.sms_failed'
+} as const;
+
+/** A message with its code. */
+export function customerError(kind: keyof typeof CODES): CustomerError {
+    return { code: CODES[kind], message: MESSAGES[kind] };
+}
+
+/** How long a code stays valid, in minutes (the SMS says it). */
+const TTL_MINUTES = 10;
+
+/**
  * An expected outcome that is not an error (issue 11): the phone is not a member, or the code is wrong. The
  * widget shows the message; the merchant's console stays free of red 4xx lines.
  */
 export interface LoyaltyMiss {
     ok: false;
     reason: 'not_found' | 'invalid_code';
+    /** The stable code of the message (issue 27). */
+    code: string;
     message: string;
 }
 
@@ -57,6 +94,8 @@ export interface WidgetContext {
     ip: string;
     sessionId?: string | null;
     domain?: string | null;
+    /** The customer's language (BCP 47), for the texts sent to them; English when absent. */
+    locale?: string | null;
 }
 
 /** What the loyalty service uses. */
@@ -121,7 +160,7 @@ export class LoyaltyService implements LoyaltyLookups {
     normalizePhone(input: string): string {
         const phone = e164(input);
         if (!phone) {
-            throw Boom.badRequest(MESSAGES.badPhone);
+            throw coded(Boom.badRequest(MESSAGES.badPhone), CODES.badPhone);
         }
         return phone;
     }
@@ -153,7 +192,7 @@ export class LoyaltyService implements LoyaltyLookups {
             return err;
         }
         this.log.warn({ organizationId, kind: err.kind, reason: err.message }, 'loyalty provider failed');
-        return err.kind === 'refused' ? Boom.badGateway(message) : Boom.serverUnavailable(message);
+        return coded(err.kind === 'refused' ? Boom.badGateway(message) : Boom.serverUnavailable(message), CODES.providerDown);
     }
 
     private async findCustomer(organizationId: number, phone: string, options: { fresh: boolean; failureMessage: string }): Promise<LoyaltyCustomer | null> {
@@ -167,7 +206,7 @@ export class LoyaltyService implements LoyaltyLookups {
 
     /** POST /api/loyalty/verify: sends a new code to a known customer's phone. */
     async requestCode(ctx: WidgetContext, identifier: string): Promise<{ ok: true; success: true; message: string } | LoyaltyMiss> {
-        await this.verifyIpLimit.consume(`${ctx.organizationId}:${ctx.ip}`, MESSAGES.tooManyIp);
+        await this.verifyIpLimit.consume(`${ctx.organizationId}:${ctx.ip}`, customerError('tooManyIp'));
         const phone = this.normalizePhone(identifier);
         const t = Date.now();
         const recent = await VerificationCodeModel.query(this.db)
@@ -176,13 +215,13 @@ export class LoyaltyService implements LoyaltyLookups {
             .orderBy('id', 'desc');
         if (recent.length >= OTP.maxSendsPerPhone) {
             const oldest = recent[recent.length - 1].createdAt;
-            throw tooMany(MESSAGES.tooManySends, oldest + OTP.sendWindowMs - t);
+            throw tooMany(MESSAGES.tooManySends, oldest + OTP.sendWindowMs - t, CODES.tooManySends);
         }
         const customer = await this.findCustomer(ctx.organizationId, phone, { fresh: false, failureMessage: MESSAGES.providerDown });
         if (!customer) {
-            return { ok: false, reason: 'not_found', message: MESSAGES.notFound };
+            return { ok: false, reason: 'not_found', code: CODES.notFound, message: MESSAGES.notFound };
         }
-        await this.sendPhoneLimit.consume(`${ctx.organizationId}:${phone}`, MESSAGES.tooManySends);
+        await this.sendPhoneLimit.consume(`${ctx.organizationId}:${phone}`, customerError('tooManySends'));
         const code = String(Crypto.randomInt(0, 10 ** OTP.digits)).padStart(OTP.digits, '0');
         // A resend keeps the failed checks of the code it replaces (DESIGN §7: failures are not reset by a resend).
         const latest = recent[0];
@@ -202,13 +241,14 @@ export class LoyaltyService implements LoyaltyLookups {
             await this.sms.send({
                 organizationId: ctx.organizationId,
                 to: phone,
-                body: `Your ${ctx.storeName} verification code is ${code}. It expires in 10 minutes.`
+                // In the customer's language once the widget passes it (issue 27); English until then.
+                body: smsCodeText(ctx.locale, { store: ctx.storeName, code, minutes: TTL_MINUTES })
             });
         }
         catch (err) {
             await VerificationCodeModel.query(this.db).deleteById(inserted.id);
             if (err instanceof SmsError) {
-                throw Boom.badGateway(MESSAGES.smsFailed);
+                throw coded(Boom.badGateway(MESSAGES.smsFailed), CODES.smsFailed);
             }
             throw err;
         }
@@ -217,7 +257,7 @@ export class LoyaltyService implements LoyaltyLookups {
 
     /** POST /api/loyalty/view: checks the code and answers the points; marks the widget session verified. */
     async viewPoints(ctx: WidgetContext, identifier: string, code: string): Promise<{ ok: true; success: true; points: number; message: string } | LoyaltyMiss> {
-        await this.viewIpLimit.consume(`${ctx.organizationId}:${ctx.ip}`, MESSAGES.tooManyIp);
+        await this.viewIpLimit.consume(`${ctx.organizationId}:${ctx.ip}`, customerError('tooManyIp'));
         const phone = this.normalizePhone(identifier);
         const t = Date.now();
         const latest = await VerificationCodeModel.query(this.db)
@@ -225,13 +265,13 @@ export class LoyaltyService implements LoyaltyLookups {
             .orderBy('id', 'desc')
             .first();
         if (!latest) {
-            throw Boom.badRequest(MESSAGES.noCode);
+            throw coded(Boom.badRequest(MESSAGES.noCode), CODES.noCode);
         }
         if (latest.consumedAt) {
-            throw Boom.badRequest(MESSAGES.used);
+            throw coded(Boom.badRequest(MESSAGES.used), CODES.used);
         }
         if (latest.expiresAt <= t) {
-            throw Boom.badRequest(MESSAGES.expired);
+            throw coded(Boom.badRequest(MESSAGES.expired), CODES.expired);
         }
         // Count the check first, atomically: at most maxChecksPerCode checks, even when they race.
         const counted = await VerificationCodeModel.query(this.db)
@@ -240,24 +280,24 @@ export class LoyaltyService implements LoyaltyLookups {
             .whereNull('consumed_at')
             .increment('attempts', 1);
         if (!counted) {
-            throw tooMany(MESSAGES.tooManyChecks, latest.expiresAt - t);
+            throw tooMany(MESSAGES.tooManyChecks, latest.expiresAt - t, CODES.tooManyChecks);
         }
         const expected = Buffer.from(latest.codeHash, 'hex');
         const given = Buffer.from(this.hash(ctx.organizationId, phone, code), 'hex');
         if (expected.length !== given.length || !Crypto.timingSafeEqual(expected, given)) {
-            return { ok: false, reason: 'invalid_code', message: MESSAGES.wrong };
+            return { ok: false, reason: 'invalid_code', code: CODES.wrong, message: MESSAGES.wrong };
         }
         // The provider first (fresh points, not the cache): when it fails, the code stays usable for another try.
         const customer = await this.findCustomer(ctx.organizationId, phone, { fresh: true, failureMessage: MESSAGES.providerDownOnCode });
         if (!customer) {
-            return { ok: false, reason: 'not_found', message: MESSAGES.notFound };
+            return { ok: false, reason: 'not_found', code: CODES.notFound, message: MESSAGES.notFound };
         }
         const consumed = await VerificationCodeModel.query(this.db)
             .patch({ consumedAt: t })
             .where('id', latest.id)
             .whereNull('consumed_at');
         if (!consumed) {
-            throw Boom.badRequest(MESSAGES.used);
+            throw coded(Boom.badRequest(MESSAGES.used), CODES.used);
         }
         if (ctx.sessionId) {
             await this.markSessionVerified(ctx, ctx.sessionId, phone);

@@ -2,6 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { ADMIN_TOKEN_KEY, apiRequest, ApiError, ORG_TOKEN_KEY, ORG_USER_KEY, SUPER_ADMIN_TOKEN_KEY } from './client';
 
 import type { Role } from '../../../core/types/api';
+import type { Translate } from '../i18n';
 
 export type { Role };
 
@@ -48,31 +49,27 @@ export const VERIFY_PATHS = {
     org: '/api/org/verify'
 } as const;
 
-/** "14 minutes", or "45 seconds" under a minute; rounded up, so never shorter than the wait. */
-export function waitText(seconds: number): string {
+/** A wait as the login texts say it: minutes, or seconds under a minute; rounded up, so never shorter than the wait. */
+export function wait(seconds: number): { unit: 'second' | 'minute'; count: number } {
     const s = Math.max(1, Math.ceil(seconds));
-    if (s < 60) {
-        return `${s} second${s === 1 ? '' : 's'}`;
-    }
-    const m = Math.ceil(s / 60);
-    return `${m} minute${m === 1 ? '' : 's'}`;
+    return s < 60 ? { unit: 'second', count: s } : { unit: 'minute', count: Math.ceil(s / 60) };
 }
 
 /**
  * SPEC §8: a login failure shows the server's message, else 'Login failed'; a failure to reach the server
  * shows the screen's network message. A throttled login (429) says how long to wait, from Retry-After.
  */
-export function loginErrorMessage(error: unknown, networkMessage: string): string {
+export function loginErrorMessage(error: unknown, networkMessage: string, t: Translate): string {
     if (error instanceof ApiError && error.status === 429 && error.retryAfterSeconds !== null) {
-        return `Too many failed login attempts. Please try again in ${waitText(error.retryAfterSeconds)}.`;
+        return t('login.throttled', wait(error.retryAfterSeconds));
     }
     if (error instanceof ApiError) {
-        return error.serverMessage || 'Login failed';
+        return error.serverMessage || t('login.failed');
     }
     if (error instanceof TypeError) {
         return networkMessage;
     }
-    return 'Login failed';
+    return t('login.failed');
 }
 
 export function useLogin<T extends LoginResponse = LoginResponse>(path: string) {

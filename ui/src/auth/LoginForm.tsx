@@ -1,6 +1,7 @@
 import { FormEvent, ReactNode, useState } from 'react';
 import { Button, Callout, Card, Elevation, FormGroup, Icon, InputGroup } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
+import { useT } from '../i18n';
 
 export interface LoginFormProps {
     title: string;
@@ -22,6 +23,7 @@ export function LoginForm({ title, subtitle, icon = 'lock', pending, error, onSu
     const [email, setEmail] = useState(initial?.email ?? '');
     const [password, setPassword] = useState(initial?.password ?? '');
     const filled = email.trim() !== '' && password !== '';
+    const t = useT();
 
     const submit = (event: FormEvent) => {
         event.preventDefault();
@@ -44,18 +46,18 @@ export function LoginForm({ title, subtitle, icon = 'lock', pending, error, onSu
                     {error && (
                         <Callout intent="danger" icon="error" className="lc-login-error" role="alert">{error}</Callout>
                     )}
-                    <FormGroup label="Email" labelFor="login-email">
+                    <FormGroup label={t('login.email')} labelFor="login-email">
                         <InputGroup id="login-email" name="email" type="email" autoComplete="username" required large
-                            leftIcon="envelope" placeholder="you@company.com" value={email} autoFocus
+                            leftIcon="envelope" placeholder={t('login.emailPlaceholder')} value={email} autoFocus
                             onChange={(e) => setEmail(e.target.value)} />
                     </FormGroup>
-                    <FormGroup label="Password" labelFor="login-password">
+                    <FormGroup label={t('login.password')} labelFor="login-password">
                         <InputGroup id="login-password" name="password" type="password" autoComplete="current-password" required large
-                            leftIcon="key" placeholder="Your password" value={password}
+                            leftIcon="key" placeholder={t('login.passwordPlaceholder')} value={password}
                             onChange={(e) => setPassword(e.target.value)} />
                     </FormGroup>
                     <Button type="submit" intent="primary" large fill disabled={!filled || pending}
-                        text={pending ? 'Signing in...' : 'Sign In'} />
+                        text={t(pending ? 'login.signingIn' : 'login.signIn')} />
                 </form>
                 {footer && <div className="lc-login-footer">{footer}</div>}
             </Card>

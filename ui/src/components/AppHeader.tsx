@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react';
 import { Alignment, Button, Icon, Navbar, NavbarDivider, NavbarGroup, NavbarHeading, Tag } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
+import { AdminTextKey, useT } from '../i18n';
 
-export const ROLE_LABELS: Record<string, string> = {
-    super_admin: 'Super admin',
-    admin: 'Admin',
-    org_user: 'Organization user'
+/** The roles and their texts' keys. */
+export const ROLE_LABELS: Record<string, AdminTextKey> = {
+    super_admin: 'role.super_admin',
+    admin: 'role.admin',
+    org_user: 'role.org_user'
 };
 
 export interface AppHeaderProps {
@@ -23,6 +25,7 @@ export interface AppHeaderProps {
  * page's one h1), who is signed in, Logout.
  */
 export function AppHeader({ title, icon = 'chat', user, onLogout, children }: AppHeaderProps) {
+    const t = useT();
     return (
         <header>
             <Navbar className="lc-navbar" fixedToTop={false}>
@@ -40,10 +43,10 @@ export function AppHeader({ title, icon = 'chat', user, onLogout, children }: Ap
                         {user && (
                             <span className="lc-user" title={user.email}>
                                 <span className="lc-user-email lc-hide-phone">{user.email}</span>
-                                <Tag minimal round intent="primary" className="lc-role-tag">{ROLE_LABELS[user.role] ?? user.role}</Tag>
+                                <Tag minimal round intent="primary" className="lc-role-tag">{ROLE_LABELS[user.role] ? t(ROLE_LABELS[user.role]) : user.role}</Tag>
                             </span>
                         )}
-                        {onLogout && <Button minimal icon="log-out" text="Logout" onClick={onLogout} />}
+                        {onLogout && <Button minimal icon="log-out" text={t('shell.logout')} onClick={onLogout} />}
                     </NavbarGroup>
                 </div>
             </Navbar>

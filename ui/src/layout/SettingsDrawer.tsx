@@ -4,6 +4,7 @@ import { useEmailSettings, useSaveEmailSettings, useTestEmail } from '../api/cha
 import { ApiError } from '../api/client';
 import { notificationsSupported } from '../components/chat/alerts';
 import { BusyButton } from '../components/BusyButton';
+import { useT } from '../i18n';
 
 function errorText(err: unknown, fallback: string): string {
     return err instanceof ApiError ? err.serverMessage : fallback;
@@ -19,6 +20,7 @@ export function SettingsDrawer({ isOpen, onClose }: { isOpen: boolean; onClose()
     const [result, setResult] = useState<{ title: string; text: string; intent: Intent } | null>(null);
     const body = useRef<HTMLDivElement>(null);
     const [permission, setPermission] = useState<string>(notificationsSupported() ? Notification.permission : 'unsupported');
+    const t = useT();
 
     useEffect(() => {
         if (settings.data) {
@@ -28,41 +30,41 @@ export function SettingsDrawer({ isOpen, onClose }: { isOpen: boolean; onClose()
     }, [settings.data]);
 
     return (
-        <Drawer isOpen={isOpen} onClose={onClose} size={DrawerSize.SMALL} className="lc-settings-drawer" aria-label="Settings"
+        <Drawer isOpen={isOpen} onClose={onClose} size={DrawerSize.SMALL} className="lc-settings-drawer" aria-label={t('settings.title')}
             // Keyboard users land in the drawer (Esc then closes it), not on the button that opened it.
             onOpened={() => body.current?.querySelector<HTMLElement>('button, input')?.focus()}>
             {/* Our own header: Blueprint's would wrap the title in an h4 (the outline needs an h2 here). */}
             <div className="bp5-drawer-header">
                 <Icon icon="cog" size={20} />
-                <H2 className="lc-drawer-title">Settings</H2>
-                <Button aria-label="Close" className="bp5-dialog-close-button" minimal icon="small-cross" onClick={onClose} />
+                <H2 className="lc-drawer-title">{t('settings.title')}</H2>
+                <Button aria-label={t('settings.close')} className="bp5-dialog-close-button" minimal icon="small-cross" onClick={onClose} />
             </div>
             <div className="lc-drawer-body" data-testid="settings-drawer" ref={body}>
                 <section aria-labelledby="lc-settings-notifications">
-                    <h3 id="lc-settings-notifications" className="lc-drawer-heading">Browser notifications</h3>
-                    <p className="lc-drawer-text">A notification for each new chat request while this tab is in the background.</p>
-                    {permission === 'granted' ? <Tag intent="success">On</Tag>
-                        : permission === 'unsupported' ? <Tag>Not supported by this browser</Tag>
-                            : permission === 'denied' ? <Tag intent="danger">Blocked in the browser's site settings</Tag>
-                                : <Button text="Enable notifications" icon="notifications" onClick={() => void Notification.requestPermission().then(setPermission)} />}
+                    <h3 id="lc-settings-notifications" className="lc-drawer-heading">{t('settings.notifications')}</h3>
+                    <p className="lc-drawer-text">{t('settings.notificationsHelp')}</p>
+                    {permission === 'granted' ? <Tag intent="success">{t('settings.notificationsOn')}</Tag>
+                        : permission === 'unsupported' ? <Tag>{t('settings.notificationsUnsupported')}</Tag>
+                            : permission === 'denied' ? <Tag intent="danger">{t('settings.notificationsBlocked')}</Tag>
+                                : <Button text={t('settings.enableNotifications')} icon="notifications" onClick={() => void Notification.requestPermission().then(setPermission)} />}
                 </section>
                 <section aria-labelledby="lc-settings-email">
-                    <h3 id="lc-settings-email" className="lc-drawer-heading">Email transcripts</h3>
+                    <h3 id="lc-settings-email" className="lc-drawer-heading">{t('settings.transcripts')}</h3>
                     {/* Disabled until the stored settings arrive, so that they never overwrite what the agent already changed. */}
-                    <Switch checked={enabled} disabled={!settings.data} label="Email a transcript when a chat ends" onChange={(e) => setEnabled((e.target as HTMLInputElement).checked)} />
-                    <FormGroup label="Recipient" labelFor="lc-transcript-recipient">
+                    <Switch checked={enabled} disabled={!settings.data} label={t('settings.transcriptsSwitch')} onChange={(e) => setEnabled((e.target as HTMLInputElement).checked)} />
+                    <FormGroup label={t('settings.recipient')} labelFor="lc-transcript-recipient">
                         <InputGroup id="lc-transcript-recipient" type="email" placeholder="support@example.com" value={recipient} disabled={!settings.data} onChange={(e) => setRecipient(e.target.value)} />
                     </FormGroup>
                     <div className="lc-drawer-actions">
-                        <BusyButton intent="primary" text="Save" busy={save.isPending} disabled={!settings.data}
+                        <BusyButton intent="primary" text={t('settings.save')} busy={save.isPending} disabled={!settings.data}
                             onClick={() => save.mutate({ emailNotificationsEnabled: enabled, emailRecipient: recipient }, {
-                                onSuccess: (data) => setResult({ title: 'Settings Updated', text: data.message, intent: 'success' }),
-                                onError: (err) => setResult({ title: 'Update Failed', text: errorText(err, 'Failed to update email settings'), intent: 'danger' })
+                                onSuccess: (data) => setResult({ title: t('settings.updated'), text: data.message, intent: 'success' }),
+                                onError: (err) => setResult({ title: t('settings.updateFailed'), text: errorText(err, t('settings.updateFailedText')), intent: 'danger' })
                             })} />
-                        <BusyButton text="Test" busy={test.isPending}
+                        <BusyButton text={t('settings.test')} busy={test.isPending}
                             onClick={() => test.mutate(undefined, {
-                                onSuccess: (data) => setResult({ title: 'Email Test', text: data.message, intent: 'success' }),
-                                onError: (err) => setResult({ title: 'Email Test Failed', text: errorText(err, 'Email configuration test failed'), intent: 'danger' })
+                                onSuccess: (data) => setResult({ title: t('settings.emailTest'), text: data.message, intent: 'success' }),
+                                onError: (err) => setResult({ title: t('settings.emailTestFailed'), text: errorText(err, t('settings.emailTestFailedText')), intent: 'danger' })
                             })} />
                     </div>
                     {result && <Callout intent={result.intent} title={result.title} role="status" className="lc-drawer-result">{result.text}</Callout>}

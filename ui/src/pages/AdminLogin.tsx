@@ -3,24 +3,26 @@ import { useState } from 'react';
 import { Spinner } from '@blueprintjs/core';
 import { ADMIN_TOKEN_KEY, LOGIN_PATHS, loginErrorMessage, useLogin, useVerify, VERIFY_PATHS } from '../api/auth';
 import { LoginForm } from '../auth/LoginForm';
+import { useT } from '../i18n';
 
 /** The admin login form; stores the token under adminToken and calls onSuccess with it. */
 export function AdminLoginForm({ onSuccess }: { onSuccess: (token: string) => void }) {
     const login = useLogin(LOGIN_PATHS.admin);
+    const t = useT();
     return (
         <LoginForm
-            title="Admin Login"
-            subtitle="Sign in to manage live chats, questions and analytics."
+            title={t('login.admin.title')}
+            subtitle={t('login.admin.subtitle')}
             icon="shield"
             pending={login.isPending}
-            error={login.isError ? loginErrorMessage(login.error, 'Network error. Please try again.') : null}
+            error={login.isError ? loginErrorMessage(login.error, t('login.networkError'), t) : null}
             onSubmit={(credentials) => login.mutate(credentials, {
                 onSuccess: (data) => {
                     localStorage.setItem(ADMIN_TOKEN_KEY, data.token);
                     onSuccess(data.token);
                 }
             })}
-            footer={<span className="bp5-text-muted">Organization owner? <Link to="/org-login">Organization login</Link></span>}
+            footer={<span className="bp5-text-muted">{t('login.orgOwnerQuestion')} <Link to="/org-login">{t('login.orgLoginLink')}</Link></span>}
         />
     );
 }

@@ -1,18 +1,20 @@
 import { Link, useNavigate } from 'react-router-dom';
 import { LOGIN_PATHS, loginErrorMessage, ORG_TOKEN_KEY, ORG_USER_KEY, OrgLoginResponse, useLogin } from '../api/auth';
 import { LoginForm } from '../auth/LoginForm';
+import { useT } from '../i18n';
 
 /** /org-login (SPEC §2 'Organization'): stores the org token and user record, then /org-dashboard. */
 export default function OrgLogin() {
     const navigate = useNavigate();
     const login = useLogin<OrgLoginResponse>(LOGIN_PATHS.org);
+    const t = useT();
     return (
         <LoginForm
-            title="Organization Login"
-            subtitle="See your bot instances, embed code and analytics."
+            title={t('login.org.title')}
+            subtitle={t('login.org.subtitle')}
             icon="office"
             pending={login.isPending}
-            error={login.isError ? loginErrorMessage(login.error, 'Connection error. Please try again.') : null}
+            error={login.isError ? loginErrorMessage(login.error, t('login.connectionError'), t) : null}
             onSubmit={(credentials) => login.mutate(credentials, {
                 onSuccess: (data) => {
                     localStorage.setItem(ORG_TOKEN_KEY, data.token);
@@ -23,10 +25,10 @@ export default function OrgLogin() {
             footer={(
                 <div className="lc-login-links">
                     <span className="bp5-text-muted">
-                        No account or forgot your password?{' '}
-                        <a href="mailto:?subject=Access%20to%20our%20loyalty-chat%20organization%20dashboard">Contact your administrator</a>
+                        {t('login.org.noAccount')}{' '}
+                        <a href="mailto:?subject=Access%20to%20our%20loyalty-chat%20organization%20dashboard">{t('login.org.contactAdministrator')}</a>
                     </span>
-                    <span className="bp5-text-muted">Platform operator? <Link to="/super-admin-login">Super admin login</Link></span>
+                    <span className="bp5-text-muted">{t('login.operatorQuestion')} <Link to="/super-admin-login">{t('login.superAdminLink')}</Link></span>
                 </div>
             )}
         />

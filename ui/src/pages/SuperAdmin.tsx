@@ -13,6 +13,7 @@ import { CopyButton } from '../components/CopyButton';
 import { AppDialog, EmptyState, Heading } from '../components/a11y';
 import { LoyaltyProviderDialog } from '../components/LoyaltyProviderDialog';
 import { useStaffSession } from '../auth/session';
+import { useT } from '../i18n';
 
 function errorText(error: unknown): string {
     return error instanceof ApiError ? error.serverMessage : 'Network error. Please try again.';
@@ -134,6 +135,7 @@ function BotDialog({ editing, onClose, organizations }: { editing: Editing<BotIn
 }
 
 function UserDialog({ editing, onClose, organizations }: { editing: Editing<User>; onClose: () => void; organizations: Organization[] }) {
+    const t = useT();
     const mutation = useSuperAdminMutation('users');
     const item = editing?.mode === 'edit' ? editing.item : null;
     const [form, setForm] = useState({ email: '', name: '', password: '', role: 'admin', organizationId: '', isActive: true });
@@ -171,7 +173,7 @@ function UserDialog({ editing, onClose, organizations }: { editing: Editing<User
             </FormGroup>
             <FormGroup label="Role" labelFor="user-role">
                 <HTMLSelect id="user-role" fill disabled={!!item} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value })}
-                    options={Object.entries(ROLE_LABELS).map(([value, label]) => ({ value, label }))} />
+                    options={Object.entries(ROLE_LABELS).map(([value, label]) => ({ value, label: t(label) }))} />
             </FormGroup>
             {needsOrg && (
                 <FormGroup label="Organization" labelFor="user-org">
@@ -226,6 +228,7 @@ function TableBox({ label, children, loading, error, empty }: { label: string; c
 }
 
 function Dashboard({ email, onLogout }: { email: string; onLogout: () => void }) {
+    const t = useT();
     const organizations = useOrganizations();
     const bots = useBotInstances();
     const users = useUsers();
@@ -319,7 +322,7 @@ function Dashboard({ email, onLogout }: { email: string; onLogout: () => void })
                                     {(users.data ?? []).map((u) => (
                                         <tr key={u.id}>
                                             <td><strong>{u.email}</strong>{u.name && <div className="bp5-text-muted bp5-text-small">{u.name}</div>}</td>
-                                            <td><Tag minimal round>{ROLE_LABELS[u.role] ?? u.role}</Tag></td>
+                                            <td><Tag minimal round>{ROLE_LABELS[u.role] ? t(ROLE_LABELS[u.role]) : u.role}</Tag></td>
                                             <td>{u.organizationId ? orgName.get(u.organizationId) ?? `#${u.organizationId}` : '—'}</td>
                                             <td className="lc-muted-cell">{u.lastLoginAt ? new Date(u.lastLoginAt).toLocaleString() : 'Never'}</td>
                                             <td><ActiveTag active={u.isActive} /></td>

@@ -1,0 +1,21 @@
+import type { CustomerError } from '../../core/http/errors';
+
+/**
+ * What the live chat answers that a customer may read (issue 27): each with its stable code (the widget's catalogue
+ * renders `error.<code>` in the customer's language) and the English message API users read.
+ */
+export const LIVECHAT_ERRORS = {
+    tooFast: { code: 'livechat.too_fast', message: 'You are sending messages too fast. Please wait a moment.' },
+    tooManyChats: { code: 'livechat.too_many_chats', message: 'Too many chat requests. Please try again later.' },
+    tooManyOffline: { code: 'livechat.too_many_offline', message: 'Too many offline messages. Please try again later.' },
+    /** A store's hourly ceiling of left messages is reached (OFFLINE_MESSAGES_PER_STORE_HOUR). */
+    offlineStoreFull: { code: 'livechat.offline_store_full', message: 'This store has received many messages in the last hour. Please try again later.' },
+    invalidEmail: { code: 'livechat.invalid_email', message: 'Please enter a valid email address' },
+    messageEmpty: { code: 'livechat.message_empty', message: 'Please write a message' },
+    chatEnded: { code: 'livechat.chat_ended', message: 'This chat has ended' }
+} satisfies Record<string, CustomerError>;
+
+/** Too long a message: its text needs the limit (`args.max`). */
+export function messageTooLong(max: number): CustomerError & { args: { max: number } } {
+    return { code: 'livechat.message_too_long', message: `Message is too long: at most ${max} characters`, args: { max } };
+}

@@ -1,0 +1,49 @@
+/**
+ * The widget's languages (issue 27), in the loader: which language a customer gets, the launcher's label in every
+ * shipped language (the loader shows it before anything else loads), and where the other languages' texts come
+ * from. English comes with the chat panel (texts.ts); every other language is a chunk of its own (≤ 8 KB gzip),
+ * fetched together with the panel when it is the chosen one.
+ *
+ * The choice, among the languages the store enabled (config.languages, default: every shipped language): the
+ * conversation's own (kept with it in sessionStorage, so a reload or the next page keeps it), the merchant page's
+ * `<html lang>`, the browser's languages in order, else the store's default (English).
+ */
+import { chooseLanguage } from '../../core/shared/languages';
+import type { WidgetConfig } from './config';
+import type { Messages } from './texts';
+import launcherEn from '../locales/en.json?launcher';
+import launcherEs from '../locales/es.json?launcher';
+
+export type LauncherTexts = typeof launcherEn;
+
+/** Adding a language: its catalogue in widget/locales, one line here and one in CHUNKS. */
+export const LAUNCHER: Record<string, LauncherTexts> = { en: launcherEn, es: launcherEs };
+
+const CHUNKS: Record<string, () => Promise<{ default: unknown }>> = {
+    es: () => import(/* webpackChunkName: "lang-es" */ '../locales/es.json')
+};
+
+/** The store's default language when its settings name none. */
+export const DEFAULT_LANGUAGE = 'en';
+
+export function languageOf(config: WidgetConfig, conversation?: string | null): string {
+    const shipped = Object.keys(LAUNCHER);
+    const settings = config.languages || {};
+    const enabled = (settings.enabled || shipped).filter((l) => l in LAUNCHER);
+    let browser: readonly string[] = [];
+    try {
+        browser = navigator.languages || [navigator.language];
+    }
+    catch { /* no navigator: the page and the default decide */ }
+    return chooseLanguage([conversation, document.documentElement.lang].concat(browser), enabled.length ? enabled : shipped,
+        settings.default || DEFAULT_LANGUAGE);
+}
+
+/**
+ * The texts of a language other than English (null for English, which the panel carries). A language that cannot be
+ * loaded gives null too: the chat opens in English rather than not at all.
+ */
+export function loadMessages(lang: string): Promise<Messages | null> {
+    const chunk = CHUNKS[lang];
+    return chunk ? chunk().then((m) => m.default as Messages, () => null) : Promise.resolve(null);
+}
