@@ -2,7 +2,7 @@
 const tseslint = require('typescript-eslint');
 
 module.exports = tseslint.config(
-    { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-output/**', 'bin/loyalty-chat', 'config/webpack.config.js', 'eslint.config.js'] },
+    { ignores: ['dist/**', 'node_modules/**', 'bench/node_modules/**', 'data/**', 'test-output/**', 'bin/loyalty-chat', 'config/webpack.config.js', 'eslint.config.js'] },
     ...tseslint.configs.recommended,
     {
         rules: {

@@ -16,6 +16,9 @@
  *
  * Run after `npm run build`: `npm run bench:admin` (prints, writes bench/RESULTS.md, exit code 1 when over).
  */
+import { createRequire } from 'module';
+import * as Path from 'path';
+import { pathToFileURL } from 'url';
 import * as Os from 'os';
 import type { Browser, Page } from 'puppeteer-core';
 import { kb, writeSection } from './results';
@@ -204,6 +207,20 @@ export async function widgetScripting(browser: Browser, merchantUrl: string, api
 /** Lighthouse is an ES module; this CommonJS build reaches it through a real dynamic import. */
 const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<{ default: LighthouseRun }>;
 
+/**
+ * Lighthouse is a tool of this bench only: it lives in bench/package.json (installed into bench/node_modules by
+ * `npm run bench:admin`), not in the product's lock.
+ */
+function lighthouseModule(): string {
+    const benchPackage = Path.resolve(__dirname, '..', '..', 'bench', 'package.json');
+    try {
+        return pathToFileURL(createRequire(benchPackage).resolve('lighthouse')).href;
+    }
+    catch {
+        throw new Error('Lighthouse is not installed: run `npm ci --prefix bench` (npm run bench:admin does)');
+    }
+}
+
 interface BootupItem { url: string; total: number; scripting: number; scriptParseCompile: number }
 type LighthouseRun = (url: string, flags: Record<string, unknown>, config: Record<string, unknown>) =>
     Promise<{ lhr: { configSettings: { formFactor: string; throttlingMethod: string }; audits: Record<string, { details?: { items?: BootupItem[] } }> } } | undefined>;
@@ -213,7 +230,7 @@ type LighthouseRun = (url: string, flags: Record<string, unknown>, config: Recor
  * `bootup-time` audit's figures for the widget's files (every file listed: its usual 50 ms floor is set to 0).
  */
 export async function lighthouseWidgetScripting(browser: Browser, merchantUrl: string, apiBase: string): Promise<{ scripting: number; total: number; parseCompile: number }> {
-    const lighthouse = (await importModule('lighthouse')).default;
+    const lighthouse = (await importModule(lighthouseModule())).default;
     const port = Number(new URL(browser.wsEndpoint()).port);
     const result = await lighthouse(merchantUrl, { port, logLevel: 'error' }, {
         extends: 'lighthouse:default',
