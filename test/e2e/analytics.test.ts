@@ -23,9 +23,23 @@ async function clickText(page: Page, selector: string, text: string): Promise<vo
 const text = (page: Page, selector: string) => page.$eval(selector, (e) => e.textContent ?? '');
 
 /** Closes the open dialog with its close button and waits until it is gone. */
+/**
+ * Closes the open dialog with its close button. A click during the dialog's opening transition can be lost (it was
+ * hidden while every step took a screenshot), so the click is repeated until the dialog is gone.
+ */
 async function closeDialog(page: Page): Promise<void> {
-    await page.click('.bp5-dialog .bp5-dialog-close-button');
-    await page.waitForFunction(() => !document.querySelector('.bp5-dialog'));
+    for (let attempt = 1; ; attempt++) {
+        await page.click('.bp5-dialog .bp5-dialog-close-button').catch(() => undefined);
+        try {
+            await page.waitForFunction(() => !document.querySelector('.bp5-dialog'), { timeout: 2000 });
+            return;
+        }
+        catch (err) {
+            if (attempt >= 5) {
+                throw err;
+            }
+        }
+    }
 }
 
 /** axe-core's checks of the page as it is (contrast, names, landmarks); the script is evaluated, so the page's CSP does not apply. */
@@ -178,7 +192,11 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         await shot(page, '13-questions');
         await clickText(page, '.bp5-tab', 'AI Agent');
         await page.waitForSelector('.lc-a-panel [data-testid=ai-agent-panel] [data-testid=ai-enabled-tag]');
-        expect(await text(page, '.lc-a-panel [data-testid=ai-agent-panel]')).to.contain('Questions (30 days)0').and.contain('Hand-offs0');
+        // The panel shows before its figures arrive: wait for them.
+        await page.waitForFunction(() => {
+            const panel = document.querySelector('.lc-a-panel [data-testid=ai-agent-panel]')?.textContent ?? '';
+            return panel.includes('Questions (30 days)0') && panel.includes('Hand-offs0');
+        }, { timeout: 10000 });
         await shot(page, '14-ai-agent');
     });
 

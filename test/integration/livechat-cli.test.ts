@@ -12,7 +12,7 @@ import { plugins } from '../../plugins';
 const run = runCli;
 
 describe('the loyalty-chat mail command', function () {
-    this.timeout(30000);
+    this.timeout(60000);        // three CLI processes, each loading every plugin: seconds apiece on a busy machine
     let dir: string;
     let env: Record<string, string>;
 
