@@ -16,6 +16,8 @@ export interface Organization {
     isActive: boolean;
     extraDomains: string[];
     storeName: string;
+    /** ISO 3166-1 alpha-2 (default US): phone numbers typed without a country code are read in it. */
+    country: string;
     createdAt: string | null;
 }
 
