@@ -1,4 +1,5 @@
 import type { KnowledgeMatch } from '../../../core/types/knowledge';
+import type { MessageDecision, MessageKind, WidgetStep } from '../../../core/types/api';
 import { Lexicon, lexiconsFor, WordKind } from '../words';
 import { digitCount, findCode, findPhone } from './phones';
 import { hasLetter, hasQuestionMark, isGibberish, Token, tokens } from './text';
@@ -11,29 +12,11 @@ import { hasLetter, hasQuestionMark, isGibberish, Token, tokens } from './text';
  */
 
 /** The widget's steps in which a customer types to the bot (in live_chat every message goes to the agent). */
-export const DECISION_STEPS = ['initial', 'questions', 'identifier', 'code', 'success', 'ai'] as const;
-export type DecisionStep = typeof DECISION_STEPS[number];
-
-export type DecisionKind =
-    /** A phone number (E.164 in `phone`): the widget sends it a code. In the identifier step any number found; elsewhere one offered on its own or with a request for points. */
-    | 'phone'
-    /** In the code step: six digits (in `code`). */
-    | 'code'
-    /** In the code step: the code did not come ("I didn't get a code"): the widget offers to send another. */
-    | 'resend'
-    /** A request for a person. */
-    | 'human'
-    /** Asks for their own points: the phone step (with `leave` in the code step: the number was wrong, ask again). */
-    | 'points'
-    /** A question for the store's knowledge, the quick questions or the AI agent (`question` is what to ask). */
-    | 'question'
-    /** A change of mind with nothing else ("never mind", "cancel", "stop"). */
-    | 'cancel'
-    | 'greeting'
-    /** Thanks or an acknowledgement ("ok", "yes"). */
-    | 'thanks'
-    /** Nothing to act on ("asdfgh", "???", digits that are no phone or code): `expected` names what the step wanted. */
-    | 'garbage';
+export const DECISION_STEPS = ['initial', 'questions', 'identifier', 'code', 'success', 'ai'] as const satisfies readonly WidgetStep[];
+export type DecisionStep = WidgetStep;
+export type DecisionKind = MessageKind;
+/** The answer (core/types/api.ts, shared with the widget). */
+export type Decision = MessageDecision;
 
 export interface QuickQuestion {
     id: number;
@@ -52,29 +35,6 @@ export interface DecisionInput {
     questions?: readonly QuickQuestion[];
     /** What the store's AI knowledge says about `topicOf(text)` (null: the agent is off or was not asked). */
     knowledge?: KnowledgeMatch | null;
-}
-
-export interface Decision {
-    kind: DecisionKind;
-    /**
-     * The customer changed their mind about the step they were in ("never mind, what are your hours?"): leave it,
-     * then act on the rest. Always true for 'cancel' and 'human'; false for a step's input (phone, code, resend).
-     */
-    leave: boolean;
-    /** E.164: kind 'phone' (also on 'human' when the message carried one). */
-    phone?: string;
-    /** Six digits: kind 'code'. */
-    code?: string;
-    /** Kind 'question': what to ask, without the words before it ("never mind", "hi"). */
-    question?: string;
-    /** The quick question the message is (its text, typed). */
-    questionId?: number;
-    /** Kind 'question': the source the store's AI agent is confident about. */
-    knowledge?: { kind: KnowledgeMatch['kind']; id: number; title: string; confidence: number };
-    /** Kind 'garbage' in the identifier or code step: what the step expected. */
-    expected?: 'phone' | 'code';
-    /** Whose words were read: the customer's language when the server has its words, else English. */
-    lang: string;
 }
 
 /** Reads one message with the lexicons of a language (and English). */
