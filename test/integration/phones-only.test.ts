@@ -1,32 +1,11 @@
 import { expect } from 'chai';
-import type { Knex } from 'knex';
 import type { Server } from '@hapi/hapi';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import analyticsPhonesOnly from '../../plugins/analytics/migrations/20261201010000-analytics-phones-only';
 import loyaltyPhonesOnly from '../../plugins/loyalty/migrations/20261201010001-loyalty-phones-only';
 import livechatPhonesOnly from '../../plugins/livechat/migrations/20261201010002-livechat-phones-only';
 import aiPhonesOnly from '../../plugins/ai/migrations/20261201010003-ai-phones-only';
-
-/** Every column that holds a phone number, for "no free text in any phone column". */
-export const PHONE_COLUMNS: Array<[string, string]> = [
-    ['analytics_events', 'phone_number'], ['analytics_phone_daily', 'phone_number'], ['analytics_phones', 'phone_number'],
-    ['loyalty_customers', 'phone'], ['verification_codes', 'phone'], ['widget_sessions', 'verified_phone'], ['sms_outbox', 'to_phone'],
-    ['chat_sessions', 'phone_number'], ['ai_chat_history', 'phone_number']
-];
-
-/** What is stored in the phone columns that is neither E.164 nor SPEC's 'Unknown' (chat_sessions' word for none). */
-export async function freeTextInPhoneColumns(db: Knex): Promise<string[]> {
-    const found: string[] = [];
-    for (const [table, column] of PHONE_COLUMNS) {
-        const values = (await db(table).distinct(column).whereNotNull(column)).map((r: Record<string, string>) => r[column]);
-        for (const value of values) {
-            if (!/^\+[1-9]\d{6,14}$/.test(value) && !(table === 'chat_sessions' && value === 'Unknown')) {
-                found.push(`${table}.${column}: ${JSON.stringify(value)}`);
-            }
-        }
-    }
-    return found;
-}
+import { freeTextInPhoneColumns, phoneColumns } from '../helpers/phones';
 
 /**
  * Issue 23, "only phone numbers are phone numbers" (DESIGN §8): what the widget calls store as a phone is E.164 or
@@ -78,6 +57,13 @@ describe('only phone numbers are phone numbers (issue 23)', function () {
         const phones = Object.fromEntries((await server.app.db('chat_sessions').whereIn('widget_session_id', ['widget_p_2', 'widget_p_3', 'widget_p_4'])
             .select('widget_session_id', 'phone_number')).map((r) => [r.widget_session_id, r.phone_number]));
         expect(phones).to.deep.equal({ widget_p_2: 'Unknown', widget_p_3: '+15555550100', widget_p_4: 'Unknown' });
+    });
+
+    it('knows every phone column of the schema', async () => {
+        expect((await phoneColumns(server.app.db)).map(([table, column]) => `${table}.${column}`)).to.deep.equal([
+            'ai_chat_history.phone_number', 'analytics_events.phone_number', 'analytics_phone_daily.phone_number', 'analytics_phones.phone_number',
+            'chat_sessions.phone_number', 'loyalty_customers.phone', 'sms_outbox.to_phone', 'verification_codes.phone', 'widget_sessions.verified_phone'
+        ]);
     });
 
     it('cleans what an earlier version stored, in every table, keeping the rows that are not only a phone', async () => {
