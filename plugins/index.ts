@@ -7,6 +7,7 @@ import questions from './questions';
 import analytics from './analytics';
 import ai from './ai';
 import widget from './widget';
+import conversation from './conversation';
 import livechat from './livechat';
 import systemTest from './system-test';
 import web from './web';
@@ -26,6 +27,7 @@ export const plugins: FeaturePlugin[] = [
     questions,
     analytics,
     ai,
+    conversation,
     widget,
     livechat,
     systemTest,

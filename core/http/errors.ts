@@ -48,7 +48,9 @@ export function withCodes<S extends Schema>(schema: S, codes: Record<string, str
 export const validationFailAction: Lifecycle.Method = (request: Request, h: ResponseToolkit, err?: Error) => {
     const joiError = err as (ValidationError & { output?: unknown }) | undefined;
     const details = joiError?.details ?? [];
-    const message = details.length ? details.map((d) => d.message).join('; ') : err?.message ?? 'Invalid request';
+    // One line per distinct problem: two rules failing on one field say the same thing once (issue 23: "Please enter a
+    // valid phone number; Please enter a valid phone number").
+    const message = details.length ? [...new Set(details.map((d) => d.message))].join('; ') : err?.message ?? 'Invalid request';
     const boom = Boom.badRequest(message);
     const withCode = details.find((d) => typeof d.context?.customerCode === 'string');
     if (withCode) {

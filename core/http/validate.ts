@@ -8,7 +8,7 @@ import type { Schema } from 'joi';
 export function validate<T>(schema: Schema<T>, value: unknown): T {
     const { error, value: result } = schema.validate(value, { abortEarly: false, stripUnknown: false });
     if (error) {
-        throw Boom.badRequest(error.details.map((d) => d.message).join('; '));
+        throw Boom.badRequest([...new Set(error.details.map((d) => d.message))].join('; '));
     }
     return result as T;
 }

@@ -16,6 +16,8 @@ export interface Organization {
     isActive: boolean;
     extraDomains: string[];
     storeName: string;
+    /** ISO 3166-1 alpha-2 (default US): phone numbers typed without a country code are read in it. */
+    country: string;
     createdAt: string | null;
 }
 
@@ -278,6 +280,55 @@ export interface AiChatAnswer {
     sources: AiSource[];
     /** Set when the agent did not answer for a reason the widget shows in its own words: the store's AI budget is spent. */
     code?: 'ai.budget_reached';
+}
+
+/** The widget's steps in which a customer types to the bot (in live_chat every message goes to the agent). */
+export type WidgetStep = 'initial' | 'questions' | 'identifier' | 'code' | 'success' | 'ai';
+
+/** What a customer's message is (POST /api/widget/message; plugins/conversation/services/decide.ts). */
+export type MessageKind =
+    /** A phone number (E.164 in `phone`): the widget sends it a code. In the identifier step any number found; elsewhere one offered on its own or with a request for points. */
+    | 'phone'
+    /** In the code step: six digits (in `code`). */
+    | 'code'
+    /** In the code step: the code did not come ("I didn't get a code"): the widget offers to send another. */
+    | 'resend'
+    /** A request for a person. */
+    | 'human'
+    /** Asks for their own points: the phone step (with `leave` in the code step: the number was wrong, ask again). */
+    | 'points'
+    /** A question for the store's knowledge, the quick questions or the AI agent (`question` is what to ask). */
+    | 'question'
+    /** A change of mind with nothing else ("never mind", "cancel", "stop"). */
+    | 'cancel'
+    | 'greeting'
+    /** Thanks or an acknowledgement ("ok", "yes"). */
+    | 'thanks'
+    /** Nothing to act on ("asdfgh", "???", digits that are no phone or code): `expected` names what the step wanted. */
+    | 'garbage';
+
+/** POST /api/widget/message: the one decision about a customer's message (DESIGN §10). */
+export interface MessageDecision {
+    kind: MessageKind;
+    /**
+     * The customer changed their mind about the step they were in ("never mind, what are your hours?"): leave it,
+     * then act on the rest. Always true for 'cancel' and 'human'; false for a step's input (phone, code, resend).
+     */
+    leave: boolean;
+    /** E.164: kind 'phone' (also on 'human' when the message carried one). */
+    phone?: string;
+    /** Six digits: kind 'code'. */
+    code?: string;
+    /** Kind 'question': what to ask, without the words before it ("never mind", "hi"). */
+    question?: string;
+    /** The quick question the message is (its text, typed). */
+    questionId?: number;
+    /** Kind 'question': the source the store's AI agent is confident about. */
+    knowledge?: { kind: 'knowledge' | 'question' | 'store'; id: number; title: string; confidence: number };
+    /** Kind 'garbage' in the identifier or code step: what the step expected. */
+    expected?: 'phone' | 'code';
+    /** Whose words were read: the customer's language when the server has its words, else English. */
+    lang: string;
 }
 
 /** POST /api/ai/test: the answer plus what it was made from. */

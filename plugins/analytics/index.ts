@@ -39,7 +39,7 @@ interface TrackPayload {
 const trackPayload = Joi.object<TrackPayload>({
     sessionId: fields.widgetSessionId.allow(null, ''),
     action: Joi.string().valid(...WIDGET_ACTIONS).required(),
-    // A failed verification keeps the number as the customer typed it, however malformed (marked phoneValid false).
+    // A failed verification may carry what an older widget sent as the number (any text): only a phone number is stored.
     phoneNumber: Joi.when('action', {
         is: 'verification_failed',
         then: Joi.string().trim().max(40).allow(null, ''),
@@ -52,17 +52,13 @@ const trackPayload = Joi.object<TrackPayload>({
     domain: fields.domain.allow(null, '')
 }).required();
 
-/** E.164 when the number is possible (as the loyalty routes store it), else its digits (or, without any, its text). */
+/**
+ * The phone an event stores (DESIGN §8: only parsed, valid numbers are phones): E.164 when the text is a possible
+ * number (as the loyalty routes store it), else none. The event is kept either way; free text never becomes a phone.
+ */
 export function normalizeEventPhone(text: string | null | undefined): { phone: string | null; valid: boolean } {
-    if (!text) {
-        return { phone: null, valid: true };
-    }
-    const phone = e164(text);
-    if (phone) {
-        return { phone, valid: true };
-    }
-    const digits = text.replace(/[^\d+]/g, '').slice(0, 20);
-    return { phone: digits || text.replace(/[^\w +().-]/g, '').trim().slice(0, 20) || null, valid: false };
+    const phone = text ? e164(text) : null;
+    return { phone, valid: true };
 }
 
 const feature: FeaturePlugin = {

@@ -70,7 +70,8 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         await importCustomers(t.server, org, [['+15555550100', 'Avery Stone', 'avery@example.com', 'AIQ-100', 1250]]);
         await services.analytics.track({ organizationId: org, action: 'order_history_viewed', phoneNumber: '+15555550100', success: true, domain: 'ashop.test', sessionId: 'widget_orders_e2e_1' });
         await services.analytics.track({ organizationId: org, action: 'order_history_viewed', phoneNumber: '+15555550123', success: false, errorMessage: 'Provider timeout', domain: 'ashop.test' });
-        await services.analytics.track({ organizationId: org, action: 'verification_failed', phoneNumber: '55', phoneValid: false, success: false, domain: 'ashop.test' });
+        // What an older widget sent as the phone of a failed verification: the event is kept, without a phone (issue 23).
+        await services.analytics.track({ organizationId: org, action: 'verification_failed', phoneNumber: '55', success: false, domain: 'ashop.test' });
         await t.server.app.jobs.drain();
         const chat = services.livechat;
         await chat.createSession({ organizationId: org, botInstanceId: shop.bot.id, sessionId: 'widget_e2e_done', phoneNumber: '+15555550100', customerMessage: 'Where is my order?', domain: 'ashop.test' });
@@ -117,7 +118,7 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         expect(labels).to.include('Failed to Send Code');
         expect(labels).to.include('Invalid Code Entered');
         expect(await text(page, '[data-testid="failed-table"] thead')).to.contain('America/New_York');
-        expect(await text(page, '[data-testid="failed-table"]')).to.contain('not a valid number');
+        expect(await text(page, '[data-testid="failed-table"]')).to.not.contain('not a valid number');
         await shot(page, '02-failed-attempts-dialog');
         // The focus moves in when the dialog has finished opening (its transition), which the rows may beat.
         await page.waitForFunction(() => !!document.activeElement?.closest('.bp5-dialog'), { timeout: 3000 })

@@ -59,6 +59,7 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'livechat.offline.create': ['widget'],
     'questions.question.list': ['admin', 'widget'],
     'ai.chat.ask': ['widget'],
+    'conversation.message.decide': ['widget'],
     'ai.chat.feedback': ['widget'],
     'ai.agent.status': ['admin', 'widget'],
 

@@ -132,12 +132,12 @@ describe('analytics dashboard API (/api/analytics/*)', function () {
         expect((await get('/api/analytics/phone-details/call-me')).status).to.equal(400);
     });
 
-    it('lists failed verifications with the SPEC §4 failure types, keeping a malformed number marked', async () => {
+    it('lists failed verifications with the SPEC §4 failure types, a malformed number as no phone (issue 23)', async () => {
         const res = await get('/api/analytics/failed-verifications?days=30');
         expect(res.status).to.equal(200);
         const types = res.body.data.map((r: any) => `${r.failureType}:${r.phoneNumber}:${r.phoneValid}`).sort();
         expect(types).to.deep.equal([
-            'no_success_after_attempt:+15555550199:true', 'verification_failed:+15555550100:true', 'verify_failed:12:false'
+            'no_success_after_attempt:+15555550199:true', 'verification_failed:+15555550100:true', 'verify_failed:null:true'
         ]);
         expect(res.body.pagination.total).to.equal(3);
         const none = await get('/api/analytics/failed-verifications', b.admin.token);

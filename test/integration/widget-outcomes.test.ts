@@ -36,7 +36,7 @@ describe('the widget\'s expected outcomes and tracked domains (issue 11)', funct
         expect(rows.map((r) => [r.action, r.domain])).to.deep.equal([['widget_opened', 'shop.localtest'], ['widget_loaded', null]]);
     });
 
-    it('accepts verification_failed with a malformed phone and stores it marked as malformed', async () => {
+    it('accepts verification_failed with a malformed phone and stores the event without it (only phone numbers are phones)', async () => {
         const res = await post('/api/analytics/track', {
             sessionId: 'widget_o_2', action: 'verification_failed', phoneNumber: '555-01', success: false, errorMessage: 'Please enter a valid phone number'
         });
@@ -49,7 +49,7 @@ describe('the widget\'s expected outcomes and tracked domains (issue 11)', funct
         await server.app.jobs.drain();
         const rows = await events('widget_o_2');
         expect(rows.map((r) => [r.action, r.phone_number, !!r.phone_valid])).to.deep.equal([
-            ['verification_failed', '55501', false],
+            ['verification_failed', null, false],
             ['verification_failed', '+15555550100', true]
         ]);
     });

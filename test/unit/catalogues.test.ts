@@ -9,6 +9,7 @@ import { chooseLanguage, matchLanguage } from '../../core/shared/languages';
 import { CODES, MESSAGES } from '../../plugins/loyalty/services/loyalty-service';
 import { LIVECHAT_ERRORS, messageTooLong } from '../../plugins/livechat/errors';
 import { AI_ERRORS } from '../../plugins/ai/services/ai-service';
+import { CONVERSATION_ERRORS } from '../../plugins/conversation';
 import { smsCodeText } from '../../plugins/loyalty/texts';
 
 const ROOT = Path.resolve(__dirname, '..', '..', '..');
@@ -148,7 +149,8 @@ describe('message catalogues (core/i18n, issue 27)', function () {
             ...Object.entries(CODES).map(([kind, code]) => ({ code, message: MESSAGES[kind as keyof typeof CODES], args: undefined })),
             ...Object.values(LIVECHAT_ERRORS).map((e) => ({ ...e, args: undefined })),
             messageTooLong(2000),
-            ...Object.values(AI_ERRORS).map((e) => ({ ...e, args: undefined }))
+            ...Object.values(AI_ERRORS).map((e) => ({ ...e, args: undefined })),
+            ...Object.values(CONVERSATION_ERRORS).map((e) => ({ ...e, args: undefined }))
         ];
         // Codes the widget answers with texts of its own (SPEC §8's not-found and connection texts), or retries silently.
         // Blank phones and codes never leave the widget.

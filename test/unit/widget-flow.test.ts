@@ -15,8 +15,9 @@ describe('widget flow reducer (widget/src/flow.ts)', function () {
             { type: 'verified', phone: '+15555550100' },
             { type: 'token', token: 'tok-0' },
             { type: 'reask', question: 'How many points do I have?' },
-            { type: 'feedback_for', historyId: 7 },
             { type: 'live_started', chatId: 'chat-1', token: 'tok-1', lastSeq: 1 },
+            { type: 'feedback_for', historyId: 7 },
+            { type: 'offer', offer: 'resend' },
             { type: 'agent_joined' },
             { type: 'live_seq', seq: 4 },
             { type: 'close' },
@@ -60,6 +61,25 @@ describe('widget flow reducer (widget/src/flow.ts)', function () {
         s = reduce(s, { type: 'live_ended' });
         expect(s.live).to.equal(null);
         expect(s.step).to.equal('questions');
+    });
+
+    it('drops the AI\'s feedback question once a person takes over or the customer moves on, also in a saved live chat (issue 23)', () => {
+        const answered = run(initialState('w'), [{ type: 'step', step: 'ai' }, { type: 'feedback_for', historyId: 3 }]);
+        expect(answered.feedbackFor).to.equal(3);
+        expect(reduce(answered, { type: 'live_started', chatId: 'c', token: 't', lastSeq: 0 }).feedbackFor).to.equal(null);
+        expect(reduce(answered, { type: 'step', step: 'live_chat' }).feedbackFor).to.equal(null);
+        expect(reduce(answered, { type: 'say', text: 'agent', from: 'user', time: 1 }).feedbackFor).to.equal(null);
+        expect(reduce(answered, { type: 'say', text: 'An answer', from: 'bot', time: 1 }).feedbackFor).to.equal(3);
+        const savedByAnEarlierVersion = JSON.stringify({ ...answered, step: 'live_chat', live: { chatId: 'c', token: 't', lastSeq: 2, agentJoined: true } });
+        expect(revive(savedByAnEarlierVersion)!.feedbackFor).to.equal(null);
+    });
+
+    it('shows the resend chip only in the code step, until a new code is sent', () => {
+        const offered = run(initialState('w'), [{ type: 'code_sent', phone: '+15555550100' }, { type: 'offer', offer: 'resend' }]);
+        expect(offered.offer).to.equal('resend');
+        expect(reduce(offered, { type: 'code_sent', phone: '+15555550100' }).offer).to.equal(null);
+        expect(reduce(offered, { type: 'step', step: 'questions' }).offer).to.equal(null);
+        expect(reduce(offered, { type: 'step', step: 'code' }).offer).to.equal('resend');
     });
 
     it('revives a saved state without a request in flight, and refuses what is not one', () => {

@@ -50,8 +50,10 @@ export interface FlowState {
     agentTyping: boolean;
     /** The AI question to ask again once the phone is verified (fallbackAction 'verify_phone'). */
     reask: string | null;
-    /** The AI answer awaiting feedback (historyId), if any. */
+    /** The AI answer awaiting feedback (historyId), if any; gone once the customer moves on or a person takes over. */
     feedbackFor: number | null;
+    /** In the code step, after "I didn't get a code": the resend chip is shown. */
+    offer: 'resend' | null;
     /**
      * The customer's token (DESIGN §10; issue 25): from the SMS code check (it then names the verified phone, which
      * the AI agent's tier-2 answers need) or create-session's renewal; sent as `Authorization: Bearer` on every widget
@@ -77,8 +79,14 @@ export type Action =
     | { type: 'live_ended' }
     | { type: 'reask'; question: string | null }
     | { type: 'feedback_for'; historyId: number | null }
+    | { type: 'offer'; offer: 'resend' | null }
     | { type: 'token'; token: string | null }
     | { type: 'new_chat'; sessionId: string };
+
+/** A message to show now (an action creator: the reducer stays pure). */
+export function said(text: string, from: Sender = 'bot', author?: string): Action {
+    return { type: 'say', text, from, time: Date.now(), author };
+}
 
 /** The longest conversation kept (the oldest messages go first). */
 export const MAX_MESSAGES = 200;
@@ -98,6 +106,7 @@ export function initialState(sessionId: string, open = false): FlowState {
         agentTyping: false,
         reask: null,
         feedbackFor: null,
+        offer: null,
         token: null
     };
 }
@@ -119,22 +128,31 @@ export function reduce(state: FlowState, action: Action): FlowState {
                 messages: [...state.messages, message].slice(-MAX_MESSAGES),
                 nextId: state.nextId + 1,
                 unread: !state.open && incoming ? state.unread + 1 : state.unread,
-                agentTyping: action.from === 'agent' ? false : state.agentTyping
+                agentTyping: action.from === 'agent' ? false : state.agentTyping,
+                // The customer moved on: the question whether the last AI answer helped is gone.
+                feedbackFor: action.from === 'user' ? null : state.feedbackFor
             };
         }
         case 'step':
-            return { ...state, step: action.step, agentTyping: action.step === 'live_chat' ? state.agentTyping : false };
+            return {
+                ...state,
+                step: action.step,
+                agentTyping: action.step === 'live_chat' ? state.agentTyping : false,
+                offer: action.step === 'code' ? state.offer : null,
+                // A person took over (issue 23): the AI's "Yes, thanks / No, I need more help" go.
+                feedbackFor: action.step === 'live_chat' ? null : state.feedbackFor
+            };
         case 'pending':
             return { ...state, pending: action.pending };
         case 'code_sent':
-            return { ...state, phone: action.phone, step: 'code' };
+            return { ...state, phone: action.phone, step: 'code', offer: null };
         case 'verified':
             return { ...state, verifiedPhone: action.phone, phone: action.phone };
         case 'token':
             return { ...state, token: action.token };
         case 'live_started':
             // create-session renewed the customer's one token (keeping its phone): it is the token from now on.
-            return { ...state, token: action.token, step: 'live_chat', live: { chatId: action.chatId, token: action.token, lastSeq: Math.max(action.lastSeq, state.live?.chatId === action.chatId ? state.live.lastSeq : 0), agentJoined: state.live?.chatId === action.chatId && state.live.agentJoined } };
+            return { ...state, token: action.token, step: 'live_chat', feedbackFor: null, offer: null, live: { chatId: action.chatId, token: action.token, lastSeq: Math.max(action.lastSeq, state.live?.chatId === action.chatId ? state.live.lastSeq : 0), agentJoined: state.live?.chatId === action.chatId && state.live.agentJoined } };
         case 'live_seq':
             return state.live && action.seq > state.live.lastSeq ? { ...state, live: { ...state.live, lastSeq: action.seq } } : state;
         case 'agent_joined':
@@ -147,6 +165,8 @@ export function reduce(state: FlowState, action: Action): FlowState {
             return { ...state, reask: action.question };
         case 'feedback_for':
             return { ...state, feedbackFor: action.historyId };
+        case 'offer':
+            return { ...state, offer: action.offer };
         case 'new_chat':
             // Everything of the previous conversation goes: only whether the panel is open, and its language, stay.
             return state.lang ? { ...initialState(action.sessionId, state.open), lang: state.lang } : initialState(action.sessionId, state.open);
@@ -177,8 +197,10 @@ export function revive(raw: string | null): FlowState | null {
             return null;
         }
         const base = initialState(value.sessionId);
-        // A request cannot survive a reload: never come back disabled.
-        return { ...base, ...value, pending: false, agentTyping: false } as FlowState;
+        const state = { ...base, ...value, pending: false, agentTyping: false } as FlowState;
+        // A request cannot survive a reload: never come back disabled. A conversation saved in a live chat by an
+        // earlier version may still hold the AI's feedback question: a person has taken over, it goes.
+        return state.step === 'live_chat' || state.live ? { ...state, feedbackFor: null } : state;
     }
     catch {
         return null;

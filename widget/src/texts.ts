@@ -77,8 +77,3 @@ export interface FaqItem {
  * of SPEC §3, used when loading the store's questions fails (SPEC §8).
  */
 export const DEFAULT_QUESTIONS: FaqItem[] = DEFAULTS.map((q, index) => ({ id: index + 1, question: q.question, answer: q.answer, kind: q.kind }));
-
-/** Typed words that ask for a person (SPEC §4; and the Spanish texts' 'agente'). */
-export const LIVE_WORDS = /\b(human|agent|live help|support|representative|agente|humano)\b/i;
-/** Typed (not chosen) text that asks for the points check. */
-export const LOYALTY_WORDS = /\b(loyalty points|my points|check (my )?points)\b/i;

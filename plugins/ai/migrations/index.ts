@@ -1,7 +1,9 @@
 import type { MigrationEntry } from '../../../core/db/migration-source';
 import baseline from './20260101000006-ai';
+import phonesOnly from './20261201010003-ai-phones-only';
 
 /** The ai plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
-    baseline
+    baseline,
+    phonesOnly
 ];

@@ -10,7 +10,8 @@ import type {
 } from '../../../core/types/api';
 import { AiAgentSettingsModel, AiChatHistoryModel, AiFunctionCallModel, KnowledgeEntryModel } from '../models';
 import type { AiProvider } from '../providers/types';
-import { AnswerSource, KnowledgeIndex } from './retrieval';
+import { ABSTAIN_BELOW, AnswerSource, KnowledgeIndex, WEAK_TERMS } from './retrieval';
+import type { KnowledgeMatch, KnowledgeRetrieval } from '../../../core/types/knowledge';
 import { ImportError, MAX_CONTENT, MAX_TITLE, parseKnowledge } from './knowledge-import';
 import { ToolBox } from './tools';
 import type { AiBudget } from './budget';
@@ -76,6 +77,36 @@ function toRecord(row: AiChatHistoryModel): AiChatRecord {
     };
 }
 
+/**
+ * What the built-in agent answers from: the store's active knowledge entries, its active questions (but those the
+ * widget's own flows and the agent's tools answer: "check my points", "live support") and the store's information.
+ */
+export function answerSources(knowledge: ReadonlyArray<Pick<KnowledgeEntry, 'id' | 'title' | 'content'>>,
+    questions: ReadonlyArray<{ id: number; question: string; answer: string }>, store: { storeName: string; domain: string | null }): AnswerSource[] {
+    return [
+        ...knowledge.map((k) => ({ key: `knowledge:${k.id}`, kind: 'knowledge' as const, id: k.id, title: k.title, text: k.content, answer: k.content })),
+        ...questions.filter((q) => !intentOf(q.question))
+            .map((q) => ({ key: `question:${q.id}`, kind: 'question' as const, id: q.id, title: q.question, text: q.answer, answer: q.answer })),
+        {
+            key: 'store', kind: 'store', id: 0, title: `About ${store.storeName}`,
+            text: `${store.storeName} store name website site ${store.domain ?? ''}`,
+            answer: `You're chatting with ${store.storeName}${store.domain ? ` (${store.domain})` : ''}. Ask me about our hours, points, returns or promotions.`
+        }
+    ];
+}
+
+/** The best source for a text and whether the agent would answer from it (DESIGN §10: the message decision reads this). */
+export function knowledgeMatch(index: KnowledgeIndex, text: string): KnowledgeMatch {
+    const top = index.query(text, 1).hits[0];
+    if (!top) {
+        return { kind: 'store', id: 0, title: '', confidence: 0, confident: false };
+    }
+    return {
+        kind: top.source.kind, id: top.source.id, title: top.source.title, confidence: Math.round(top.confidence * 1000) / 1000,
+        confident: top.confidence >= ABSTAIN_BELOW && top.matched.some((term) => !WEAK_TERMS.has(term))
+    };
+}
+
 function percent(part: number, whole: number): number {
     return whole ? Math.round(part / whole * 1000) / 10 : 0;
 }
@@ -106,7 +137,7 @@ export interface AiServiceDeps {
  * when their fingerprint in the database changes), the conversation with customers and its history, the
  * enabled switch and the figures of the configuration panel.
  */
-export class AiService {
+export class AiService implements KnowledgeRetrieval {
     private readonly db: Db;
     private readonly indexes = new Map<number, CachedIndex>();
 
@@ -194,20 +225,21 @@ export class AiService {
             return { index: cached.index, storeName };
         }
         const knowledge = await this.listKnowledge(organizationId, { activeOnly: true });
-        const sources: AnswerSource[] = [
-            ...knowledge.map((k) => ({ key: `knowledge:${k.id}`, kind: 'knowledge' as const, id: k.id, title: k.title, text: k.content, answer: k.content })),
-            // The widget's own flows answer "check my points" and "live support"; the agent's tools do too.
-            ...questions.filter((q) => !intentOf(q.question))
-                .map((q) => ({ key: `question:${q.id}`, kind: 'question' as const, id: q.id, title: q.question, text: q.answer, answer: q.answer })),
-            {
-                key: 'store', kind: 'store', id: 0, title: `About ${storeName}`,
-                text: `${storeName} store name website site ${organization?.domain ?? ''}`,
-                answer: `You're chatting with ${storeName}${organization?.domain ? ` (${organization.domain})` : ''}. Ask me about our hours, points, returns or promotions.`
-            }
-        ];
+        const sources = answerSources(knowledge, questions, { storeName, domain: organization?.domain ?? null });
         const index = new KnowledgeIndex(sources);
         this.indexes.set(organizationId, { fingerprint, index });
         return { index, storeName };
+    }
+
+    /**
+     * The store's best answer source for a customer's text and how sure the agent is of it, for the widget's message
+     * decision (plugins/conversation): knowledge wins over keywords only when `confident`. null when the agent is off.
+     */
+    async retrieve(organizationId: number, text: string): Promise<KnowledgeMatch | null> {
+        if (!await this.isEnabled(organizationId)) {
+            return null;
+        }
+        return knowledgeMatch((await this.indexFor(organizationId)).index, text);
     }
 
     // ---- the agent ----------------------------------------------------------------------------------

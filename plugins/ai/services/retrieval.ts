@@ -20,6 +20,8 @@ export interface RetrievalHit {
     score: number;
     /** Share (0..1) of the question's weight (idf of its content terms) that this source matches. */
     confidence: number;
+    /** The question's terms this source matches. */
+    matched: string[];
 }
 
 export interface RetrievalResult {
@@ -38,7 +40,7 @@ export interface RetrievalResult {
 export const ABSTAIN_BELOW = 0.4;
 
 /** Terms that say little about which entry answers (they count half in the confidence). */
-const WEAK_TERMS = new Set(['store', 'item', 'point', 'member']);
+export const WEAK_TERMS = new Set(['store', 'item', 'point', 'member']);
 
 /**
  * A BM25 index (minisearch) over one organization's answer sources, with a confidence that says how much of
@@ -96,9 +98,10 @@ export class KnowledgeIndex {
             if (!source) {
                 continue;
             }
-            const matched = new Set(result.queryTerms);
-            const covered = qTerms.filter((t) => matched.has(t)).reduce((sum, t) => sum + this.weight(t), 0);
-            hits.push({ source, score: result.score, confidence: total ? covered / total : 0 });
+            const found = new Set(result.queryTerms);
+            const matched = qTerms.filter((t) => found.has(t));
+            const covered = matched.reduce((sum, t) => sum + this.weight(t), 0);
+            hits.push({ source, score: result.score, confidence: total ? covered / total : 0, matched });
         }
         // BM25 orders; among near-equal scores the better covered source wins.
         hits.sort((x, y) => y.score * (0.5 + y.confidence) - x.score * (0.5 + x.confidence));

@@ -1,5 +1,6 @@
 import Boom from '@hapi/boom';
 import type { Db } from '../../../core/db';
+import { e164 } from '../../../core/http/fields';
 import type { JobQueue } from '../../../core/jobs';
 import type { OrganizationTotals } from '../../../core/types/api';
 import { EventRow, FAILURE_ACTIONS, isFailure, isSuccess, RollupBatch } from '../lib/rollup';
@@ -20,8 +21,12 @@ export interface AnalyticsEvent {
     botInstanceId?: number | null;
     sessionId?: string | null;
     action: string;
+    /** Stored in E.164 when it is a phone number, else not at all (DESIGN §8; toRow). */
     phoneNumber?: string | null;
-    /** False when phoneNumber is kept as typed because it is not a possible number (a failed verification). */
+    /**
+     * Ignored: before issue 23 a failed verification kept what the customer typed, marked false here. Only phone
+     * numbers are stored now, so a stored event's phone_valid is true (or null without a phone).
+     */
     phoneValid?: boolean;
     success?: boolean | null;
     errorMessage?: string | null;
@@ -30,6 +35,23 @@ export interface AnalyticsEvent {
     domain?: string | null;
     /** Epoch ms; defaults to when track() was called. */
     createdAt?: number;
+}
+
+const phones = new Map<string, string | null>();
+/** E.164 or null (DESIGN §8), remembered for the few thousand numbers a busy store's events repeat. */
+function storedPhone(text: string | null | undefined): string | null {
+    if (!text) {
+        return null;
+    }
+    let phone = phones.get(text);
+    if (phone === undefined) {
+        if (phones.size >= 10_000) {
+            phones.clear();
+        }
+        phone = e164(text);
+        phones.set(text, phone);
+    }
+    return phone;
 }
 
 export const INGEST_JOB = 'analytics.ingest';
@@ -102,13 +124,14 @@ export class AnalyticsService {
 
     /** The stored row of an event. */
     static toRow(v: AnalyticsEvent): Record<string, unknown> {
+        const phone = storedPhone(v.phoneNumber);
         return {
             organization_id: v.organizationId,
             bot_instance_id: v.botInstanceId ?? null,
             session_id: v.sessionId || null,
             action: v.action,
-            phone_number: v.phoneNumber || null,
-            phone_valid: v.phoneNumber ? v.phoneValid !== false : null,
+            phone_number: phone,
+            phone_valid: phone ? true : null,
             success: v.success ?? null,
             error_message: v.errorMessage || null,
             points_retrieved: v.pointsRetrieved ?? null,

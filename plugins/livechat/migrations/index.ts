@@ -4,6 +4,7 @@ import chatWidgetSession from './20261123000000-chat-widget-session';
 import chatConsole from './20261126000000-chat-console';
 import chatMessageSearch from './20261126010000-chat-message-search';
 import chatCustomerGone from './20261126020000-chat-customer-gone';
+import phonesOnly from './20261201010002-livechat-phones-only';
 
 /** The livechat plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
@@ -11,5 +12,6 @@ export const migrations: MigrationEntry[] = [
     chatWidgetSession,
     chatConsole,
     chatMessageSearch,
-    chatCustomerGone
+    chatCustomerGone,
+    phonesOnly
 ];

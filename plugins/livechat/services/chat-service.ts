@@ -11,6 +11,7 @@ import { AgentPresenceModel, ChatMessageModel, ChatSessionModel, ChatStatus, Ema
 import type { MailService } from './mail-service';
 import { analyticsSessions } from './analytics-sessions';
 import { coded } from '../../../core/http/errors';
+import { e164 } from '../../../core/http/fields';
 import { LIVECHAT_ERRORS, messageTooLong } from '../errors';
 import type { AiTurn, ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
 
@@ -317,7 +318,7 @@ export class ChatService {
             const t = Date.now();
             const created = await ChatSessionModel.query(trx).insertAndFetch({
                 organizationId: input.organizationId, botInstanceId: input.botInstanceId, sessionId, widgetSessionId: input.sessionId,
-                phoneNumber: input.phoneNumber?.trim() || 'Unknown', status: 'no_interaction', customerMessage: text, domain: input.domain,
+                phoneNumber: e164(input.phoneNumber ?? '') ?? 'Unknown', status: 'no_interaction', customerMessage: text, domain: input.domain,
                 lastSeq: 2, isStarred: false, isArchived: false, endedBy: 'customer', endReason: 'offline_message', endedAt: t
             });
             await created.$relatedQuery('messages', trx).insert({
@@ -386,7 +387,7 @@ export class ChatService {
                 botInstanceId: input.botInstanceId,
                 sessionId,
                 widgetSessionId: input.sessionId,
-                phoneNumber: input.phoneNumber?.trim() || 'Unknown',
+                phoneNumber: e164(input.phoneNumber ?? '') ?? 'Unknown',
                 status: 'waiting',
                 customerMessage: first,
                 domain: input.domain,

@@ -19,6 +19,8 @@ export class OrganizationModel extends Model {
     settings!: { storeName?: string } | null;
     /** IANA time zone of the store's day and hour buckets (default America/New_York). */
     timeZone!: string;
+    /** ISO 3166-1 alpha-2 country of the store (default US): phone numbers typed without a country code are read in it. */
+    country!: string;
     createdAt!: number;
     updatedAt!: number;
 }

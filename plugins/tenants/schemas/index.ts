@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { isSupportedCountry } from 'libphonenumber-js';
 import { fields } from '../../../core/http/fields';
 
 /** A new organization (POST /api/super-admin/organizations, `loyalty-chat org create`). */
@@ -9,6 +10,7 @@ export interface OrganizationCreate {
     subscriptionPlan?: string;
     extraDomains?: string[];
     storeName?: string;
+    country?: string;
 }
 
 /** A change to an organization; isActive false revokes its users' tokens and closes their sockets. */
@@ -19,6 +21,7 @@ export interface OrganizationUpdate {
     subscriptionPlan?: string;
     extraDomains?: string[];
     storeName?: string;
+    country?: string;
     isActive?: boolean;
 }
 
@@ -38,6 +41,10 @@ export interface BotInstanceUpdate {
 export const subdomain = Joi.string().lowercase().trim().pattern(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/)
     .messages({ 'string.pattern.base': '{{#label}} must be lowercase letters, digits and dashes (1-63 characters)' });
 export const domain = fields.domain;
+/** A country whose phone numbers libphonenumber knows (ISO 3166-1 alpha-2, e.g. US, ES, GB). */
+export const country = Joi.string().trim().uppercase().length(2)
+    .custom((value: string, helpers) => (isSupportedCountry(value) ? value : helpers.error('country.unknown')))
+    .messages({ 'country.unknown': '{{#label}} must be a country code such as US, ES or GB', 'string.length': '{{#label}} must be a country code such as US, ES or GB' });
 export const plan = Joi.string().trim().valid('free', 'basic', 'pro', 'enterprise');
 
 export const organizationCreate = Joi.object<OrganizationCreate>({
@@ -46,7 +53,8 @@ export const organizationCreate = Joi.object<OrganizationCreate>({
     subdomain: subdomain.required(),
     subscriptionPlan: plan.default('free'),
     extraDomains: Joi.array().items(domain).max(20).default([]),
-    storeName: Joi.string().trim().max(100)
+    storeName: Joi.string().trim().max(100),
+    country: country.default('US')
 });
 
 export const organizationUpdate = Joi.object<OrganizationUpdate>({
@@ -56,6 +64,7 @@ export const organizationUpdate = Joi.object<OrganizationUpdate>({
     subscriptionPlan: plan,
     extraDomains: Joi.array().items(domain).max(20),
     storeName: Joi.string().trim().max(100),
+    country,
     isActive: Joi.boolean()
 }).min(1);
 

@@ -18,6 +18,7 @@ export function toOrganization(row: OrganizationModel): Organization {
         isActive: row.isActive,
         extraDomains: row.extraDomains ?? [],
         storeName: String(row.settings?.storeName ?? row.name),
+        country: row.country ?? 'US',
         createdAt: iso(row.createdAt)
     };
 }
@@ -122,6 +123,12 @@ export class TenantService {
     async timeZoneOf(id: number): Promise<string | null> {
         const row = await OrganizationModel.query(this.db).select('time_zone').findById(id);
         return row ? row.timeZone : null;
+    }
+
+    /** The store's country (ISO 3166-1 alpha-2) for phone numbers typed without a country code; null when there is no such organization. */
+    async countryOf(id: number): Promise<string | null> {
+        const row = await OrganizationModel.query(this.db).select('country').findById(id);
+        return row ? row.country : null;
     }
 
     async getOrganizationBySubdomain(subdomain: string): Promise<Organization | null> {

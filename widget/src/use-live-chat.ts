@@ -1,0 +1,174 @@
+import { useEffect, useRef, useState } from 'react';
+import type { MutableRefObject } from 'react';
+import { api, ApiError, TrackEvent, WidgetConfig } from './config';
+import { Action, FlowState, said } from './flow';
+import type { LiveChat, LiveChatOptions } from './live-chat';
+import { lazyLiveChat } from './live-chat-lazy';
+import { errorText, t, TEXT } from './texts';
+
+/** The leave-a-message form, shown when no agent is available (not part of the flow state: a form shown once). */
+export interface OfflineDraft {
+    email: string;
+    text: string;
+    error: string | null;
+}
+
+export interface LiveChatHost {
+    config: WidgetConfig;
+    stateRef: MutableRefObject<FlowState>;
+    tokenRef: MutableRefObject<string | null>;
+    dispatch(action: Action): void;
+    emit(event: TrackEvent): void;
+    /** Makes the connection (default: live-chat.ts, fetched as its own chunk when first used); tests pass a fake. */
+    make?: (options: LiveChatOptions) => LiveChat;
+}
+
+/** The 'connected' notice comes this long after the session is created (SPEC §9). */
+const CONNECTED_NOTICE_MS = 2000;
+/** The agent's typing indicator shows this long after their last keystroke signal. */
+const TYPING_SHOWN_MS = 4000;
+
+/**
+ * The customer's side of a live chat (issue 31: the panel's live chat in one hook): the connection (made on first use,
+ * resumed after a reload), asking for a person (availability, then the chat or the leave-a-message form), the form,
+ * typing and New Chat's end. Pushes reach the conversation only while it is the one that started the chat.
+ */
+export function useLiveChat(host: LiveChatHost) {
+    const { config, stateRef, tokenRef } = host;
+    const live = useRef<LiveChat | null>(null);
+    const typingTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+    const [offline, setOffline] = useState<OfflineDraft | null>(null);
+
+    const guard = (session: string) => (action: Action) => {
+        if (stateRef.current.sessionId === session) {
+            host.dispatch(action);
+        }
+    };
+
+    function chat(): LiveChat {
+        const session = stateRef.current.sessionId;
+        const d = guard(session);
+        live.current ??= (host.make ?? lazyLiveChat)({
+            apiOrigin: config.apiOrigin,
+            widgetKey: config.key,
+            sessionId: session,
+            customerToken: () => (stateRef.current.sessionId === session ? tokenRef.current : null),
+            texts: {
+                agentJoined: () => t('agentJoined'),
+                notSent: (reason) => t('notSent', { reason }),
+                error: (code, args) => errorText({ code, message: '', args }) || undefined
+            },
+            onMessage: (m) => {
+                d(said(m.message, m.sender === 'agent' ? 'agent' : 'system', m.sender === 'agent' ? m.agentName : undefined));
+                if (typeof m.seq === 'number') {
+                    d({ type: 'live_seq', seq: m.seq });
+                }
+            },
+            onTyping: () => {
+                d({ type: 'agent_typing', typing: true });
+                if (typingTimer.current) {
+                    clearTimeout(typingTimer.current);
+                }
+                typingTimer.current = setTimeout(() => d({ type: 'agent_typing', typing: false }), TYPING_SHOWN_MS);
+            },
+            onSession: (s) => {
+                // create-session renewed the one customer token: it is the conversation's token from now on.
+                if (stateRef.current.sessionId === session) {
+                    tokenRef.current = s.token;
+                }
+                d({ type: 'live_started', chatId: s.chatId, token: s.token, lastSeq: s.lastSeq });
+            },
+            onEnded: () => {
+                if (stateRef.current.sessionId === session && stateRef.current.step === 'live_chat') {
+                    d(said(TEXT.liveEnded));
+                }
+                d({ type: 'live_ended' });
+                live.current = null;
+            }
+        });
+        return live.current;
+    }
+
+    // After a reload in the middle of a live chat: reconnect and fetch what was missed.
+    useEffect(() => {
+        const saved = stateRef.current.live;
+        if (saved && saved.chatId && saved.token && !live.current) {
+            chat().resume({ chatId: saved.chatId, token: saved.token, lastSeq: saved.lastSeq }).catch((err) => {
+                console.warn('loyalty-chat: the live chat could not be resumed', err);
+            });
+        }
+    }, []);
+
+    return {
+        offline,
+        setOffline,
+
+        /** `offlineText` starts the leave-a-message form when no agent is available (none for a question's own label). */
+        async start(customerMessage: string, offlineText = customerMessage): Promise<void> {
+            const d = guard(stateRef.current.sessionId);
+            host.emit({ action: 'live_chat_requested', phoneNumber: stateRef.current.verifiedPhone, success: null });
+            d(said(TEXT.liveChecking));
+            d({ type: 'pending', pending: true });
+            try {
+                const connection = chat();
+                if (!await connection.checkAvailability()) {
+                    d(said(TEXT.liveUnavailable));
+                    d({ type: 'step', step: 'questions' });
+                    setOffline({ email: '', text: offlineText, error: null });
+                    return;
+                }
+                await connection.start({ phoneNumber: stateRef.current.verifiedPhone, customerMessage });
+                d(said(TEXT.liveWaiting));
+                d({ type: 'step', step: 'live_chat' });
+                setTimeout(() => {
+                    if (stateRef.current.step === 'live_chat') {
+                        d(said(TEXT.liveConnected));
+                    }
+                }, CONNECTED_NOTICE_MS);
+            }
+            catch (err) {
+                console.warn('loyalty-chat: live chat failed', err);
+                d(said(TEXT.liveError, 'error'));
+                d({ type: 'step', step: 'questions' });
+            }
+            finally {
+                d({ type: 'pending', pending: false });
+            }
+        },
+
+        async sendOffline(): Promise<void> {
+            if (!offline) {
+                return;
+            }
+            const session = stateRef.current.sessionId;
+            try {
+                await api(config, '/api/chat/offline-message', {
+                    sessionId: session, email: offline.email, message: offline.text, phoneNumber: stateRef.current.verifiedPhone
+                }, { token: tokenRef.current });
+                setOffline(null);
+                guard(session)(said(TEXT.offlineSent));
+            }
+            catch (err) {
+                setOffline({ ...offline, error: (err instanceof ApiError ? errorText(err) : (err as Error).message) || TEXT.liveError });
+            }
+        },
+
+        send(text: string): void {
+            live.current?.send(text);
+        },
+
+        typing(): void {
+            live.current?.typing();
+        },
+
+        /** New Chat: the live chat (if any) ends, the form goes. */
+        end(): void {
+            const connection = live.current;
+            live.current = null;
+            if (connection && stateRef.current.step === 'live_chat') {
+                connection.end().catch(() => undefined);
+            }
+            setOffline(null);
+        }
+    };
+}
