@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { bearer, createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { parseCsv } from '../../core/shared/csv';
 
-/** A phone a customer typed that a spreadsheet would run: a sign, digits, then a DDE formula (issue 25, fix 2). */
+/** Text a customer could type that a spreadsheet would run: a sign, digits, then a DDE formula (issue 25, fix 2). */
 const PAYLOAD = "-1+cmd|'/C calc'!A0";
 
 /** A cell a spreadsheet would read as a formula (OWASP CSV injection): =, +, -, @, tab or CR first. */
@@ -25,7 +25,7 @@ describe('the analytics CSV export against formula injection (OWASP)', function 
         await t?.close();
     });
 
-    it('defuses a phone typed as "-1+cmd|\'/C calc\'!A0" into create-session and offline-message in /api/analytics/export/chat-sessions', async () => {
+    it('stores no phone typed as "-1+cmd|\'/C calc\'!A0" (only E.164 numbers are phones), so /api/analytics/export/chat-sessions carries none', async () => {
         const created = await widget('/api/chat/create-session', { sessionId: 'widget_1_csvlive', phoneNumber: PAYLOAD, customerMessage: '=1+1' }, '10.25.0.1');
         expect(created.statusCode, created.payload).to.equal(201);
         const left = await widget('/api/chat/offline-message', { sessionId: 'widget_1_csvoff', email: 'jo@example.test', message: '@SUM(1)', phoneNumber: PAYLOAD }, '10.25.0.2');
@@ -34,10 +34,27 @@ describe('the analytics CSV export against formula injection (OWASP)', function 
         const res = await t.server.inject({ method: 'GET', url: '/api/analytics/export/chat-sessions?days=7', headers: bearer(shop.admin.token) });
         expect(res.statusCode).to.equal(200);
         const rows = parseCsv(res.payload).map((r) => r.fields);
+        expect(rows.length).to.equal(3);
+        expect(res.payload).to.not.include('calc');
+        for (const row of rows) {
+            for (const cell of row) {
+                expect(FORMULA.test(cell), `cell ${JSON.stringify(cell)}`).to.equal(false);
+            }
+        }
+    });
+
+    it('defuses formula cells in free text that does reach an export (a question clicked in the widget, /export/questions)', async () => {
+        const q = await t.server.inject({ method: 'POST', url: '/api/questions', headers: bearer(shop.admin.token), payload: { question: PAYLOAD, answer: '=HYPERLINK("http://x.test")' } });
+        expect(q.statusCode, q.payload).to.equal(201);
+        const id = JSON.parse(q.payload).id as number;
+        await t.server.app.services.analytics.track({ organizationId: shop.organization.id, action: 'question_clicked', questionId: id, domain: 'csvinj.test' });
+
+        const res = await t.server.inject({ method: 'GET', url: '/api/analytics/export/questions?days=7', headers: bearer(shop.admin.token) });
+        expect(res.statusCode).to.equal(200);
+        const rows = parseCsv(res.payload).map((r) => r.fields);
         const header = rows[0];
-        const phones = rows.slice(1).map((r) => r[header.indexOf('phoneNumber')]);
-        expect(phones).to.have.length(2);
-        expect(phones).to.deep.equal([`'${PAYLOAD}`, `'${PAYLOAD}`]);
+        expect(rows[1][header.indexOf('question')]).to.equal(`'${PAYLOAD}`);
+        expect(rows[1][header.indexOf('answer')]).to.equal(`'=HYPERLINK("http://x.test")`);
         for (const row of rows) {
             for (const cell of row) {
                 expect(FORMULA.test(cell), `cell ${JSON.stringify(cell)}`).to.equal(false);
