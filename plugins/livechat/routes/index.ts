@@ -106,7 +106,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                     await createLimit.consume(clientIp(request), LIVECHAT_ERRORS.tooManyChats);
                     const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null };
                     // A customer who talked with the AI agent first arrives with that conversation (issue 13).
-                    const aiConversation = await server.app.services.ai?.conversationForSession(c.organizationId, body.sessionId) ?? [];
+                    const aiConversation = await server.app.services.ai.conversationForSession(c.organizationId, body.sessionId) ?? [];
                     const { session, created } = await chat().createSession({
                         organizationId: c.organizationId,
                         botInstanceId: c.botInstanceId,
