@@ -100,9 +100,6 @@ const feature: FeaturePlugin = {
             const consoleService = new ConsoleService({ db, realtime, services });
             provide(server, 'livechatConsole', consoleService);
 
-            // When each socket last passed on a typing signal, per chat.
-            const lastTyping = new WeakMap<RealtimeSocket, Map<string, number>>();
-
             // Agents connected to this node (user id -> sockets), refreshed in agent_presence.
             const localAgents = new Map<number, number>();
 
@@ -184,28 +181,8 @@ const feature: FeaturePlugin = {
                             return realtime.command(socket, 'livechat.session.accept', { params, payload: {} });
                         case 'agent_availability':
                             return realtime.command(socket, 'livechat.agent.availability', { payload: pick(message, ['available']) });
-                        case 'typing': {
-                            // Who is typing comes from the socket's credentials, never from the frame.
-                            if (!sessionId) {
-                                throw Boom.badRequest('typing needs a sessionId');
-                            }
-                            if (caller.kind === 'customer' && sessionId !== caller.sessionId) {
-                                throw Boom.forbidden('A customer may only type in their own chat');
-                            }
-                            const organizationId = caller.organizationId;
-                            if (!organizationId || (caller.kind === 'staff' && caller.role !== 'admin')) {
-                                throw Boom.forbidden('Only a chat customer or an agent may type');
-                            }
-                            const seen = lastTyping.get(socket) ?? new Map<string, number>();
-                            lastTyping.set(socket, seen);
-                            const now = Date.now();
-                            if (now - (seen.get(sessionId) ?? 0) < config.chat.typingThrottleMs) {
-                                return { type: 'typing', throttled: true };
-                            }
-                            seen.set(sessionId, now);
-                            await chat.typing(organizationId, sessionId, caller.kind === 'staff' ? 'agent' : 'customer');
-                            return { type: 'typing', throttled: false };
-                        }
+                        case 'typing':
+                            return realtime.command(socket, 'livechat.session.typing', { params, payload: {} });
                         case 'end_chat':
                             return realtime.command(socket, 'livechat.session.end', { params, payload: pick(message, ['reason']) });
                         default:        // chat_message

@@ -171,7 +171,8 @@ export function boundaryViolations(): Violation[] {
                 }
                 continue;
             }
-            for (const table of tablesNamed(text, tables)) {
+            // Services['users'] is a service's type, not the users table
+            for (const table of tablesNamed(text.replace(/\b[Ss]ervices\s*\[\s*['"]\w+['"]\s*\]/g, ''), tables)) {
                 if (owners.get(table) !== plugin) {
                     out.push({ rule: 'table', file: rel(file), detail: `names table ${table} of plugin ${owners.get(table)}` });
                 }

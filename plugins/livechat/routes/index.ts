@@ -1,6 +1,7 @@
 import Boom from '@hapi/boom';
 import Joi from 'joi';
 import type { Request, Server, ServerRoute } from '@hapi/hapi';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { Limit, tooMany } from '../../../core/http/rate-limit';
 import { allow } from '../../../core/http/access';
 import { hostOf } from '../../../core/http/origins';
@@ -48,6 +49,9 @@ export function livechatRoutes(server: Server): ServerRoute[] {
     const testEmailLimit = new Limit(server.app, { name: 'chat-test-email-store', points: server.app.config.chat.testEmailsPerStoreHour, duration: 3600 });
     const sendLimit = new Limit(server.app, { name: 'chat-send', points: 30, duration: 10 });
     const sendWindowMs = server.app.config.chat.sendWindowMs;
+    // One typing signal per sender and chat every CHAT_TYPING_THROTTLE_MS, on this node (a cosmetic signal:
+    // a second node may pass one more); the ones in between are answered `throttled` and pushed to nobody.
+    const typingLimit = new RateLimiterMemory({ keyPrefix: 'chat-typing', points: 1, duration: server.app.config.chat.typingThrottleMs / 1000 });
 
     /** nes: a token bucket on the socket itself; HTTP: the shared limit per chat and sender. */
     async function limitSend(request: Request, key: string): Promise<void> {
@@ -254,6 +258,31 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                         actor.kind === 'agent' ? { sender: 'agent', userId: actor.userId } : { sender: 'customer', userId: null },
                         { message: body.message, clientMessageId: body.clientMessageId });
                     return h.response(message).code(duplicate ? 200 : 201);
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/api/chat/session/{sessionId}/typing',
+            options: {
+                id: 'livechat.session.typing',
+                auth: allow('admin', 'customer'),
+                tags: ['widget'],
+                description: 'The customer or the agent is typing: pushed to the other side (at most every CHAT_TYPING_THROTTLE_MS per sender and chat)',
+                validate: { params, payload: Joi.object({}).allow(null) },
+                handler: async (request) => {
+                    // Who is typing comes from the caller's credentials, never from the request.
+                    const actor = actorOf(request);
+                    const { sessionId } = request.params as { sessionId: string };
+                    const who = actor.kind === 'agent' ? `agent${actor.userId}` : 'customer';
+                    try {
+                        await typingLimit.consume(`${actor.organizationId}:${sessionId}:${who}`);
+                    }
+                    catch {
+                        return { type: 'typing', throttled: true };
+                    }
+                    await chat().typing(actor.organizationId, sessionId, actor.kind === 'agent' ? 'agent' : 'customer');
+                    return { type: 'typing', throttled: false };
                 }
             }
         },
