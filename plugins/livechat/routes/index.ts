@@ -53,19 +53,20 @@ export function livechatRoutes(server: Server): ServerRoute[] {
     // a second node may pass one more); the ones in between are answered `throttled` and pushed to nobody.
     const typingLimit = new RateLimiterMemory({ keyPrefix: 'chat-typing', points: 1, duration: server.app.config.chat.typingThrottleMs / 1000 });
 
-    /** nes: a token bucket on the socket itself; HTTP: the shared limit per chat and sender. */
+    // A socket's own budget (per connection, on the node that holds it): SOCKET_SEND_POINTS messages per
+    // CHAT_SEND_WINDOW_SECONDS; the 429 says when the next one may go.
+    const socketSendLimit = new RateLimiterMemory({ keyPrefix: 'chat-send-socket', points: SOCKET_SEND_POINTS, duration: sendWindowMs / 1000 });
+
+    /** nes: the socket's own budget; HTTP: the shared limit per chat and sender. */
     async function limitSend(request: Request, key: string): Promise<void> {
         const socket = request.plugins.nes?.socket;
         if (socket) {
-            const t = Date.now();
-            const stamps: number[] = (socket.app.sendStamps ??= []);
-            while (stamps.length && t - stamps[0] > sendWindowMs) {
-                stamps.shift();
+            try {
+                await socketSendLimit.consume(socket.id);
             }
-            if (stamps.length >= SOCKET_SEND_POINTS) {
-                throw tooMany(TOO_FAST.message, sendWindowMs - (t - stamps[0]), TOO_FAST.code);
+            catch (res) {
+                throw tooMany(TOO_FAST.message, (res as { msBeforeNext?: number }).msBeforeNext ?? sendWindowMs, TOO_FAST.code);
             }
-            stamps.push(t);
             return;
         }
         await sendLimit.consume(key, TOO_FAST);
