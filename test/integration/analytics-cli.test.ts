@@ -31,6 +31,48 @@ describe('loyalty-chat analytics generate and rebuild', function () {
         expect(all.stdout).to.match(/^Rebuilt the rollups of every organization from \d+ events/);
     });
 
+    it('writes points and orders only for the store\'s loyalty members, their own points, and orders only of members who have some', async () => {
+        const created = await runCli(['org', 'create', '--name', 'Member Shop', '--domain', 'members.test', '--subdomain', 'genm', '--json'], env);
+        expect(created.code, created.stderr).to.equal(0);
+        const csv = Path.join(dir, 'members.csv');
+        Fs.writeFileSync(csv, 'phone,name,email,loyaltyId,points\n+12125550101,Ada,ada@example.com,M-1,1250\n+12125550102,Bo,bo@example.com,M-2,40\n+12125550103,Cy,,M-3,0\n');
+        const imported = await runCli(['customers', 'import', '--org', 'genm', csv], env);
+        expect(imported.code, imported.stderr).to.equal(0);
+        const gen = await runCli(['analytics', 'generate', '--org', 'genm', '--events', '3000', '--days', '7', '--seed', '5', '--json'], env);
+        expect(gen.code, gen.stderr).to.equal(0);
+        expect(JSON.parse(gen.stdout)).to.include({ members: 3 });
+
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const Sqlite = require('better-sqlite3') as typeof import('better-sqlite3');
+        const db = new Sqlite(Path.join(dir, 'cli.sqlite'), { readonly: true });
+        try {
+            const orgOf = (sub: string) => (db.prepare('select id from organizations where subdomain = ?').get(sub) as { id: number }).id;
+            const members = new Map((db.prepare('select phone, points from loyalty_customers where organization_id = ?').all(orgOf('genm')) as Array<{ phone: string; points: number }>)
+                .map((m) => [m.phone, m.points]));
+            expect(members.size).to.equal(3);
+            const events = db.prepare('select action, phone_number as phone, points_retrieved as points, success from analytics_events where organization_id = ?')
+                .all(orgOf('genm')) as Array<{ action: string; phone: string | null; points: number | null; success: number | null }>;
+            const shown = events.filter((e) => ['verification_sent', 'code_verification_failed', 'points_retrieved', 'order_history_viewed'].includes(e.action));
+            expect(shown.filter((e) => e.action === 'points_retrieved').length, 'some points were shown').to.be.greaterThan(10);
+            // Every phone that was sent a code, shown points or orders is a member; the points are that member's own.
+            expect(shown.filter((e) => !e.phone || !members.has(e.phone)), 'events of phones that are not members').to.deep.equal([]);
+            expect(shown.filter((e) => e.action === 'points_retrieved' && e.points !== members.get(e.phone!))).to.deep.equal([]);
+            // Imported members have no orders: no order views at all.
+            expect(shown.filter((e) => e.action === 'order_history_viewed')).to.deep.equal([]);
+            // Not-members only ever fail the check.
+            const strangers = events.filter((e) => e.phone && !members.has(e.phone));
+            expect(strangers.length).to.be.greaterThan(0);
+            expect([...new Set(strangers.map((e) => e.action))]).to.deep.equal(['verification_failed']);
+            // A store without members: no points or orders written.
+            const bare = db.prepare('select count(*) as n from analytics_events where organization_id = ? and action in (\'points_retrieved\', \'order_history_viewed\', \'verification_sent\')')
+                .get(orgOf('gen')) as { n: number };
+            expect(bare.n).to.equal(0);
+        }
+        finally {
+            db.close();
+        }
+    });
+
     it('refuses bad numbers and an unknown organization, and writes nothing', async () => {
         for (const args of [['--events', '0'], ['--events', 'many'], ['--days', '401']]) {
             const res = await runCli(['analytics', 'generate', '--org', 'gen', ...args], env);
