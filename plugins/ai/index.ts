@@ -35,6 +35,8 @@ export const CHAT_PER_IP_MINUTE = 300;
 export const MAX_BULK_RESOLVE = 200;
 /** How often each node runs the silence rule over every store (it also runs before each history read). */
 export const TRIAGE_SWEEP_MS = 60_000;
+/** The code of every refused bulk-resolve input (joi's message says what was wrong). */
+export const BAD_BULK_RESOLVE = 'ai.bad_bulk_resolve';
 
 interface IdParam {
     id: number;
@@ -195,8 +197,8 @@ const feature: FeaturePlugin = {
                     description: 'Marks several AI answers resolved at once: all of them, or none (404) when one is not the store\'s',
                     validate: {
                         payload: withCodes(Joi.object({
-                            ids: Joi.array().items(fields.id.required()).unique().min(1).max(MAX_BULK_RESOLVE).required()
-                        }).required(), { '*': 'ai.bad_bulk_resolve' })
+                            ids: withCodes(Joi.array().items(fields.id.required()).unique().min(1).max(MAX_BULK_RESOLVE).required(), { '*': BAD_BULK_RESOLVE })
+                        }).required(), { '*': BAD_BULK_RESOLVE })
                     },
                     handler: (request) => service.resolveMany(orgOf(request), request.payload.ids)
                 }
