@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import * as Fs from 'fs';
 import * as Os from 'os';
 import * as Path from 'path';
+import Knex from 'knex';
 import { runCli } from '../helpers/cli';
 
 describe('loyalty-chat analytics generate and rebuild', function () {
@@ -42,34 +43,32 @@ describe('loyalty-chat analytics generate and rebuild', function () {
         expect(gen.code, gen.stderr).to.equal(0);
         expect(JSON.parse(gen.stdout)).to.include({ members: 3 });
 
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const Sqlite = require('better-sqlite3') as typeof import('better-sqlite3');
-        const db = new Sqlite(Path.join(dir, 'cli.sqlite'), { readonly: true });
+        const db = Knex({ client: 'better-sqlite3', connection: { filename: Path.join(dir, 'cli.sqlite') }, useNullAsDefault: true });
         try {
-            const orgOf = (sub: string) => (db.prepare('select id from organizations where subdomain = ?').get(sub) as { id: number }).id;
-            const members = new Map((db.prepare('select phone, points from loyalty_customers where organization_id = ?').all(orgOf('genm')) as Array<{ phone: string; points: number }>)
-                .map((m) => [m.phone, m.points]));
+            const orgOf = async (sub: string) => (await db('organizations').where('subdomain', sub).first('id')).id as number;
+            const members = new Map((await db('loyalty_customers').where('organization_id', await orgOf('genm')).select('phone', 'points') as Array<{ phone: string; points: number }>)
+                .map((m) => [m.phone, Number(m.points)]));
             expect(members.size).to.equal(3);
-            const events = db.prepare('select action, phone_number as phone, points_retrieved as points, success from analytics_events where organization_id = ?')
-                .all(orgOf('genm')) as Array<{ action: string; phone: string | null; points: number | null; success: number | null }>;
+            const events = await db('analytics_events').where('organization_id', await orgOf('genm'))
+                .select('action', 'phone_number as phone', 'points_retrieved as points') as Array<{ action: string; phone: string | null; points: number | null }>;
             const shown = events.filter((e) => ['verification_sent', 'code_verification_failed', 'points_retrieved', 'order_history_viewed'].includes(e.action));
             expect(shown.filter((e) => e.action === 'points_retrieved').length, 'some points were shown').to.be.greaterThan(10);
             // Every phone that was sent a code, shown points or orders is a member; the points are that member's own.
             expect(shown.filter((e) => !e.phone || !members.has(e.phone)), 'events of phones that are not members').to.deep.equal([]);
-            expect(shown.filter((e) => e.action === 'points_retrieved' && e.points !== members.get(e.phone!))).to.deep.equal([]);
+            expect(shown.filter((e) => e.action === 'points_retrieved' && Number(e.points) !== members.get(e.phone!))).to.deep.equal([]);
             // Imported members have no orders: no order views at all.
             expect(shown.filter((e) => e.action === 'order_history_viewed')).to.deep.equal([]);
             // Not-members only ever fail the check.
             const strangers = events.filter((e) => e.phone && !members.has(e.phone));
             expect(strangers.length).to.be.greaterThan(0);
             expect([...new Set(strangers.map((e) => e.action))]).to.deep.equal(['verification_failed']);
-            // A store without members: no points or orders written.
-            const bare = db.prepare('select count(*) as n from analytics_events where organization_id = ? and action in (\'points_retrieved\', \'order_history_viewed\', \'verification_sent\')')
-                .get(orgOf('gen')) as { n: number };
-            expect(bare.n).to.equal(0);
+            // A store without members: no code sent, no points or orders written.
+            const [{ n }] = await db('analytics_events').where('organization_id', await orgOf('gen'))
+                .whereIn('action', ['points_retrieved', 'order_history_viewed', 'verification_sent']).count({ n: '*' });
+            expect(Number(n)).to.equal(0);
         }
         finally {
-            db.close();
+            await db.destroy();
         }
     });
 

@@ -39,7 +39,7 @@ export const questionFields = {
 export const KINDS_WITHOUT_ANSWER: readonly QuestionKind[] = ['loyalty_check', 'live_support'];
 
 export const QUESTION_ERRORS = {
-    answerRequired: { code: 'questions.answer_required', message: '"answer" is required for a question that shows its answer' }
+    answerRequired: { code: 'questions.answer_required', message: '"answer" is required' }
 };
 
 export const createSchema = Joi.object<QuestionCreate>({
