@@ -96,7 +96,7 @@ async function main(): Promise<void> {
             points: (i * 37) % 3000, orders: Array.from({ length: 1 + (i % 3) }, (_o, k) => ({ productName: `Product ${k}`, quantity: 1, price: 9.99, daysAgo: k * 7 }))
         })));
         await generateEvents(analytics, {
-            organizationId: org.id, events: o.events, days: 90, seed: 11, members: await server.app.services.loyalty.members(org.id),
+            organizationId: org.id, events: o.events, days: 90, seed: 11, members: await server.app.services.loyalty.listMembers(org.id),
             domains: [org.domain, `www.${org.domain}`, `shop.${org.domain}`, `m.${org.domain}`],
             onProgress: (n) => {
                 if (n - last >= 100_000) {

@@ -30,7 +30,7 @@ export function registerAnalytics(program: Command): void {
                 const org = await server.app.services.tenants.requireOrganizationBySubdomain(opts.org);
                 const bots = await server.app.services.tenants.listBotInstances({ organizationId: org.id });
                 // Points and orders only for the store's own members (issue 23): none, and only "not found" checks are written.
-                const members = await server.app.services.loyalty.members(org.id);
+                const members = await server.app.services.loyalty.listMembers(org.id);
                 const started = Date.now();
                 const written = await generateEvents(server.app.services.analytics, {
                     organizationId: org.id, events, days, seed, botInstanceId: bots[0]?.id ?? null, members,

@@ -66,7 +66,8 @@ const feature: FeaturePlugin = {
     migrations,
     plugin: {
         name: 'analytics',
-        dependencies: ['tenants', 'auth'],
+        // livechat: the chat figures; loyalty: order history; questions: question usage (read at request time)
+        dependencies: ['tenants', 'auth', 'livechat', 'loyalty', 'questions'],
         register(server: Server) {
             // A chat session is livechat's to define (issue 23): asked through its declared service, read when used.
             const chatSessionCount: ChatSessionCounter = async (organizationId, range) =>

@@ -68,7 +68,7 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         await services.questions.addDefaults(org);
         await importCustomers(t.server, org, [['+15555550100', 'Avery Stone', 'avery@example.com', 'AIQ-100', 1250]]);
         await generateEvents(services.analytics, { organizationId: org, events: 3000, days: 14, domains: ['ashop.test', 'www.ashop.test'], seed: 7,
-            members: await services.loyalty.members(org) });
+            members: await services.loyalty.listMembers(org) });
         await services.analytics.track({ organizationId: org, action: 'order_history_viewed', phoneNumber: '+15555550100', success: true, domain: 'ashop.test', sessionId: 'widget_orders_e2e_1' });
         await services.analytics.track({ organizationId: org, action: 'order_history_viewed', phoneNumber: '+15555550123', success: false, errorMessage: 'Provider timeout', domain: 'ashop.test' });
         // What an older widget sent as the phone of a failed verification: the event is kept, without a phone (issue 23).
