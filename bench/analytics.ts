@@ -90,8 +90,13 @@ async function main(): Promise<void> {
         // ---- data: the measured organization first, then the others ----
         const loadStarted = Date.now();
         let last = 0;
+        // The store's members (with orders), so the generated points and order views are theirs (issue 23).
+        await server.app.services.loyalty.seedDemoCustomers(org.id, Array.from({ length: 200 }, (_, i) => ({
+            phone: `+1212555${String(1000 + i).padStart(4, '0')}`, name: `Member ${i}`, email: `member${i}@bench.test`, loyaltyId: `B-${i}`,
+            points: (i * 37) % 3000, orders: Array.from({ length: 1 + (i % 3) }, (_o, k) => ({ productName: `Product ${k}`, quantity: 1, price: 9.99, daysAgo: k * 7 }))
+        })));
         await generateEvents(analytics, {
-            organizationId: org.id, events: o.events, days: 90, seed: 11,
+            organizationId: org.id, events: o.events, days: 90, seed: 11, members: await server.app.services.loyalty.listMembers(org.id),
             domains: [org.domain, `www.${org.domain}`, `shop.${org.domain}`, `m.${org.domain}`],
             onProgress: (n) => {
                 if (n - last >= 100_000) {

@@ -16,6 +16,7 @@ export const settings = {
     PORT: Joi.number().integer().min(0).max(65535).default(3000),
     HOST: Joi.string().hostname().default('0.0.0.0'),
     PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }).allow('').default(''),
+    SUPPORT_EMAIL: Joi.string().trim().email({ tlds: false }).allow('').default(''),
     LOG_LEVEL: Joi.string<'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'>().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
     DATA_DIR: Joi.string().default('./data'),
     DATABASE_URL: Joi.string()
@@ -52,6 +53,8 @@ export const settings = {
     OPENAI_MAX_TOOL_ROUNDS: Joi.number().integer().min(1).max(10).default(3),
     AI_QUESTIONS_PER_STORE_HOUR: Joi.number().integer().min(1).max(10000000).default(600),
     AI_QUESTIONS_PER_STORE_DAY: Joi.number().integer().min(1).max(100000000).default(5000),
+    // Fractions are allowed so tests can use short values.
+    AI_RESOLVED_AFTER_MINUTES: Joi.number().min(0.001).max(10080).default(10),
     // Fractions are allowed so tests can use short values.
     CUSTOMER_VERIFIED_MINUTES: Joi.number().min(0.001).max(240).default(30),
     CHAT_WAIT_TIMEOUT_SECONDS: Joi.number().integer().min(10).max(86400).default(600),
@@ -332,6 +335,8 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
         port: v.PORT,
         host: v.HOST,
         publicUrl: v.PUBLIC_URL ? String(v.PUBLIC_URL).replace(/\/+$/, '') : null,
+        /** Where organization users without an account write ("Contact your administrator" on /org-login); null hides the link. */
+        supportEmail: v.SUPPORT_EMAIL || null,
         logLevel: v.LOG_LEVEL,
         dataDir,
         database,
@@ -368,7 +373,9 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
             openai: { baseUrl: String(v.OPENAI_BASE_URL).replace(/\/+$/, ''), apiKey: v.OPENAI_API_KEY || null, model: v.OPENAI_MODEL,
                 timeoutMs: v.OPENAI_TIMEOUT_MS, maxToolRounds: v.OPENAI_MAX_TOOL_ROUNDS },
             questionsPerStoreHour: v.AI_QUESTIONS_PER_STORE_HOUR,
-            questionsPerStoreDay: v.AI_QUESTIONS_PER_STORE_DAY
+            questionsPerStoreDay: v.AI_QUESTIONS_PER_STORE_DAY,
+            /** An AI answer whose customer asked nothing more this long (and was not handed off) is resolved. */
+            resolvedAfterMinutes: v.AI_RESOLVED_AFTER_MINUTES
         },
         chat: { waitTimeoutSeconds: v.CHAT_WAIT_TIMEOUT_SECONDS, maxMessageLength: v.CHAT_MAX_MESSAGE_LENGTH,
             disconnectGraceSeconds: v.CHAT_DISCONNECT_GRACE_SECONDS, abandonSeconds: v.CHAT_ABANDON_SECONDS,

@@ -29,9 +29,11 @@ export function registerAnalytics(program: Command): void {
                 const seed = positiveInt('--seed', 2 ** 31)(opts.seed);
                 const org = await server.app.services.tenants.requireOrganizationBySubdomain(opts.org);
                 const bots = await server.app.services.tenants.listBotInstances({ organizationId: org.id });
+                // Points and orders only for the store's own members (issue 23): none, and only "not found" checks are written.
+                const members = await server.app.services.loyalty.listMembers(org.id);
                 const started = Date.now();
                 const written = await generateEvents(server.app.services.analytics, {
-                    organizationId: org.id, events, days, seed, botInstanceId: bots[0]?.id ?? null,
+                    organizationId: org.id, events, days, seed, botInstanceId: bots[0]?.id ?? null, members,
                     domains: [org.domain, `www.${org.domain}`, ...org.extraDomains].filter((d, i, all) => all.indexOf(d) === i),
                     onProgress: (n) => {
                         if (!opts.json && process.stderr.isTTY) {
@@ -40,8 +42,10 @@ export function registerAnalytics(program: Command): void {
                     }
                 });
                 const seconds = (Date.now() - started) / 1000;
-                printResult({ organization: org.subdomain, events: written, days, seconds }, !!opts.json,
-                    `Wrote ${written} events over ${days} days for "${org.name}" in ${seconds.toFixed(1)} s`);
+                printResult({ organization: org.subdomain, events: written, days, seconds, members: members.length }, !!opts.json,
+                    `Wrote ${written} events over ${days} days for "${org.name}" in ${seconds.toFixed(1)} s`
+                    + (members.length ? ` (points and orders of its ${members.length} loyalty members)`
+                        : ' (the store has no loyalty members: no points or orders were written; import some with `loyalty-chat customers import`)'));
             });
         });
     analytics.command('rebuild')

@@ -262,6 +262,21 @@ export interface AiChatRecord {
     createdAt: string | null;
     isResolved: boolean;
     fallbackAction: string | null;
+    /** Where the answer stands (issue 23): resolved, unresolved, or pending until the customer's silence decides. */
+    triage: AiTriage;
+    /** Why: the customer's yes or no, a hand-off, the agent abstaining, the customer's silence, or staff. null while pending. */
+    triageReason: AiTriageReason | null;
+}
+
+/** An AI answer's standing (plugins/ai/services/triage.ts has the rule). */
+export type AiTriage = 'pending' | 'resolved' | 'unresolved';
+export const AI_TRIAGES: readonly AiTriage[] = ['pending', 'resolved', 'unresolved'];
+export type AiTriageReason = 'customer_yes' | 'customer_no' | 'handoff' | 'abstained' | 'silence' | 'staff';
+
+/** POST /api/ai/chat-history/resolve: how many answers were marked resolved (all asked, or none). */
+export interface AiBulkResolveAnswer {
+    resolved: number;
+    records: AiChatRecord[];
 }
 
 export interface AiSource {

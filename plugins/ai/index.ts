@@ -12,6 +12,7 @@ import { customerTokenFor, verifiedPhoneOf } from '../../core/auth/customer-toke
 import { KnowledgeEntryModel } from './models';
 import { DEMO_KNOWLEDGE } from './demo-data';
 import { migrations } from './migrations';
+import { withCodes } from '../../core/http/errors';
 import { AI_ERRORS, AiService, KnowledgeInput, knowledgeCreateSchema, knowledgeUpdateSchema } from './services/ai-service';
 import { BuiltinProvider } from './providers/builtin';
 import { OpenAiProvider } from './providers/openai';
@@ -29,6 +30,13 @@ export const MAX_QUESTION = 1000;
 export const CHAT_PER_MINUTE = 60;
 /** Questions per client address per minute, across sessions (a client minting session ids). */
 export const CHAT_PER_IP_MINUTE = 300;
+
+/** Most answers one bulk resolve takes (the history screen shows at most 100 and the unresolved list 100). */
+export const MAX_BULK_RESOLVE = 200;
+/** How often each node runs the silence rule over every store (it also runs before each history read). */
+export const TRIAGE_SWEEP_MS = 60_000;
+/** The code of every refused bulk-resolve input (joi's message says what was wrong). */
+export const BAD_BULK_RESOLVE = 'ai.bad_bulk_resolve';
 
 interface IdParam {
     id: number;
@@ -83,8 +91,20 @@ const feature: FeaturePlugin = {
             const { config, db, log } = server.app;
             const provider = config.ai.provider === 'openai' ? new OpenAiProvider(config.ai.openai, log) : new BuiltinProvider();
             const budget = new AiBudget(server.app, { perHour: config.ai.questionsPerStoreHour, perDay: config.ai.questionsPerStoreDay }, log);
-            const service = new AiService({ db, log, provider, services: () => server.app.services, budget });
+            const service = new AiService({ db, log, provider, services: () => server.app.services, budget, resolvedAfterMs: config.ai.resolvedAfterMinutes * 60_000 });
             provide(server, 'ai', service);
+            let sweep: NodeJS.Timeout | null = null;
+            server.ext('onPostStart', () => {
+                sweep = setInterval(() => {
+                    service.sweepTriage().catch((err) => log.warn({ err: (err as Error).message }, 'AI triage sweep failed'));
+                }, Math.min(TRIAGE_SWEEP_MS, service.resolvedAfterMs));
+                sweep.unref();
+            });
+            server.ext('onPreStop', () => {
+                if (sweep) {
+                    clearInterval(sweep);
+                }
+            });
             const chatLimit = new Limit(server.app, { name: 'ai-chat-session', points: CHAT_PER_MINUTE, duration: 60 });
             const ipLimit = new Limit(server.app, { name: 'ai-chat-ip', points: CHAT_PER_IP_MINUTE, duration: 60 });
 
@@ -166,6 +186,21 @@ const feature: FeaturePlugin = {
                     id: 'ai.history.unresolved',
                     auth: allow('admin'),
                     handler: (request) => service.unresolved(orgOf(request))
+                }
+            });
+            server.route<{ Payload: { ids: number[] } }>({
+                method: 'POST',
+                path: '/api/ai/chat-history/resolve',
+                options: {
+                    id: 'ai.history.resolve',
+                    auth: allow('admin'),
+                    description: 'Marks several AI answers resolved at once: all of them, or none (404) when one is not the store\'s',
+                    validate: {
+                        payload: withCodes(Joi.object({
+                            ids: withCodes(Joi.array().items(fields.id.required()).unique().min(1).max(MAX_BULK_RESOLVE).required(), { '*': BAD_BULK_RESOLVE })
+                        }).required(), { '*': BAD_BULK_RESOLVE })
+                    },
+                    handler: (request) => service.resolveMany(orgOf(request), request.payload.ids)
                 }
             });
             server.route<{ Params: IdParam; Payload: { isResolved: boolean } }>({

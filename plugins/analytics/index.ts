@@ -9,6 +9,7 @@ import { widgetOf } from '../../core/http/callers';
 import { hostOf } from '../../core/http/origins';
 import { Limit } from '../../core/http/rate-limit';
 import { AnalyticsService, PRUNE_JOB, WIDGET_ACTIONS } from './services/analytics-service';
+import type { ChatSessionCounter } from './services/analytics-service';
 import { AnalyticsReports } from './services/reports';
 import { SocketCounts, REFRESH_MS } from './lib/socket-counts';
 import { registerOrgTotalsRoute } from './routes/org-totals';
@@ -68,13 +69,17 @@ const feature: FeaturePlugin = {
         // livechat: the chat figures; loyalty: order history; questions: question usage (read at request time)
         dependencies: ['tenants', 'auth', 'livechat', 'loyalty', 'questions'],
         register(server: Server) {
+            // A chat session is livechat's to define (issue 23): asked through its declared service, read when used.
+            const chatSessionCount: ChatSessionCounter = async (organizationId, range) =>
+                await server.app.services.livechat?.chatSessionCount(organizationId, range) ?? 0;
             const service = new AnalyticsService({
                 db: server.app.db,
                 jobs: server.app.jobs,
-                timeZoneOf: (id) => server.app.services.tenants.timeZoneOf(id)
+                timeZoneOf: (id) => server.app.services.tenants.timeZoneOf(id),
+                chatSessionCount
             });
             provide(server, 'analytics', service);
-            const reports = new AnalyticsReports(server.app.db);
+            const reports = new AnalyticsReports(server.app.db, chatSessionCount);
             const { config } = server.app;
             const sockets = new SocketCounts(server.app.redis, config.redisPrefix, config.nodeId,
                 () => server.app.services.livechat?.customerSocketCounts() ?? []);

@@ -7,7 +7,7 @@ import type { StaffCaller } from '../../core/types/auth';
 import { allow, PUBLIC } from '../../core/http/access';
 import { staffOf } from '../../core/http/callers';
 import { signUserToken, Role } from '../../core/auth/tokens';
-import { dummyPasswordHash, verifyPassword } from '../../core/auth/passwords';
+import { dummyPasswordHash, needsRehash, verifyPassword } from '../../core/auth/passwords';
 import { registerJwtScheme, revokedSockets } from './scheme';
 import { registerWidgetScheme } from './widget-scheme';
 import { LoginThrottle } from './throttle';
@@ -24,7 +24,7 @@ declare module '../../core/types' {
     }
 }
 
-/** Password checks running at once per process (each scrypt check takes 128 MiB). */
+/** Password checks running at once per process (each scrypt check takes 8 MiB, an older hash's up to 128 MiB). */
 const PASSWORD_CHECKS_AT_ONCE = 4;
 
 export const INVALID_LOGIN = 'Invalid email or password';
@@ -45,6 +45,11 @@ export async function checkLogin(server: Server, email: string, password: string
         }
     }
     await users.touchLogin(user.id);
+    if (needsRehash(user.passwordHash)) {
+        // A hash of older parameters (N=2^17, p=1 until issue 23): the same password, hashed as new ones are now. Not a
+        // password change, so no token is revoked.
+        await users.rehashPassword(user.id, password);
+    }
     const token = signUserToken(server.app.config.jwtSecret, {
         id: user.id, role: user.role, organizationId: user.organizationId, tokenVersion: user.tokenVersion
     });

@@ -1,6 +1,6 @@
 /**
- * At most `limit` tasks at once; the rest wait in order. Password checks use scrypt with 128 MiB each
- * (OWASP parameters), so a burst of logins from many addresses must not run them all at once.
+ * At most `limit` tasks at once; the rest wait in order. Password checks use scrypt with 8 MiB each
+ * (OWASP parameters; an older hash's up to 128 MiB), so a burst of logins from many addresses must not run them all at once.
  */
 export class Semaphore {
     private active = 0;

@@ -127,6 +127,8 @@ describe('the AI agent screens in a browser', function () {
 
     it('shows the chat history with badges and the unresolved count, and marks a conversation resolved', async () => {
         await ask('widget_e2e_4', 'Is there a military discount?');
+        // Answers the agent abstained on are unresolved at once; a confident answer stays pending (issue 23 triage).
+        await ask('widget_e2e_5', 'Do you repair antique grandfather clocks?');
         const page = await adminPage('/ai-management');
         await page.waitForSelector('[data-testid=unresolved-count]');
         const count = Number(await page.$eval('[data-testid=unresolved-count]', (e) => e.textContent));
@@ -140,6 +142,42 @@ describe('the AI agent screens in a browser', function () {
         await page.waitForFunction((n: number) => Number(document.querySelector('[data-testid=unresolved-count]')?.textContent) === n - 1, {}, count);
         await page.waitForFunction(() => document.querySelector('.bp5-toast')?.textContent?.includes('Chat status updated'));
         expect(await page.$$eval('.lc-ai-record-meta .bp5-tag', (els) => els.map((e) => e.textContent))).to.include('Resolved');
+        await page.close();
+    });
+
+    it('selects several conversations in the history and resolves them in one call (issue 23 triage)', async () => {
+        for (const [session, q] of [['widget_e2e_b1', 'Do you sell replacement parts for vintage typewriters?'], ['widget_e2e_b2', 'Can you tune a harpsichord?'],
+            ['widget_e2e_b3', 'Is there a discount for beekeepers?']]) {
+            await ask(session, q);
+        }
+        const ai = t.server.app.services.ai;
+        const before = (await ai.unresolved(shop.organization.id)).length;
+        expect(before).to.be.at.least(3);
+        const page = await adminPage('/ai-management');
+        await page.evaluate(() => (Array.from(document.querySelectorAll('[role=tab]')).find((tab) => tab.textContent?.startsWith('Chat History')) as HTMLElement).click());
+        await page.waitForSelector('.lc-ai-record .lc-ai-record-check input');
+        expect(await page.$eval('.lc-ai-bulk-count', (e) => e.textContent)).to.equal('None selected');
+        // Tick the first two open answers of the unresolved list.
+        const boxes = await page.$$('.lc-ai-record[data-triage=unresolved] .lc-ai-record-check input');
+        const picked: number[] = [];
+        for (const box of boxes.slice(0, 2)) {
+            await box.click();
+            picked.push(Number(await box.evaluate((el) => el.closest('.lc-ai-record')!.getAttribute('data-record-id'))));
+        }
+        await page.waitForFunction(() => document.querySelector('.lc-ai-bulk-count')?.textContent === '2 selected');
+        expect(await page.$$eval('.lc-ai-record-selected', (els) => els.length)).to.be.at.least(2);
+        expect(await page.$$eval('.lc-ai-record-meta', (els) => els.map((e) => e.textContent ?? '').join(' '))).to.contain('The agent did not know');
+        await checkAccessible(page);
+        await screenshot(page, 'ai-10-history-bulk-select');
+        await clickButton(page, 'Resolve selected');
+        await page.waitForFunction(() => document.querySelector('.bp5-toast')?.textContent?.includes('2 conversations are marked resolved.'));
+        await page.waitForFunction((n: number) => Number(document.querySelector('[data-testid=unresolved-count]')?.textContent) === n - 2, {}, before);
+        const records = await ai.history(shop.organization.id, { limit: 500 });
+        for (const id of picked) {
+            expect(records.find((r) => r.id === id)).to.include({ triage: 'resolved', triageReason: 'staff' });
+        }
+        expect(await page.$eval('.lc-ai-bulk-count', (e) => e.textContent)).to.equal('None selected');
+        await screenshot(page, 'ai-11-history-bulk-resolved');
         await page.close();
     });
 

@@ -62,7 +62,7 @@ describe('accounts in the browser: admin, super admin and organization user', fu
     const superAdmin = { email: 'operator@platform.test', password: 'operator-password-1' };
 
     before(async () => {
-        t = await startTestServer({ listen: true });
+        t = await startTestServer({ listen: true, env: { SUPPORT_EMAIL: 'help@auth.test' } });
         a = await createTenant(t.server, 'e2ealpha', 'alpha.test');
         b = await createTenant(t.server, 'e2ebeta', 'beta.test');
         // Tenants created by an operator with the CLI, on the same database.
@@ -278,6 +278,9 @@ describe('accounts in the browser: admin, super admin and organization user', fu
         await page.waitForFunction(() => location.pathname === '/org-login');
         await waitForText(page, 'Organization Login');
         expect(await text(page)).to.contain('Contact your administrator');
+        // A mailto with the configured SUPPORT_EMAIL (issue 23; without one the link is not shown).
+        expect(await page.$$eval('a[href^="mailto:"]', (as) => as.map((x) => x.getAttribute('href'))))
+            .to.deep.equal(['mailto:help@auth.test?subject=Access%20to%20our%20loyalty-chat%20organization%20dashboard']);
         expect(await page.$$eval('a', (as) => as.map((x) => x.getAttribute('href')))).to.include('/super-admin-login');
         await fillLogin(page, a.orgUser.email, 'nope-nope-nope');
         await page.click('button[type=submit]');

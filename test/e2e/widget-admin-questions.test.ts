@@ -51,6 +51,12 @@ describe('the admin questions screen (/admin-questions) in a browser', function 
         expect(await saveDisabled()).to.equal(true);
         await page.type('#q-question', 'Do you ship abroad?');
         expect(await saveDisabled()).to.equal(true);
+        // A points check or live support needs no answer (the widget never shows it; issue 23): optional for those.
+        await page.select('#q-kind', 'loyalty_check');
+        expect(await saveDisabled()).to.equal(false);
+        expect(await page.$eval('label[for="q-answer"]', (l) => l.textContent)).to.contain('(optional)');
+        await page.select('#q-kind', 'answer');
+        expect(await saveDisabled()).to.equal(true);
         await page.type('#q-answer', 'We ship to the US and Canada.');
         expect(await saveDisabled()).to.equal(false);
         await screenshot(page, 'admin-questions-02-add');

@@ -30,5 +30,15 @@ export const cases: Record<string, TenancyCase> = {
         url: `/api/ai/chat-history/${await historyOfB(server, b)}`,
         payload: { isResolved: true },
         headers: { authorization: 'Bearer ' + a.admin.token }
-    })
+    }),
+    // Ids in the body (no path parameter): one of B's answers among A's own is refused as a whole.
+    'ai.history.resolve': async ({ server, a, b }) => {
+        const own = await server.app.services.ai.chat({ organizationId: a.organization.id, botInstanceId: a.bot.id, sessionId: 'widget_a_tenancy', domain: null, verifiedPhone: null }, 'When are you open?');
+        return {
+            method: 'POST',
+            url: '/api/ai/chat-history/resolve',
+            payload: { ids: [own.historyId!, await historyOfB(server, b)] },
+            headers: { authorization: 'Bearer ' + a.admin.token }
+        };
+    }
 };

@@ -156,7 +156,8 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
         });
 
         it('marks a record resolved from the admin side', async () => {
-            const { historyId } = answerOf(await ask(a, 'widget_mr_1', 'Do you ship to Canada?'));
+            // An answer the agent abstained on is unresolved at once (issue 23 triage; a confident one waits, pending).
+            const { historyId } = answerOf(await ask(a, 'widget_mr_1', 'Do you sell replacement parts for vintage typewriters?'));
             const unresolved = JSON.parse((await server.inject({ url: '/api/ai/unresolved-chats', headers: admin(a) })).payload) as Array<{ id: number }>;
             expect(unresolved.map((r) => r.id)).to.include(historyId);
             const res = await server.inject({ method: 'PATCH', url: `/api/ai/chat-history/${historyId}`, headers: admin(a), payload: { isResolved: true } });

@@ -34,7 +34,8 @@ describe('the analytics CSV export against formula injection (OWASP)', function 
         const res = await t.server.inject({ method: 'GET', url: '/api/analytics/export/chat-sessions?days=7', headers: bearer(shop.admin.token) });
         expect(res.statusCode).to.equal(200);
         const rows = parseCsv(res.payload).map((r) => r.fields);
-        expect(rows.length).to.equal(3);
+        // The header and the live chat: a left message is not a chat session (issue 23), so it is not in this export.
+        expect(rows.length).to.equal(2);
         expect(res.payload).to.not.include('calc');
         for (const row of rows) {
             for (const cell of row) {

@@ -1,18 +1,31 @@
 import * as Crypto from 'crypto';
 import { expect } from 'chai';
-import { hashPassword, usePasswordCost, verifyPassword } from '../../core/auth/passwords';
+import { hashPassword, needsRehash, usePasswordCost, verifyPassword } from '../../core/auth/passwords';
 import { loadConfig } from '../../config';
 
 describe('password hashes', function () {
-    this.timeout(60000);      // one OWASP hash takes 128 MiB and ~0.3 s, many seconds on a loaded machine
+    this.timeout(60000);      // one OWASP hash takes ~0.2 s, seconds on a loaded machine
     after(() => usePasswordCost('test'));
 
-    it('are scrypt at the OWASP minimum (N=2^17, r=8, p=1) unless a test server asks for cheap ones', async () => {
+    it('are scrypt at an OWASP minimum (N=2^13, r=8, p=10: as strong as 2^17/8/1 by the cheat sheet, not above) unless a test server asks for cheap ones', async () => {
         usePasswordCost('owasp');
         const hash = await hashPassword('correct horse');
-        expect(hash.split('$').slice(0, 4)).to.deep.equal(['scrypt', '131072', '8', '1']);
+        expect(hash.split('$').slice(0, 4)).to.deep.equal(['scrypt', '8192', '8', '10']);
+        // N·r·p, the work OWASP's equivalent configurations share at their minimum: not below 2^13·8·10.
+        const [N, r, p] = hash.split('$').slice(1, 4).map(Number);
+        expect(N * r * p).to.equal(2 ** 13 * 8 * 10);
+        expect(needsRehash(hash)).to.equal(false);
         expect(await verifyPassword('correct horse', hash)).to.equal(true);
         expect(await verifyPassword('correct horsE', hash)).to.equal(false);
+    });
+
+    it('verify a hash of the earlier parameters (N=2^17, p=1), which needs a rehash', async () => {
+        usePasswordCost('owasp');
+        const salt = Crypto.randomBytes(16);
+        const key = Crypto.scryptSync('old-pw', salt, 32, { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 });
+        const old = ['scrypt', 2 ** 17, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+        expect(await verifyPassword('old-pw', old)).to.equal(true);
+        expect(needsRehash(old)).to.equal(true);
     });
 
     it('verify a hash made at either cost, whatever the current cost, because a hash names its parameters', async () => {

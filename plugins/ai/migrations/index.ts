@@ -1,9 +1,11 @@
 import type { MigrationEntry } from '../../../core/db/migration-source';
 import baseline from './20260101000006-ai';
 import phonesOnly from './20261201010003-ai-phones-only';
+import triage from './20261202000000-ai-triage';
 
 /** The ai plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
     baseline,
-    phonesOnly
+    phonesOnly,
+    triage
 ];

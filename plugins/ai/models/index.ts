@@ -1,3 +1,4 @@
+import type { AiTriage, AiTriageReason } from '../../../core/types/api';
 import { Model } from '../../../core/db/model';
 
 /** A knowledge base entry of one organization (SPEC §3 'Knowledge entry'), what the AI agent answers from. */
@@ -28,6 +29,10 @@ export class AiChatHistoryModel extends Model {
     aiResponse!: string;
     isResolved!: boolean;
     fallbackAction!: string | null;
+    /** services/triage.ts: pending, resolved or unresolved, why, and when it was decided. */
+    triage!: AiTriage;
+    triageReason!: AiTriageReason | null;
+    triagedAt!: number | null;
     createdAt!: number;
 }
 

@@ -49,8 +49,9 @@ export class BuiltinProvider implements AiProvider {
         if (top && input.retrieval.confidence >= ABSTAIN_BELOW) {
             return reply(top.source.answer, null, [{ id: top.source.id, title: top.source.title, kind: top.source.kind }], input.retrieval.confidence);
         }
-        return await input.agentsAvailable()
+        const abstain = await input.agentsAvailable()
             ? reply(ABSTAIN_TEXT, 'live_chat', [], input.retrieval.confidence)
             : reply(ABSTAIN_TEXT_NO_AGENTS, 'questions', [], input.retrieval.confidence);
+        return { ...abstain, abstained: true };
     }
 }

@@ -20,6 +20,8 @@ export interface AgentReply {
     sources: AiSource[];
     confidence: number;
     provider: 'builtin' | 'openai';
+    /** True when the agent did not know and offered the team or the questions instead (an unresolved answer). */
+    abstained?: boolean;
 }
 
 /** One provider interface (DESIGN §7): the built-in retrieval agent, or an OpenAI-compatible endpoint. */

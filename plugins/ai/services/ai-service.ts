@@ -18,6 +18,8 @@ import type { AiBudget } from './budget';
 import { AI_BUDGET_CODE, AI_BUDGET_TEXT } from './budget';
 import { intentOf } from './intents';
 import { coded, CustomerError } from '../../../core/http/errors';
+import { feedbackTriage, initialTriage, resolveSilent, triageColumns } from './triage';
+import type { AiBulkResolveAnswer } from '../../../core/types/api';
 
 /** What the AI agent answers that a customer may read (issue 27): the widget renders `error.<code>` in their language. */
 export const AI_ERRORS = {
@@ -73,7 +75,8 @@ function toEntry(row: KnowledgeEntryModel): KnowledgeEntry {
 function toRecord(row: AiChatHistoryModel): AiChatRecord {
     return {
         id: row.id, userQuestion: row.userQuestion, aiResponse: row.aiResponse, sessionId: row.sessionId, phoneNumber: row.phoneNumber,
-        domain: row.domain, createdAt: iso(row.createdAt), isResolved: row.isResolved, fallbackAction: row.fallbackAction
+        domain: row.domain, createdAt: iso(row.createdAt), isResolved: row.isResolved, fallbackAction: row.fallbackAction,
+        triage: row.triage, triageReason: row.triageReason
     };
 }
 
@@ -85,7 +88,8 @@ export function answerSources(knowledge: ReadonlyArray<Pick<KnowledgeEntry, 'id'
     questions: ReadonlyArray<{ id: number; question: string; answer: string }>, store: { storeName: string; domain: string | null }): AnswerSource[] {
     return [
         ...knowledge.map((k) => ({ key: `knowledge:${k.id}`, kind: 'knowledge' as const, id: k.id, title: k.title, text: k.content, answer: k.content })),
-        ...questions.filter((q) => !intentOf(q.question))
+        // (a points-check or live-support question may have no answer at all: nothing to answer from)
+        ...questions.filter((q) => !intentOf(q.question) && q.answer.trim() !== '')
             .map((q) => ({ key: `question:${q.id}`, kind: 'question' as const, id: q.id, title: q.question, text: q.answer, answer: q.answer })),
         {
             key: 'store', kind: 'store', id: 0, title: `About ${store.storeName}`,
@@ -129,7 +133,15 @@ export interface AiServiceDeps {
     services: () => Services;
     /** Each store's ceiling on customers' questions (none: no ceiling). */
     budget?: AiBudget;
+    /** AI_RESOLVED_AFTER_MINUTES: an answer whose session asked nothing more this long is resolved (default 10). */
+    resolvedAfterMs?: number;
 }
+
+/** What staff may answer about the AI history (issue 23). */
+export const AI_HISTORY_ERRORS = {
+    notFound: { code: 'ai.history_not_found', message: 'Chat history record not found' },
+    someNotFound: { code: 'ai.history_not_found', message: 'Some of these conversations do not exist; nothing was changed' }
+} satisfies Record<string, CustomerError>;
 
 /**
  * The AI agent (issue 13, SPEC §2 'AI question management', DESIGN §7): the knowledge base, the per-store
@@ -313,15 +325,30 @@ export class AiService implements KnowledgeRetrieval {
         }, () => this.support);
         const { reply } = await this.respond(ctx.organizationId, message, tools, history);
         const phone = await tools.verifiedPhone();
-        const row = await AiChatHistoryModel.query(this.db).insertAndFetch({
-            organizationId: ctx.organizationId,
-            sessionId: ctx.sessionId,
-            phoneNumber: phone,
-            domain: ctx.domain,
-            userQuestion: message,
-            aiResponse: reply.answer,
-            isResolved: false,
-            fallbackAction: reply.fallbackAction
+        // Triage (triage.ts): an abstaining answer (or one that could only point at the questions) and a hand-off are
+        // unresolved from the start; anything else waits for the customer's word or silence.
+        const abstained = !!reply.abstained || reply.fallbackAction === 'questions';
+        const handoff = !abstained && reply.fallbackAction === 'live_chat';
+        const start = initialTriage({ handoff, abstained });
+        const now = Date.now();
+        const row = await this.db.transaction(async (trx) => {
+            const inserted = await AiChatHistoryModel.query(trx).insertAndFetch({
+                organizationId: ctx.organizationId,
+                sessionId: ctx.sessionId,
+                phoneNumber: phone,
+                domain: ctx.domain,
+                userQuestion: message,
+                aiResponse: reply.answer,
+                isResolved: false,
+                fallbackAction: reply.fallbackAction,
+                triage: start.triage,
+                triageReason: start.triageReason,
+                triagedAt: start.triage === 'pending' ? null : now
+            });
+            if (handoff) {
+                await this.handedOff(ctx.organizationId, ctx.sessionId, trx);
+            }
+            return inserted;
         });
         return { answer: reply.answer, historyId: row.id, fallbackAction: reply.fallbackAction, sources: reply.sources };
     }
@@ -348,9 +375,9 @@ export class AiService implements KnowledgeRetrieval {
 
     /** POST /api/ai/feedback: the customer says whether an answer helped; only their own session's answers. */
     async feedback(organizationId: number, sessionId: string, historyId: number, resolved: boolean): Promise<{ message: string; isResolved: boolean }> {
-        const count = await AiChatHistoryModel.query(this.db)
+        const count = await this.db('ai_chat_history')
             .where({ organization_id: organizationId, session_id: sessionId, id: historyId })
-            .patch({ isResolved: resolved });
+            .update(triageColumns(feedbackTriage(resolved), Date.now()));
         if (!count) {
             throw Boom.notFound('Conversation not found');
         }
@@ -359,7 +386,45 @@ export class AiService implements KnowledgeRetrieval {
 
     // ---- history and figures ------------------------------------------------------------------------
 
+    // ---- triage (triage.ts) ----------------------------------------------------------------------------
+
+    /**
+     * The widget session was handed to live chat (the agent's transfer, or a live chat the widget opened for it): its
+     * answers still pending become unresolved. The customer's own yes or no stays.
+     */
+    async handedOff(organizationId: number, sessionId: string, db: Db = this.db): Promise<number> {
+        return db('ai_chat_history').where({ organization_id: organizationId, session_id: sessionId, triage: 'pending' })
+            .update(triageColumns({ triage: 'unresolved', triageReason: 'handoff' }, Date.now()));
+    }
+
+    /** The silence rule, now (every organization, or one): pending answers whose session has been quiet for the window. */
+    async sweepTriage(organizationId?: number, now = Date.now()): Promise<number> {
+        return resolveSilent(this.db, now - this.resolvedAfterMs, now, organizationId);
+    }
+
+    get resolvedAfterMs(): number {
+        return this.deps.resolvedAfterMs ?? 10 * 60_000;
+    }
+
+    /**
+     * Staff resolve several answers in one call: all of them, or (when any id is not one of this organization's
+     * answers) none, with a 404. Answers already resolved stay as they are.
+     */
+    async resolveMany(organizationId: number, ids: number[]): Promise<AiBulkResolveAnswer> {
+        return this.db.transaction(async (trx) => {
+            const found = await AiChatHistoryModel.query(trx).where('organization_id', organizationId).whereIn('id', ids).select('id');
+            if (found.length !== new Set(ids).size) {
+                throw coded(Boom.notFound(AI_HISTORY_ERRORS.someNotFound.message), AI_HISTORY_ERRORS.someNotFound.code);
+            }
+            const resolved = await trx('ai_chat_history').where('organization_id', organizationId).whereIn('id', ids).whereNot('triage', 'resolved')
+                .update(triageColumns({ triage: 'resolved', triageReason: 'staff' }, Date.now()));
+            const rows = await AiChatHistoryModel.query(trx).where('organization_id', organizationId).whereIn('id', ids).orderBy('id', 'desc');
+            return { resolved, records: rows.map(toRecord) };
+        });
+    }
+
     async history(organizationId: number, options: { limit: number; sessionId?: string }): Promise<AiChatRecord[]> {
+        await this.sweepTriage(organizationId);
         const query = AiChatHistoryModel.query(this.db).where('organization_id', organizationId).orderBy('id', 'desc').limit(options.limit);
         if (options.sessionId) {
             query.where('session_id', options.sessionId);
@@ -367,19 +432,27 @@ export class AiService implements KnowledgeRetrieval {
         return (await query).map(toRecord);
     }
 
+    /** The answers that need a look: unresolved (the customer said no, was handed off, or the agent abstained). */
     async unresolved(organizationId: number, limit = 100): Promise<AiChatRecord[]> {
+        await this.sweepTriage(organizationId);
         const rows = await AiChatHistoryModel.query(this.db)
-            .where({ organization_id: organizationId, is_resolved: false }).orderBy('id', 'desc').limit(limit);
+            .where({ organization_id: organizationId, triage: 'unresolved' }).orderBy('id', 'desc').limit(limit);
         return rows.map(toRecord);
     }
 
+    /** Staff mark one answer resolved or unresolved (SPEC §7 PATCH /api/ai/chat-history/{id}). */
     async setResolved(organizationId: number, id: number, isResolved: boolean): Promise<AiChatRecord> {
-        const row = await AiChatHistoryModel.query(this.db).where('organization_id', organizationId).findById(id)
-            .throwIfNotFound({ message: 'Chat history record not found' });
-        return toRecord(await row.$query(this.db).patchAndFetch({ isResolved }));
+        const row = await AiChatHistoryModel.query(this.db).where('organization_id', organizationId).findById(id);
+        if (!row) {
+            throw coded(Boom.notFound(AI_HISTORY_ERRORS.notFound.message), AI_HISTORY_ERRORS.notFound.code);
+        }
+        await this.db('ai_chat_history').where({ organization_id: organizationId, id })
+            .update(triageColumns({ triage: isResolved ? 'resolved' : 'unresolved', triageReason: 'staff' }, Date.now()));
+        return toRecord(await AiChatHistoryModel.query(this.db).findById(id) as AiChatHistoryModel);
     }
 
     async sessionsSummary(organizationId: number): Promise<AiSessionsSummary> {
+        await this.sweepTriage(organizationId);
         const now = Date.now();
         const today = startOfUtcDay(now);
         const history = () => AiChatHistoryModel.query(this.db).where('organization_id', organizationId);

@@ -13,6 +13,12 @@ export interface GenerateOptions {
     domains: string[];
     /** Bot instance the events name, if any. */
     botInstanceId?: number | null;
+    /**
+     * The store's loyalty members (services.loyalty.members): the only phones that are sent a code, shown points (their
+     * own balance) or shown orders (only members who have some). Every other phone is "Customer not found". None: no
+     * points or orders events at all.
+     */
+    members: ReadonlyArray<{ phone: string; points: number; orders: number }>;
     seed?: number;
     now?: number;
     /** Events per transaction (default 5000). */
@@ -32,14 +38,18 @@ export function seeded(seed: number): () => number {
 /**
  * Realistic demo analytics (`loyalty-chat analytics generate`, the bench): widget visits spread over the days
  * with a daytime peak, each loading the widget, often opening it, clicking questions, checking points with a
- * code (sometimes a wrong code or an unknown number), viewing orders or asking for a human. Written through
+ * code (sometimes a wrong code or an unknown number), viewing orders or asking for a human. Points and orders are the
+ * store's members' own (o.members): no phone the store does not know is ever shown points or orders. Written through
  * the ingest path, so the rollups are kept as for real events. Returns the number of events written.
  */
 export async function generateEvents(service: AnalyticsService, o: GenerateOptions): Promise<number> {
     const rnd = seeded(o.seed ?? 1);
     const now = o.now ?? Date.now();
-    const phones = Array.from({ length: Math.max(50, Math.round(o.events / 25)) }, () =>
-        `+1${AREAS[Math.floor(rnd() * AREAS.length)]}555${String(Math.floor(rnd() * 10000)).padStart(4, '0')}`);
+    const memberPhones = new Set(o.members.map((m) => m.phone));
+    // Numbers the store does not know (a typo, a friend's phone): only ever "Customer not found".
+    const strangers = Array.from({ length: Math.max(50, Math.round(o.events / 250)) }, () =>
+        `+1${AREAS[Math.floor(rnd() * AREAS.length)]}555${String(Math.floor(rnd() * 10000)).padStart(4, '0')}`)
+        .filter((phone) => !memberPhones.has(phone));
     const pick = <T>(list: T[]) => list[Math.floor(rnd() * list.length)];
     const batchSize = o.batchSize ?? 5000;
     let rows: Array<Record<string, unknown>> = [];
@@ -81,19 +91,21 @@ export async function generateEvents(service: AnalyticsService, o: GenerateOptio
                 }
             }
             if (rnd() < 0.35) {
-                const phone = pick(phones);
-                if (rnd() < 0.1) {
-                    const typo = rnd() < 0.5 ? phone.slice(0, 6) : phone;
-                    add('verification_failed', { phoneNumber: typo, phoneValid: typo === phone, success: false, errorMessage: 'Customer not found' });
+                if (!o.members.length || rnd() < 0.1) {
+                    // Not a member: the code is never sent (the widget's "Customer not found"); half of them typos.
+                    const typo = rnd() < 0.5;
+                    add('verification_failed', { phoneNumber: typo ? null : pick(strangers), success: false, errorMessage: 'Customer not found' });
                 }
                 else {
+                    const member = pick(o.members as Array<{ phone: string; points: number; orders: number }>);
+                    const phone = member.phone;
                     add('verification_sent', { phoneNumber: phone, success: true });
                     if (rnd() < 0.2) {
                         add('code_verification_failed', { phoneNumber: phone, success: false, errorMessage: 'Invalid or expired code' });
                     }
                     if (rnd() < 0.85) {
-                        add('points_retrieved', { phoneNumber: phone, success: true, pointsRetrieved: Math.floor(rnd() * 3000) });
-                        if (rnd() < 0.15) {
+                        add('points_retrieved', { phoneNumber: phone, success: true, pointsRetrieved: member.points });
+                        if (member.orders > 0 && rnd() < 0.15) {
                             const ok = rnd() < 0.9;
                             add('order_history_viewed', { phoneNumber: phone, success: ok, errorMessage: ok ? null : 'Provider timeout' });
                         }

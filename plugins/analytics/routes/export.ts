@@ -7,6 +7,7 @@ import type { AnalyticsService } from '../services/analytics-service';
 import { pagedQuery, PagedQuery, scopeOf } from './query';
 import { chatDurations, orderHistory } from './dashboard';
 import { csvCell, csvLine } from '../../../core/shared/csv';
+import { ISO_INSTANT, zonedDateTime } from '../../../core/shared/zoned-time';
 
 /** The one CSV writer's cells (core/shared/csv.ts), re-exported for the tests that import them from here. */
 export { csvCell, csvLine };
@@ -72,6 +73,24 @@ async function* questionRows(server: Server, reports: AnalyticsReports, s: Scope
     });
 }
 
+/** The columns that hold instants, even on a page where they are all empty (an open chat's endedAt). */
+const TIME_COLUMNS = new Set(['timestamp', 'startedAt', 'endedAt', 'createdAt', 'updatedAt', 'acceptedAt', 'lastSeen', 'firstSeen', 'lastActivity']);
+
+/**
+ * The CSV's header and cells with every instant in the store's zone (DESIGN §10 'Times'): a time column is named
+ * with the zone ('startedAt (America/New_York)') and holds '2026-11-27 00:18:13', which spreadsheets read as is.
+ */
+export function zonedCsv(keys: string[], firstRows: Array<Record<string, unknown>>, timeZone: string) {
+    const timeKeys = new Set(keys.filter((k) => TIME_COLUMNS.has(k) || firstRows.some((r) => typeof r[k] === 'string' && ISO_INSTANT.test(r[k] as string))));
+    return {
+        header: keys.map((k) => (timeKeys.has(k) ? `${k} (${timeZone})` : k)),
+        cells: (row: Record<string, unknown>) => keys.map((k) => {
+            const v = row[k];
+            return timeKeys.has(k) && typeof v === 'string' && ISO_INSTANT.test(v) ? zonedDateTime(v, timeZone) : v;
+        })
+    };
+}
+
 /** GET /api/analytics/export/{table}: a dashboard table as CSV, streamed page by page, with the table's filters. */
 export function registerExportRoute(server: Server, analytics: AnalyticsService, reports: AnalyticsReports): void {
     server.route<{ Query: PagedQuery; Params: { table: Table } }>({
@@ -92,17 +111,18 @@ export function registerExportRoute(server: Server, analytics: AnalyticsService,
                 // The first page is read before answering, so a failure is still a clean error status.
                 const first = await source.next();
                 const stream = new PassThrough();
-                const header = first.done || !first.value.length ? null : Object.keys(first.value[0]);
+                const keys = first.done || !first.value.length ? null : Object.keys(first.value[0]);
+                const csv = keys ? zonedCsv(keys, first.value!, s.timeZone) : null;
                 void (async () => {
                     try {
-                        if (header) {
-                            stream.write(csvLine(header));
+                        if (csv) {
+                            stream.write(csvLine(csv.header));
                             for (const row of first.value!) {
-                                stream.write(csvLine(header.map((k) => row[k])));
+                                stream.write(csvLine(csv.cells(row)));
                             }
                             for await (const rows of source) {
                                 for (const row of rows) {
-                                    if (!stream.write(csvLine(header.map((k) => row[k])))) {
+                                    if (!stream.write(csvLine(csv.cells(row)))) {
                                         await new Promise((resolve) => stream.once('drain', resolve));
                                     }
                                 }

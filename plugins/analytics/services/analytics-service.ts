@@ -70,7 +70,15 @@ export interface AnalyticsDeps {
     jobs: JobQueue;
     /** The organization's IANA zone (services.tenants.timeZoneOf); null for an unknown organization. */
     timeZoneOf: (organizationId: number) => Promise<string | null>;
+    /**
+     * How many chat sessions [from, to] holds: livechat's one definition (services.livechat.chatSessionCount; issue 23),
+     * never the `live_chat_requested` events. Without it (no livechat plugin) the figure is 0.
+     */
+    chatSessionCount?: ChatSessionCounter;
 }
+
+/** Counts a range's chat sessions (livechat's declared service; analytics never reads livechat's tables). */
+export type ChatSessionCounter = (organizationId: number, range: { from: number; to: number }) => Promise<number>;
 
 /**
  * Event tracking: `track` batches the events of one tick into one job of the job queue (Bull on Redis or the
@@ -87,7 +95,10 @@ export class AnalyticsService {
     private readonly jobs: JobQueue;
     private readonly timeZoneLookup: AnalyticsDeps['timeZoneOf'];
 
-    constructor({ db, jobs, timeZoneOf }: AnalyticsDeps) {
+    private readonly chatSessionCount: ChatSessionCounter;
+
+    constructor({ db, jobs, timeZoneOf, chatSessionCount }: AnalyticsDeps) {
+        this.chatSessionCount = chatSessionCount ?? (async () => 0);
         this.db = db;
         this.jobs = jobs;
         this.timeZoneLookup = timeZoneOf;
@@ -254,11 +265,14 @@ export class AnalyticsService {
             throw Boom.badRequest('The date range is not valid');
         }
         const zone = await this.timeZoneOf(organizationId);
-        const totals = await this.actionTotals(organizationId, dayKey(from, zone), dayKey(to, zone));
+        const [totals, chats] = await Promise.all([
+            this.actionTotals(organizationId, dayKey(from, zone), dayKey(to, zone)),
+            this.chatSessionCount(organizationId, { from, to })
+        ]);
         return {
             totalInteractions: totals.total,
             loyaltyChecks: totals.loyaltyChecks,
-            liveChatSessions: totals.count('live_chat_requested'),
+            liveChatSessions: chats,
             successRate: totals.successRate
         };
     }

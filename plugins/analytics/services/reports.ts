@@ -7,6 +7,7 @@ import type {
 import { FAILURE_ACTIONS, isFailure, isSuccess, VERIFY_ACTIONS } from '../lib/rollup';
 import { daysBetween, DayRange } from '../lib/time';
 import { ActionTotals } from './analytics-service';
+import type { ChatSessionCounter } from './analytics-service';
 
 /** What a report is about: an organization, its zone and a range of its local days. */
 export interface Scope {
@@ -61,7 +62,8 @@ function rate(succeeded: number, failed: number): number {
  * events through their (organization, …, created_at) indexes.
  */
 export class AnalyticsReports {
-    constructor(private readonly db: Db) {}
+    /** chatSessionCount: livechat's count of chat sessions (AnalyticsDeps.chatSessionCount); 0 without it. */
+    constructor(private readonly db: Db, private readonly chatSessionCount: ChatSessionCounter = async () => 0) {}
 
     private events(s: Scope) {
         return this.db('analytics_events').where('organization_id', s.organizationId).whereBetween('created_at', [s.range.from, s.range.to]);
@@ -83,6 +85,8 @@ export class AnalyticsReports {
             }
         }
         const t = new ActionTotals([...byAction.values()]);
+        // A chat session is a live chat that was created (livechat's definition), the same rows the Chat tab lists.
+        const chatSessions = await this.chatSessionCount(s.organizationId, { from: s.range.from, to: s.range.to });
         const topDomains = [...byDomain].map(([domain, count]) => ({ domain, count }))
             .sort((a, b) => b.count - a.count || a.domain.localeCompare(b.domain)).slice(0, 10);
         return {
@@ -90,12 +94,12 @@ export class AnalyticsReports {
             successfulVerifications: t.succeeded,
             failedVerifications: t.failed,
             pointsViewed: t.succeeded,
-            totalChatSessions: t.count('live_chat_requested'),
+            totalChatSessions: chatSessions,
             topDomains,
             successRate: t.successRate,
             activeDomains: byDomain.size,
             loyaltyChecks: t.loyaltyChecks,
-            liveChatSessions: t.count('live_chat_requested'),
+            liveChatSessions: chatSessions,
             range: { startDate: s.range.fromDay, endDate: s.range.toDay, timeZone: s.timeZone }
         };
     }

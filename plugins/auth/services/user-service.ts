@@ -140,6 +140,11 @@ export class UserService {
         return rows;
     }
 
+    /** Stores the same password hashed with today's parameters (after a successful login; tokens stay valid). */
+    async rehashPassword(id: number, password: string): Promise<void> {
+        await UserModel.query(this.db).findById(id).patch({ passwordHash: await hashPassword(password) });
+    }
+
     async touchLogin(id: number): Promise<void> {
         await UserModel.query(this.db).findById(id).patch({ lastLoginAt: Date.now() });
     }

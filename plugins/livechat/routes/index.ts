@@ -124,6 +124,10 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                             aiContext: { originalQuestion: body.customerMessage?.trim() || aiConversation[aiConversation.length - 1].question, aiConversation }
                         } : {})
                     });
+                    if (created) {
+                        // The AI's answers this session still had pending were not enough: handed off (issue 23 triage).
+                        await server.app.services.ai?.handedOff(c.organizationId, body.sessionId);
+                    }
                     // One token (DESIGN §10): the widget session's own token, renewed and naming the chat, keeps the
                     // phone its code check proved (and its deadline); without one, the new token names no phone.
                     const secret = server.app.config.jwtSecret;

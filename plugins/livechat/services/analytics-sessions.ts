@@ -3,6 +3,23 @@ import { iso } from '../../../core/db/model';
 import type { AnalyticsChatSession, AnalyticsChatStatus } from '../../../core/types/api';
 import { ChatMessageModel, ChatSessionModel } from '../models';
 
+/**
+ * THE definition of a chat session in analytics (issue 23): a live-chat request that created a chat — waiting,
+ * connected or ended, whatever its end — created in [from, to]. Not an event (`live_chat_requested` counts clicks,
+ * retries and requests that found nobody), and not a left message (stored as an ended chat with the end reason
+ * `offline_message`, but no live chat took place). The Chat Sessions card, the Chat tab and its CSV all read this.
+ */
+export function chatSessionsOf(db: Db, organizationId: number, range: { from: number; to: number }) {
+    return ChatSessionModel.query(db).where('organization_id', organizationId).whereBetween('created_at', [range.from, range.to])
+        .where((q) => q.whereNull('end_reason').orWhereNot('end_reason', 'offline_message'));
+}
+
+/** How many chat sessions (chatSessionsOf) the range holds. */
+export async function chatSessionCount(db: Db, organizationId: number, range: { from: number; to: number }): Promise<number> {
+    const [{ n }] = await chatSessionsOf(db, organizationId, range).count({ n: '*' }).castTo<Array<{ n: number | string }>>();
+    return Number(n);
+}
+
 /** Most sessions one analytics answer reads (the durations and trends of a range; pages are smaller). */
 export const MAX_ANALYTICS_SESSIONS = 10_000;
 
@@ -14,8 +31,8 @@ export const MAX_ANALYTICS_SESSIONS = 10_000;
  */
 export async function analyticsSessions(db: Db, organizationId: number, range: { from: number; to: number },
     page: { offset: number; limit: number } = { offset: 0, limit: MAX_ANALYTICS_SESSIONS }): Promise<{ total: number; rows: AnalyticsChatSession[] }> {
-    const base = () => ChatSessionModel.query(db).where('organization_id', organizationId).whereBetween('created_at', [range.from, range.to]);
-    const [{ n }] = await base().count({ n: '*' }).castTo<Array<{ n: number | string }>>();
+    const base = () => chatSessionsOf(db, organizationId, range);
+    const total = await chatSessionCount(db, organizationId, range);
     const sessions = await base().orderBy('created_at', 'desc').orderBy('id', 'desc')
         .offset(page.offset).limit(Math.min(page.limit, MAX_ANALYTICS_SESSIONS));
     const counts = sessions.length
@@ -25,7 +42,7 @@ export async function analyticsSessions(db: Db, organizationId: number, range: {
         : [];
     const now = Date.now();
     return {
-        total: Number(n),
+        total,
         rows: sessions.map((s) => {
             const mine = counts.filter((c) => Number(c.chatSessionId ?? c.chat_session_id) === s.id);
             const of = (sender: string) => mine.filter((c) => c.sender === sender).reduce((sum, c) => sum + Number(c.n), 0);

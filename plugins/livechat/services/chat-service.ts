@@ -9,7 +9,11 @@ import type { Realtime } from '../../../core/realtime/socket-server';
 import type { Services } from '../../../core/types';
 import { AgentPresenceModel, ChatMessageModel, ChatSessionModel, ChatStatus, EmailSettingsModel } from '../models';
 import type { MailService } from './mail-service';
-import { analyticsSessions } from './analytics-sessions';
+import { analyticsSessions, chatSessionCount } from './analytics-sessions';
+import { zonedDateTime, zonedStamp } from '../../../core/shared/zoned-time';
+
+/** organizations.time_zone's default (DESIGN §5), for a store the tenants service no longer knows. */
+const DEFAULT_STORE_ZONE = 'America/New_York';
 import { coded } from '../../../core/http/errors';
 import { e164 } from '../../../core/http/fields';
 import { LIVECHAT_ERRORS, messageTooLong } from '../errors';
@@ -42,7 +46,7 @@ export interface ChatServiceDeps {
     chat: Config['chat'];
     mail: Pick<MailService, 'send'>;
     /** The store (name, domain) and its users (the default transcript recipient). */
-    tenants: Pick<Services['tenants'], 'getOrganization'>;
+    tenants: Pick<Services['tenants'], 'getOrganization' | 'timeZoneOf'>;
     users: Pick<Services['users'], 'list'>;
 }
 
@@ -133,6 +137,11 @@ export class ChatService {
     /** SPEC §3 'Chat session row (analytics)' of the chats created in [from, to] (read-only; see analytics-sessions.ts). */
     analyticsSessions(organizationId: number, range: { from: number; to: number }, page?: { offset: number; limit: number }): ReturnType<typeof analyticsSessions> {
         return analyticsSessions(this.db, organizationId, range, page);
+    }
+
+    /** How many chat sessions [from, to] holds, by the one definition the session list uses (analytics-sessions.ts). */
+    chatSessionCount(organizationId: number, range: { from: number; to: number }): Promise<number> {
+        return chatSessionCount(this.db, organizationId, range);
     }
 
     /** SPEC §3 'Chat status': activeSessions, waitingSessions. */
@@ -743,16 +752,20 @@ export class ChatService {
     async sendTranscript(organizationId: number, sessionId: string): Promise<void> {
         const session = await this.getSession(organizationId, sessionId, { messages: true });
         const settings = await this.getEmailSettings(organizationId);
-        const org = await this.deps.tenants.getOrganization(organizationId);
+        const [org, zone] = await Promise.all([this.deps.tenants.getOrganization(organizationId), this.deps.tenants.timeZoneOf(organizationId)]);
+        // Times in the store's zone, named (DESIGN §10 'Times'); each message line carries the local time only.
+        const timeZone = zone ?? DEFAULT_STORE_ZONE;
+        const at = (iso: string | null | undefined) => (iso ? zonedStamp(iso, timeZone) : '-');
         const lines = [
             `Live chat transcript — ${org?.storeName ?? ''}`.trim(),
             `Session: ${session.sessionId}`,
             `Customer phone: ${session.phoneNumber}`,
-            `Started: ${session.createdAt}`,
-            `Accepted: ${session.acceptedAt ?? '-'}`,
-            `Ended: ${session.endedAt ?? '-'} (${session.endReason ?? session.status})`,
+            `Started: ${at(session.createdAt)}`,
+            `Accepted: ${at(session.acceptedAt)}`,
+            `Ended: ${at(session.endedAt)} (${session.endReason ?? session.status})`,
+            `Times below: ${timeZone}`,
             '',
-            ...(session.messages ?? []).map((m) => `[${m.timestamp}] ${m.sender === 'customer' ? 'Customer' : m.sender === 'agent' ? 'Agent' : 'System'}: ${m.message}`)
+            ...(session.messages ?? []).map((m) => `[${m.timestamp ? zonedDateTime(m.timestamp, timeZone) : '-'}] ${m.sender === 'customer' ? 'Customer' : m.sender === 'agent' ? 'Agent' : 'System'}: ${m.message}`)
         ];
         await this.deps.mail.send({
             organizationId,

@@ -143,6 +143,14 @@ export class LoyaltyService implements LoyaltyLookups {
         return this.members.importCustomers(organizationId, rows);
     }
 
+    /**
+     * The store's members in the built-in tables (phone, points, how many orders), for demo data that agrees with them
+     * (`loyalty-chat analytics generate`). A store on Alpine IQ cannot be listed: its built-in tables are usually empty.
+     */
+    listMembers(organizationId: number, limit?: number): Promise<Array<{ phone: string; points: number; orders: number }>> {
+        return this.members.list(organizationId, limit);
+    }
+
     seedDemoCustomers(...args: Parameters<Members['seedDemoCustomers']>): Promise<string[]> {
         return this.members.seedDemoCustomers(...args);
     }

@@ -143,6 +143,16 @@ export class Members {
         return { created, updated };
     }
 
+    /** The built-in tables' members of a store, oldest first: phone, points and how many orders (LoyaltyService.listMembers). */
+    async list(organizationId: number, limit = 10_000): Promise<Array<{ phone: string; points: number; orders: number }>> {
+        const rows = await LoyaltyCustomerModel.query(this.deps.db).where('loyalty_customers.organization_id', organizationId)
+            .select('loyalty_customers.phone', 'loyalty_customers.points')
+            .select(LoyaltyCustomerModel.relatedQuery('orders').count().as('order_count'))
+            .orderBy('loyalty_customers.id').limit(limit)
+            .castTo<Array<{ phone: string; points: number | string; order_count?: number | string; orderCount?: number | string }>>();
+        return rows.map((r) => ({ phone: r.phone, points: Number(r.points), orders: Number(r.orderCount ?? r.order_count ?? 0) }));
+    }
+
     /** Adds the demo members and their orders (once: nothing when the store has members already). Returns the lines to print. */
     async seedDemoCustomers(organizationId: number, customers: ReadonlyArray<{ phone: string; name: string; email: string; loyaltyId: string; points: number;
         orders: ReadonlyArray<{ productName: string; quantity: number; price: number; daysAgo: number }> }>): Promise<string[]> {

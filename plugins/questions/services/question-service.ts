@@ -1,6 +1,7 @@
 import Boom from '@hapi/boom';
 import Joi from 'joi';
 import { fields } from '../../../core/http/fields';
+import { coded, withCodes } from '../../../core/http/errors';
 import type { Db } from '../../../core/db';
 import { iso } from '../../../core/db/model';
 import { PremadeQuestionModel } from '../models';
@@ -34,9 +35,21 @@ export const questionFields = {
     sortOrder: Joi.number().integer().min(0).max(100000)
 };
 
+/** The kinds whose answer the widget never shows (it runs the points check or opens live support): answer optional. */
+export const KINDS_WITHOUT_ANSWER: readonly QuestionKind[] = ['loyalty_check', 'live_support'];
+
+export const QUESTION_ERRORS = {
+    answerRequired: { code: 'questions.answer_required', message: '"answer" is required' }
+};
+
 export const createSchema = Joi.object<QuestionCreate>({
     question: questionFields.question.required(),
-    answer: questionFields.answer.required(),
+    answer: Joi.when('kind', {
+        is: Joi.valid(...KINDS_WITHOUT_ANSWER),
+        then: Joi.string().trim().max(5000).allow('').default(''),
+        otherwise: withCodes(questionFields.answer.required().messages({ 'any.required': QUESTION_ERRORS.answerRequired.message }),
+            { 'any.required': QUESTION_ERRORS.answerRequired.code, 'string.empty': QUESTION_ERRORS.answerRequired.code })
+    }),
     kind: questionFields.kind.default('answer'),
     isActive: questionFields.isActive.default(true),
     sortOrder: questionFields.sortOrder.optional()
@@ -44,7 +57,8 @@ export const createSchema = Joi.object<QuestionCreate>({
 
 export const updateSchema = Joi.object<QuestionUpdate>({
     question: questionFields.question,
-    answer: questionFields.answer,
+    // Empty only for a kind without an answer: checked against the stored kind too (QuestionService.update).
+    answer: Joi.string().trim().max(5000).allow(''),
     kind: questionFields.kind,
     isActive: questionFields.isActive,
     sortOrder: questionFields.sortOrder
@@ -104,6 +118,11 @@ export class QuestionService {
 
     async update(organizationId: number, id: number, input: QuestionUpdate): Promise<Question> {
         const row = await this.query(organizationId).findById(id).throwIfNotFound({ message: 'Question not found' });
+        const kind = input.kind ?? row.kind;
+        const answer = input.answer ?? row.answer;
+        if (!KINDS_WITHOUT_ANSWER.includes(kind) && !answer.trim()) {
+            throw coded(Boom.badRequest(QUESTION_ERRORS.answerRequired.message), QUESTION_ERRORS.answerRequired.code);
+        }
         return toQuestion(await row.$query(this.db).patchAndFetch(input));
     }
 

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AiChatRecord, AiSessionsSummary, AiStatus, AiTestAnswer, KnowledgeEntry } from '../../../core/types/api';
+import type { AiBulkResolveAnswer, AiChatRecord, AiSessionsSummary, AiStatus, AiTestAnswer, KnowledgeEntry } from '../../../core/types/api';
 import { apiRequest, getJson } from './client';
 
-export type { AiChatRecord, AiSessionsSummary, AiStatus, AiTestAnswer, AiTurn, KnowledgeEntry } from '../../../core/types/api';
+export type { AiBulkResolveAnswer, AiChatRecord, AiSessionsSummary, AiTriage, AiTriageReason, AiStatus, AiTestAnswer, AiTurn, KnowledgeEntry } from '../../../core/types/api';
 
 export interface KnowledgeInput {
     title: string;
@@ -73,6 +73,15 @@ export function useMarkResolved() {
     return useMutation({
         mutationFn: ({ id, isResolved }: { id: number; isResolved: boolean }) =>
             apiRequest<AiChatRecord>(`/api/ai/chat-history/${id}`, { method: 'PATCH', body: { isResolved } }),
+        onSuccess: invalidate
+    });
+}
+
+/** Several answers resolved in one call (all, or none when one is not the store's). */
+export function useResolveMany() {
+    const invalidate = useInvalidate(aiKeys.history, aiKeys.unresolved, aiKeys.sessions);
+    return useMutation({
+        mutationFn: (ids: number[]) => apiRequest<AiBulkResolveAnswer>('/api/ai/chat-history/resolve', { method: 'POST', body: { ids } }),
         onSuccess: invalidate
     });
 }

@@ -1,14 +1,29 @@
 import { Link, Navigate, useNavigate } from 'react-router-dom';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Spinner } from '@blueprintjs/core';
 import { ADMIN_TOKEN_KEY, LOGIN_PATHS, loginErrorMessage, useLogin, useVerify, VERIFY_PATHS } from '../api/auth';
 import { LoginForm } from '../auth/LoginForm';
 import { useT } from '../i18n';
 
+/**
+ * The chunks the dashboard needs (the staff shell and the admin home), fetched while the admin types and the password
+ * is checked rather than after it (issue 23: sign-in, click to dashboard, ≤ 1 s): the same modules App.tsx loads
+ * lazily, so webpack's chunks are shared and nothing is loaded twice.
+ */
+export function preloadDashboard(): void {
+    void import('../layout/AdminLayout');
+    void import('./AdminDashboard');
+}
+
 /** The admin login form; stores the token under adminToken and calls onSuccess with it. */
 export function AdminLoginForm({ onSuccess }: { onSuccess: (token: string) => void }) {
     const login = useLogin(LOGIN_PATHS.admin);
     const t = useT();
+    useEffect(() => {
+        // After the login page has painted: its own first paint is not delayed.
+        const timer = setTimeout(preloadDashboard, 0);
+        return () => clearTimeout(timer);
+    }, []);
     return (
         <LoginForm
             title={t('login.admin.title')}

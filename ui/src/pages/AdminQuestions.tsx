@@ -9,6 +9,7 @@ import {
     DEFAULT_QUESTIONS, KIND_LABELS, Question, QuestionInput, QuestionKind, useCreateQuestion, useDeleteQuestion, useQuestions, useSaveOrder, useUpdateQuestion
 } from '../api/questions';
 import { AppDialog, EmptyState, Heading } from '../components/a11y';
+import { useT } from '../i18n';
 // This page's own layout rules (scoped by class names): a stylesheet, as the pages' CSP allows no inline style.
 import './admin-questions.css';
 
@@ -27,7 +28,10 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
     const update = useUpdateQuestion();
     const pending = create.isPending || update.isPending;
     const error = create.error ?? update.error;
-    const canSave = question.trim() !== '' && answer.trim() !== '' && !pending;
+    // The widget never shows the answer of a points check or a live-support question: optional for those kinds.
+    const needsAnswer = kind === 'answer';
+    const canSave = question.trim() !== '' && (!needsAnswer || answer.trim() !== '') && !pending;
+    const t = useT();
 
     const save = async () => {
         const input: QuestionInput = { question: question.trim(), answer: answer.trim(), kind, isActive };
@@ -47,12 +51,13 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
                 <FormGroup label="Question" labelFor="q-question">
                     <InputGroup id="q-question" value={question} onChange={(e) => setQuestion(e.target.value)} maxLength={500} autoFocus />
                 </FormGroup>
-                <FormGroup label="Answer" labelFor="q-answer">
-                    <TextArea id="q-answer" value={answer} onChange={(e) => setAnswer(e.target.value)} fill rows={5} maxLength={5000} />
-                </FormGroup>
                 <FormGroup label="When a customer chooses it" labelFor="q-kind">
                     <HTMLSelect id="q-kind" value={kind} fill onChange={(e) => setKind(e.currentTarget.value as QuestionKind)}
                         options={(Object.keys(KIND_LABELS) as QuestionKind[]).map((k) => ({ value: k, label: KIND_LABELS[k] }))} />
+                </FormGroup>
+                <FormGroup label="Answer" labelFor="q-answer" labelInfo={needsAnswer ? t('questions.answerRequired') : t('questions.answerOptional')}
+                    helperText={needsAnswer ? undefined : t('questions.answerNotShown')}>
+                    <TextArea id="q-answer" value={answer} onChange={(e) => setAnswer(e.target.value)} fill rows={5} maxLength={5000} />
                 </FormGroup>
                 <Switch label="Active" checked={isActive} onChange={(e) => setActive((e.target as HTMLInputElement).checked)} />
             </DialogBody>
@@ -74,7 +79,7 @@ function QuestionRow(props: { q: Question; index: number; count: number; onEdit(
                 {q.kind !== 'answer' && <Tag minimal intent={Intent.PRIMARY} data-kind={q.kind}>{q.kind === 'loyalty_check' ? 'Loyalty check' : 'Live support'}</Tag>}
                 <Tag minimal intent={q.isActive ? Intent.SUCCESS : Intent.NONE}>{q.isActive ? 'Active' : 'Inactive'}</Tag>
             </div>
-            <p className="lc-question-answer">{q.answer}</p>
+            {q.answer && <p className="lc-question-answer">{q.answer}</p>}
             <div className="lc-question-actions">
                 <ButtonGroup>
                     <Button icon="arrow-up" aria-label="Move up" title="Move up" disabled={index === 0 || busy} onClick={() => onMove(-1)} />

@@ -1,13 +1,15 @@
 import { useCallback, useRef, useState } from 'react';
 import {
-    Alert, Button, Callout, Card, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Intent,
+    Alert, Button, Callout, Card, Checkbox, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Intent,
     OverlayToaster, Spinner, Switch, Tab, Tabs, Tag, TextArea
 } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import {
     AiChatRecord, KnowledgeEntry, useChatHistory, useCreateKnowledge, useDeleteKnowledge, useImportKnowledge, useKnowledge,
-    useMarkResolved, useUnresolvedChats, useUpdateKnowledge
+    useMarkResolved, useResolveMany, useUnresolvedChats, useUpdateKnowledge
 } from '../api/ai';
+import type { AiTriage } from '../api/ai';
+import { AdminTextKey, useT } from '../i18n';
 import '../features/ai/ai.css';
 import { AppDialog, EmptyState } from '../components/a11y';
 
@@ -149,18 +151,37 @@ function EntryCard({ entry, onEdit, onDelete, toast }: { entry: KnowledgeEntry; 
     );
 }
 
-function RecordCard({ record, onResolve, resolving }: { record: AiChatRecord; onResolve?: () => void; resolving?: boolean }) {
+const TRIAGE_INTENT: Record<AiTriage, Intent> = { resolved: Intent.PRIMARY, unresolved: Intent.WARNING, pending: Intent.NONE };
+
+/**
+ * One AI answer: question, answer, where it stands and why (plugins/ai/services/triage.ts), and, unless resolved
+ * already, a box to select it for the bulk resolve and its own Mark Resolved.
+ */
+function RecordCard({ record, onResolve, resolving, selected, onSelect }: {
+    record: AiChatRecord; onResolve?: () => void; resolving?: boolean; selected?: boolean; onSelect?: (on: boolean) => void;
+}) {
+    const t = useT();
+    const open = record.triage !== 'resolved';
     return (
-        <Card className="lc-ai-record" data-record-id={record.id}>
-            <p className="lc-ai-record-q">{record.userQuestion}</p>
-            <p className="lc-ai-record-a">{record.aiResponse}</p>
-            <div className="lc-ai-record-meta">
-                <Tag minimal intent={record.isResolved ? Intent.PRIMARY : Intent.WARNING}>{record.isResolved ? 'Resolved' : 'Unresolved'}</Tag>
-                {record.fallbackAction && <Tag minimal icon="flows">{FALLBACK_LABELS[record.fallbackAction] ?? record.fallbackAction}</Tag>}
-                <span>{record.phoneNumber ?? 'Not verified'}</span>
-                {record.domain && <span>{record.domain}</span>}
-                {record.createdAt && <span>{new Date(record.createdAt).toLocaleString()}</span>}
-                {onResolve && <Button small intent={Intent.PRIMARY} text="Mark Resolved" disabled={resolving} onClick={onResolve} />}
+        <Card className={`lc-ai-record${selected ? ' lc-ai-record-selected' : ''}`} data-record-id={record.id} data-triage={record.triage}>
+            <div className="lc-ai-record-row">
+                {onSelect && open && (
+                    <Checkbox className="lc-ai-record-check" checked={!!selected} onChange={(e) => onSelect((e.target as HTMLInputElement).checked)}
+                        aria-label={t('ai.history.select', { question: record.userQuestion.slice(0, 80) })} />
+                )}
+                <div className="lc-ai-record-body">
+                    <p className="lc-ai-record-q">{record.userQuestion}</p>
+                    <p className="lc-ai-record-a">{record.aiResponse}</p>
+                    <div className="lc-ai-record-meta">
+                        <Tag minimal intent={TRIAGE_INTENT[record.triage]}>{t(`ai.triage.${record.triage}` as AdminTextKey)}</Tag>
+                        {record.triageReason && <span className="lc-ai-record-reason">{t(`ai.reason.${record.triageReason}` as AdminTextKey)}</span>}
+                        {record.fallbackAction && <Tag minimal icon="flows">{FALLBACK_LABELS[record.fallbackAction] ?? record.fallbackAction}</Tag>}
+                        <span>{record.phoneNumber ?? 'Not verified'}</span>
+                        {record.domain && <span>{record.domain}</span>}
+                        {record.createdAt && <span>{new Date(record.createdAt).toLocaleString()}</span>}
+                        {onResolve && open && <Button small intent={Intent.PRIMARY} text="Mark Resolved" disabled={resolving} onClick={onResolve} />}
+                    </div>
+                </div>
             </div>
         </Card>
     );
@@ -173,6 +194,9 @@ export default function AiManagement() {
     const unresolved = useUnresolvedChats();
     const remove = useDeleteKnowledge();
     const resolve = useMarkResolved();
+    const resolveMany = useResolveMany();
+    const t = useT();
+    const [selected, setSelected] = useState<Set<number>>(() => new Set());
     const [tab, setTab] = useState('knowledge');
     const [editing, setEditing] = useState<KnowledgeEntry | 'new' | null>(null);
     const [importing, setImporting] = useState(false);
@@ -200,22 +224,57 @@ export default function AiManagement() {
         </div>
     );
 
+    const select = (id: number, on: boolean) => setSelected((now) => {
+        const next = new Set(now);
+        if (on) {
+            next.add(id);
+        }
+        else {
+            next.delete(id);
+        }
+        return next;
+    });
+    const openIds = [...new Set([...(unresolved.data ?? []), ...(history.data ?? [])].filter((r) => r.triage !== 'resolved').map((r) => r.id))];
+    const allSelected = openIds.length > 0 && openIds.every((id) => selected.has(id));
+    const resolveSelected = () => {
+        const ids = [...selected];
+        resolveMany.mutate(ids, {
+            onSuccess: (result) => {
+                setSelected(new Set());
+                toast(t('ai.history.resolvedTitle'), t('ai.history.resolvedText', { count: ids.length }), Intent.SUCCESS);
+                return result;
+            },
+            onError: (err) => toast(t('ai.history.resolveFailed'), errorText(err), Intent.DANGER)
+        });
+    };
+    const card = (record: AiChatRecord) => (
+        <RecordCard key={record.id} record={record} resolving={resolve.isPending || resolveMany.isPending}
+            selected={selected.has(record.id)} onSelect={(on) => select(record.id, on)}
+            onResolve={() => resolve.mutate({ id: record.id, isResolved: true }, {
+                onSuccess: () => toast('Chat status updated', 'The conversation is marked resolved.', Intent.SUCCESS),
+                onError: (err) => toast('Update Failed', errorText(err), Intent.DANGER)
+            })} />
+    );
+
     const historyPanel = (
         <div>
+            <p className="bp5-text-muted lc-ai-triage-help">{t('ai.history.rule')}</p>
+            <div className="lc-ai-bulk" role="toolbar" aria-label={t('ai.history.bulkLabel')}>
+                <Checkbox className="lc-ai-bulk-all" checked={allSelected} indeterminate={!allSelected && selected.size > 0} disabled={!openIds.length}
+                    label={t('ai.history.selectAll')} onChange={() => setSelected(allSelected ? new Set() : new Set(openIds))} />
+                <span className="lc-ai-bulk-count" aria-live="polite">{t('ai.history.selected', { count: selected.size })}</span>
+                <Button intent={Intent.PRIMARY} icon="tick" text={resolveMany.isPending ? t('ai.history.resolving') : t('ai.history.resolveSelected')}
+                    disabled={!selected.size || resolveMany.isPending} onClick={resolveSelected} />
+                <Button minimal text={t('ai.history.clearSelection')} disabled={!selected.size} onClick={() => setSelected(new Set())} />
+            </div>
             <h2 className="lc-ai-section-title">Unresolved conversations</h2>
             {unresolved.isPending && <Spinner />}
             {unresolved.isSuccess && !unresolvedCount && <p className="bp5-text-muted">Nothing left unresolved.</p>}
-            {unresolved.data?.map((record) => (
-                <RecordCard key={record.id} record={record} resolving={resolve.isPending}
-                    onResolve={() => resolve.mutate({ id: record.id, isResolved: true }, {
-                        onSuccess: () => toast('Chat status updated', 'The conversation is marked resolved.', Intent.SUCCESS),
-                        onError: (err) => toast('Update Failed', errorText(err), Intent.DANGER)
-                    })} />
-            ))}
+            {unresolved.data?.map(card)}
             <h2 className="lc-ai-section-title">Recent history</h2>
             {history.isPending && <Spinner />}
             {history.isSuccess && !history.data.length && <p className="bp5-text-muted">No conversations with the AI agent yet.</p>}
-            {history.data?.map((record) => <RecordCard key={record.id} record={record} />)}
+            {history.data?.map(card)}
         </div>
     );
 

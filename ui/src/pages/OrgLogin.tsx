@@ -3,9 +3,16 @@ import { LOGIN_PATHS, loginErrorMessage, ORG_TOKEN_KEY, ORG_USER_KEY, OrgLoginRe
 import { LoginForm } from '../auth/LoginForm';
 import { useT } from '../i18n';
 
+/** SUPPORT_EMAIL, as the server put it into the page (plugins/web), or null: then "Contact your administrator" is hidden. */
+export function readSupportEmail(): string | null {
+    const meta = document.querySelector<HTMLMetaElement>('meta[name="loyalty-chat:support-email"]');
+    return meta?.content.trim() || null;
+}
+
 /** /org-login (SPEC §2 'Organization'): stores the org token and user record, then /org-dashboard. */
 export default function OrgLogin() {
     const navigate = useNavigate();
+    const supportEmail = readSupportEmail();
     const login = useLogin<OrgLoginResponse>(LOGIN_PATHS.org);
     const t = useT();
     return (
@@ -24,10 +31,12 @@ export default function OrgLogin() {
             })}
             footer={(
                 <div className="lc-login-links">
-                    <span className="bp5-text-muted">
-                        {t('login.org.noAccount')}{' '}
-                        <a href="mailto:?subject=Access%20to%20our%20loyalty-chat%20organization%20dashboard">{t('login.org.contactAdministrator')}</a>
-                    </span>
+                    {supportEmail && (
+                        <span className="bp5-text-muted">
+                            {t('login.org.noAccount')}{' '}
+                            <a href={`mailto:${encodeURIComponent(supportEmail).replace(/%40/g, '@')}?subject=${encodeURIComponent(t('login.org.contactSubject'))}`}>{t('login.org.contactAdministrator')}</a>
+                        </span>
+                    )}
                     <span className="bp5-text-muted">{t('login.operatorQuestion')} <Link to="/super-admin-login">{t('login.superAdminLink')}</Link></span>
                 </div>
             )}
