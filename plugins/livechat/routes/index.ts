@@ -13,6 +13,13 @@ import { LIVECHAT_ERRORS, messageTooLong } from '../errors';
 
 const params = Joi.object({ sessionId: fields.chatSessionId.required() });
 
+/**
+ * The page a customer writes from (issue 23): an http(s) URL, which the widget sends as origin and path only (no
+ * query or fragment, which may carry personal data); the console shows it as text and a link.
+ */
+const pageUrl = Joi.string().trim().max(2000).uri({ scheme: ['http', 'https'] }).allow('', null)
+    .messages({ 'string.uri': '"pageUrl" must be an http(s) URL', 'string.uriCustomScheme': '"pageUrl" must be an http(s) URL' });
+
 /** Per-connection send limit over nes (SPEC: hardening): this many messages per CHAT_SEND_WINDOW_SECONDS (10). */
 export const SOCKET_SEND_POINTS = 20;
 const TOO_FAST = LIVECHAT_ERRORS.tooFast;
@@ -98,13 +105,14 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                         sessionId: fields.widgetSessionId.required(),
                         phoneNumber: Joi.string().trim().max(20).allow('', null),
                         customerMessage: Joi.string().trim().max(maxLength).allow('', null)
-                            .messages({ 'string.max': `"customerMessage" must be at most ${maxLength} characters` })
+                            .messages({ 'string.max': `"customerMessage" must be at most ${maxLength} characters` }),
+                        pageUrl
                     })
                 },
                 handler: async (request, h) => {
                     const c = widgetOf(request);
                     await createLimit.consume(clientIp(request), LIVECHAT_ERRORS.tooManyChats);
-                    const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null };
+                    const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null; pageUrl?: string | null };
                     // A customer who talked with the AI agent first arrives with that conversation (issue 13).
                     const aiConversation = await server.app.services.ai?.conversationForSession(c.organizationId, body.sessionId) ?? [];
                     const { session, created } = await chat().createSession({
@@ -113,6 +121,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                         sessionId: body.sessionId,
                         phoneNumber: body.phoneNumber ?? null,
                         customerMessage: body.customerMessage ?? null,
+                        pageUrl: body.pageUrl || null,
                         domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined),
                         ...(aiConversation.length ? {
                             via: 'ai' as const,
@@ -151,17 +160,19 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                         message: withCodes(Joi.string().trim().min(1).max(maxLength).required()
                             .messages({ 'string.max': messageTooLong(maxLength).message, 'string.empty': LIVECHAT_ERRORS.messageEmpty.message }),
                         { 'string.max': messageTooLong(maxLength).code, '*': LIVECHAT_ERRORS.messageEmpty.code }, messageTooLong(maxLength).args),
-                        phoneNumber: Joi.string().trim().max(20).allow('', null)
+                        phoneNumber: Joi.string().trim().max(20).allow('', null),
+                        name: Joi.string().trim().max(100).allow('', null),
+                        pageUrl
                     }).unknown(false)
                 },
                 handler: async (request, h) => {
                     const c = widgetOf(request);
                     await offlineLimit.consume(clientIp(request), LIVECHAT_ERRORS.tooManyOffline);
                     await offlineStoreLimit.consume(String(c.organizationId), LIVECHAT_ERRORS.offlineStoreFull);
-                    const body = request.payload as { sessionId: string; email: string; message: string; phoneNumber?: string | null };
+                    const body = request.payload as { sessionId: string; email: string; message: string; phoneNumber?: string | null; name?: string | null; pageUrl?: string | null };
                     const { session } = await chat().offlineMessage({
                         organizationId: c.organizationId, botInstanceId: c.botInstanceId, sessionId: body.sessionId, email: body.email,
-                        message: body.message, phoneNumber: body.phoneNumber ?? null,
+                        message: body.message, phoneNumber: body.phoneNumber ?? null, name: body.name || null, pageUrl: body.pageUrl || null,
                         domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined)
                     });
                     return h.response({ ok: true, sessionId: session.sessionId, message: 'Thanks! The store will answer by email.' }).code(201);
