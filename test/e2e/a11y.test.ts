@@ -84,6 +84,7 @@ export const SCREENS: Screen[] = [
             { name: 'settings drawer', step: steps(clickButton('Settings'), dialogOpen) }
         ]
     },
+    { path: '/admin-chat/messages', as: 'admin', ready: 'Left messages' },
     { path: '/admin-chat/history', as: 'admin', ready: 'History' },
     {
         path: '/analytics', as: 'admin', ready: 'Analytics', states: [
