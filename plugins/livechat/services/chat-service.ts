@@ -409,16 +409,27 @@ export class ChatService {
         catch (err) {
             throw coded(Boom.badGateway(`The reply could not be mailed: ${(err as Error).message}`), LIVECHAT_STAFF_ERRORS.replyNotSent.code);
         }
-        const stored = await this.db.transaction(async (trx) => {
-            const [next] = await ChatSessionModel.query(trx).where('id', row.id)
-                .patch({ lastSeq: raw('last_seq + 1') })
-                .returning(['id', 'last_seq']);
-            const message = await next.$relatedQuery('messages', trx).insert({
-                organizationId, seq: next.lastSeq, sender: 'agent', senderUserId: agentId, message: text, clientMessageId
+        let stored: ChatMessageModel;
+        try {
+            stored = await this.db.transaction(async (trx) => {
+                const [next] = await ChatSessionModel.query(trx).where('id', row.id)
+                    .patch({ lastSeq: raw('last_seq + 1') })
+                    .returning(['id', 'last_seq']);
+                const message = await next.$relatedQuery('messages', trx).insert({
+                    organizationId, seq: next.lastSeq, sender: 'agent', senderUserId: agentId, message: text, clientMessageId
+                });
+                await ChatSessionModel.query(trx).where('id', row.id).where('agent_read_seq', '<', next.lastSeq).patch({ agentReadSeq: next.lastSeq });
+                return message;
             });
-            await ChatSessionModel.query(trx).where('id', row.id).where('agent_read_seq', '<', next.lastSeq).patch({ agentReadSeq: next.lastSeq });
-            return message;
-        });
+        }
+        catch (err) {
+            // Two sends of one reply at once: the unique (chat, sender, client message id) kept the first.
+            const first = await row.$relatedQuery('messages', this.db).findOne({ sender: 'agent', client_message_id: clientMessageId });
+            if (!first) {
+                throw err;
+            }
+            stored = first;
+        }
         const [message] = await this.withAgentNames(organizationId, [toMessage(stored, sessionId)], [stored]);
         const session = toSession(await row.$query(this.db));
         await this.deps.realtime.publish(paths.agents(organizationId), { type: 'left_message_updated', sessionId, inboxState: session.inboxState, message });
@@ -467,6 +478,11 @@ export class ChatService {
             .orderBy('id', 'desc');
         const open = existing.find((s) => OPEN_STATUSES.includes(s.status));
         if (open) {
+            if (!open.pageUrl && input.pageUrl) {
+                // Opened by the AI agent's hand-off (no page): the widget's create-session that follows names it.
+                await ChatSessionModel.query(this.db).where('id', open.id).whereNull('page_url').patch({ pageUrl: input.pageUrl });
+                open.pageUrl = input.pageUrl;
+            }
             return { session: toSession(open), created: false };
         }
         const sessionId = existing.length ? `${input.sessionId}~${existing.length + 1}` : input.sessionId;
