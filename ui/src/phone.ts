@@ -11,7 +11,7 @@ export { formatPhone };
  */
 export function usePhoneFormat(): (phone: string | null | undefined) => string | null {
     const country = useAdminOrganization().data?.country ?? 'US';
-    return useCallback((phone) => (phone && phone !== 'Unknown' ? formatPhone(phone, country) : null), [country]);
+    return useCallback((phone: string | null | undefined) => (phone && phone !== 'Unknown' ? formatPhone(phone, country) : null), [country]);
 }
 
 /**
@@ -21,6 +21,6 @@ export function usePhoneFormat(): (phone: string | null | undefined) => string |
 export function useCustomerName(): (c: { phoneNumber: string | null; visitorNumber?: number }) => string {
     const phone = usePhoneFormat();
     const t = useT();
-    return useCallback((c) => phone(c.phoneNumber) ?? (c.visitorNumber ? t('chat.visitor', { n: String(c.visitorNumber) }) : t('chat.unknownCustomer')),
+    return useCallback((c: { phoneNumber: string | null; visitorNumber?: number }) => phone(c.phoneNumber) ?? (c.visitorNumber ? t('chat.visitor', { n: String(c.visitorNumber) }) : t('chat.unknownCustomer')),
         [phone, t]);
 }
