@@ -99,7 +99,7 @@ describe('left messages from the widget to the console\'s Messages inbox and bac
 
         await agent.type('[data-testid="message-reply"]', 'Yes! We have two in M, shall we keep one for you?');
         await agent.click('[data-testid="message-send"]');
-        await agent.waitForFunction(() => [...document.querySelectorAll('[data-testid="message-thread"] .lc-msg-agent')].some((m) => m.textContent?.includes('Yes! We have two in M')), { timeout: 10000 });
+        await agent.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="message-thread"] .lc-msg-agent')).some((m) => m.textContent?.includes('Yes! We have two in M')), { timeout: 10000 });
         expect(await agent.$eval('[data-testid="message-reply"]', (el) => (el as HTMLTextAreaElement).value)).to.equal('');
         await screenshot(agent, 'left-messages-05-console-replied-1280');
 
