@@ -81,7 +81,9 @@ describe('left messages from the widget to the console\'s Messages inbox and bac
         await page.evaluate(`${ROOT}.querySelector('form.lc-offline button[type=submit]').click()`);
         await waitForText(page, 'Thanks! Your message was sent to the store, which will answer by email.');
 
-        // Pushed to the open console: unread in the list, and counted on the Messages tab.
+        // Pushed to the open console: unread in the list, and counted on the Messages tab. (The console's tab comes to
+        // the front: a background tab draws no frames, and puppeteer's waits poll on animation frames.)
+        await agent.bringToFront();
         await agent.waitForFunction(() => !!document.querySelector('[data-testid="messages-list"] [data-testid="message-unread"]'), { timeout: 10000 });
         expect(await agent.$eval('[data-testid="messages-unread"]', (el) => el.textContent)).to.equal('1');
         const item = await agent.$eval('[data-testid="messages-list"] li', (el) => (el as HTMLElement).innerText);
