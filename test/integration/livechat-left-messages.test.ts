@@ -93,7 +93,8 @@ describe('live chat: left messages are conversations in the console, answered by
         const mail = smtp.received[before];
         expect(mail.to).to.deep.equal(['jo@example.test']);
         expect(decoded(mail.raw)).to.match(/^Reply-To: desk@lma\.test/m).and.to.match(/^Subject: Re: your message to /m)
-            .and.include('Yes! We have two in M.').and.include('Hi Jo Park,').and.include('> Do you have the blue jacket in M?');
+            .and.include('Yes! We have two in M.').and.include('Hi Jo Park,').and.include('> Do you have the blue jacket in M?')
+            .and.include('To answer, reply to this email: it goes to Store lma.');
         const outbox = await t.server.app.services.mail.list({ to: 'jo@example.test' });
         expect(outbox[0]).to.include({ status: 'sent', replyTo: 'desk@lma.test' });
 
@@ -116,12 +117,29 @@ describe('live chat: left messages are conversations in the console, answered by
         expect(smtp.received.length).to.equal(before + 1);
     });
 
+    it('mails the reply in the language the customer wrote in (the widget\'s lang), English for one it does not have', async () => {
+        await leave(a, { sessionId: 'widget_1_leftes', email: 'ana@example.test', name: 'Ana', message: '¿Tienen la chaqueta azul?', lang: 'es-MX' });
+        await leave(a, { sessionId: 'widget_1_leftde', email: 'udo@example.test', message: 'Haben Sie die Jacke?', lang: 'de' });
+        expect((await reply(a, 'widget_1_leftes', { message: '¡Sí, en talla M!' })).statusCode).to.equal(201);
+        expect((await reply(a, 'widget_1_leftde', { message: 'Yes, in M.' })).statusCode).to.equal(201);
+        const [es] = await t.server.app.services.mail.list({ to: 'ana@example.test' });
+        expect(es.subject).to.equal('Re: tu mensaje a Store lma');
+        expect(es.body).to.include('Hola, Ana:').and.include('¡Sí, en talla M!').and.include('> ¿Tienen la chaqueta azul?');
+        const [de] = await t.server.app.services.mail.list({ to: 'udo@example.test' });
+        expect(de.subject).to.equal('Re: your message to Store lma');
+        expect(de.body).to.include('Hello,');
+        expect((await leave(a, { sessionId: 'widget_1_leftxx', email: 'x@example.test', message: 'hi', lang: 'not a language!' })).statusCode).to.equal(400);
+        for (const id of ['widget_1_leftes', 'widget_1_leftde']) {
+            await t.server.inject({ method: 'PATCH', url: `/api/chat/left-messages/${id}`, headers: bearer(a.admin.token), payload: { state: 'done' } });
+        }
+    });
+
     it('marks a left message done and reopens it', async () => {
         const done = await t.server.inject({ method: 'PATCH', url: '/api/chat/left-messages/widget_1_leftone', headers: bearer(a.admin.token), payload: { state: 'done' } });
         expect(done.statusCode, done.payload).to.equal(200);
         expect((done.result as any).inboxState).to.equal('done');
         expect((await inbox(a)).open).to.equal(0);
-        expect((await inbox(a, 'done')).messages.map((m: any) => m.sessionId)).to.deep.equal(['widget_1_leftone']);
+        expect((await inbox(a, 'done')).messages.map((m: any) => m.sessionId)).to.include('widget_1_leftone');
         await agent!.box.waitFor((m) => m.type === 'left_message_updated' && m.inboxState === 'done');
         const reopened = await t.server.inject({ method: 'PATCH', url: '/api/chat/left-messages/widget_1_leftone', headers: bearer(a.admin.token), payload: { state: 'open' } });
         expect((reopened.result as any).inboxState).to.equal('open');

@@ -4,7 +4,7 @@ import { api, ApiError, pageUrl, TrackEvent, WidgetConfig } from './config';
 import { Action, FlowState, said } from './flow';
 import type { LiveChat, LiveChatOptions } from './live-chat';
 import { lazyLiveChat } from './live-chat-lazy';
-import { errorText, t, TEXT } from './texts';
+import { errorText, language, t, TEXT } from './texts';
 
 /** The leave-a-message form, shown when no agent is available (not part of the flow state: a form shown once). */
 export interface OfflineDraft {
@@ -146,7 +146,7 @@ export function useLiveChat(host: LiveChatHost) {
             try {
                 await api(config, '/api/chat/offline-message', {
                     sessionId: session, email: offline.email, message: offline.text, phoneNumber: stateRef.current.verifiedPhone,
-                    name: offline.name?.trim() || null, pageUrl: pageUrl()
+                    name: offline.name?.trim() || null, pageUrl: pageUrl(), lang: language()
                 }, { token: tokenRef.current });
                 setOffline(null);
                 guard(session)(said(TEXT.offlineSent));

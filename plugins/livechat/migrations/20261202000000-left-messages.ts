@@ -7,7 +7,7 @@ const NOTE = /Reply to (\S+@\S+)\s*$/;
 /**
  * Left messages are conversations (issue 23, DESIGN §9): a message left with the widget's form when no agent was
  * available is a row of chat_sessions of `kind` 'left_message' (live chats are 'chat'), with the customer's
- * email, name and page, and an inbox state ('open' until an agent marks it done; null for live chats). Its thread
+ * email, name, page and language, and an inbox state ('open' until an agent marks it done; null for live chats). Its thread
  * is its chat_messages: the customer's message, then the agents' replies (each one mailed to the customer).
  * Live chats also keep the page they came from (page_url). email_outbox.reply_to records a mail's Reply-To.
  *
@@ -25,6 +25,7 @@ const migration: MigrationEntry = {
             t.string('customer_name', 100).nullable();
             t.string('page_url', 2000).nullable();
             t.string('inbox_state', 10).nullable();
+            t.string('lang', 35).nullable();
             t.index(['organization_id', 'kind', 'inbox_state', 'created_at'], 'chat_sessions_org_kind_state_index');
         });
         await knex.schema.alterTable('email_outbox', (t) => {
@@ -59,7 +60,7 @@ const migration: MigrationEntry = {
             t.dropIndex([], 'chat_sessions_org_kind_state_index');
         });
         // Plain DROP COLUMN (see 20261123000000-chat-widget-session): knex's SQLite dropColumn rebuilds the table.
-        for (const column of ['kind', 'customer_email', 'customer_name', 'page_url', 'inbox_state']) {
+        for (const column of ['kind', 'customer_email', 'customer_name', 'page_url', 'inbox_state', 'lang']) {
             await knex.raw(`alter table chat_sessions drop column ${column}`);
         }
         await knex.raw('alter table email_outbox drop column reply_to');

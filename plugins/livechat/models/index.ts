@@ -53,6 +53,8 @@ export class ChatSessionModel extends Model {
     customerName!: string | null;
     /** The page the customer wrote from (origin and path; no query or fragment). */
     pageUrl!: string | null;
+    /** A left message: the customer's language (a BCP 47 tag from the widget), for the replies' mails. */
+    lang!: string | null;
     /** A left message: 'open' until an agent marks it done; null for live chats. */
     inboxState!: LeftMessageState | null;
 

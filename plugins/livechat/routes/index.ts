@@ -162,17 +162,20 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                         { 'string.max': messageTooLong(maxLength).code, '*': LIVECHAT_ERRORS.messageEmpty.code }, messageTooLong(maxLength).args),
                         phoneNumber: Joi.string().trim().max(20).allow('', null),
                         name: Joi.string().trim().max(100).allow('', null),
-                        pageUrl
+                        pageUrl,
+                        // The customer's language: the agents' replies are mailed in it (DESIGN §10).
+                        lang: Joi.string().trim().max(35).pattern(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/)
+                            .messages({ 'string.pattern.base': '"lang" must be a language tag such as en or es-MX' })
                     }).unknown(false)
                 },
                 handler: async (request, h) => {
                     const c = widgetOf(request);
                     await offlineLimit.consume(clientIp(request), LIVECHAT_ERRORS.tooManyOffline);
                     await offlineStoreLimit.consume(String(c.organizationId), LIVECHAT_ERRORS.offlineStoreFull);
-                    const body = request.payload as { sessionId: string; email: string; message: string; phoneNumber?: string | null; name?: string | null; pageUrl?: string | null };
+                    const body = request.payload as { sessionId: string; email: string; message: string; phoneNumber?: string | null; name?: string | null; pageUrl?: string | null; lang?: string };
                     const { session } = await chat().offlineMessage({
                         organizationId: c.organizationId, botInstanceId: c.botInstanceId, sessionId: body.sessionId, email: body.email,
-                        message: body.message, phoneNumber: body.phoneNumber ?? null, name: body.name || null, pageUrl: body.pageUrl || null,
+                        message: body.message, phoneNumber: body.phoneNumber ?? null, name: body.name || null, pageUrl: body.pageUrl || null, lang: body.lang ?? null,
                         domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined)
                     });
                     return h.response({ ok: true, sessionId: session.sessionId, message: 'Thanks! The store will answer by email.' }).code(201);

@@ -14,6 +14,7 @@ import { coded } from '../../../core/http/errors';
 import { e164 } from '../../../core/http/fields';
 import { LIVECHAT_ERRORS, LIVECHAT_STAFF_ERRORS, messageTooLong } from '../errors';
 import { visitorLabel, visitorNumber } from '../../../core/shared/visitor';
+import { leftMessageReplyMail } from '../texts';
 import type { AiTurn, ChatMessage, ChatSession, EmailSettings, LeftMessageReply, LeftMessageState } from '../../../core/types/api';
 
 export type { ChatMessage, ChatSession, EmailSettings };
@@ -313,7 +314,9 @@ export class ChatService {
      * mail; Reply-To the customer), and pushed to the store's agents (`left_message`).
      */
     async offlineMessage(input: { organizationId: number; botInstanceId: number | null; sessionId: string; email: string;
-        message: string; phoneNumber: string | null; domain: string | null; name?: string | null; pageUrl?: string | null }): Promise<{ session: ChatSession; to: string }> {
+        message: string; phoneNumber: string | null; domain: string | null; name?: string | null; pageUrl?: string | null;
+        /** The customer's language (the widget's): the agents' replies are mailed in it. */
+        lang?: string | null }): Promise<{ session: ChatSession; to: string }> {
         const existing = await ChatSessionModel.query(this.db).select('id')
             .where({ organization_id: input.organizationId, widget_session_id: input.sessionId });
         const sessionId = existing.length ? `${input.sessionId}~${existing.length + 1}` : input.sessionId;
@@ -327,7 +330,8 @@ export class ChatService {
                 organizationId: input.organizationId, botInstanceId: input.botInstanceId, sessionId, widgetSessionId: input.sessionId,
                 phoneNumber: e164(input.phoneNumber ?? '') ?? 'Unknown', status: 'no_interaction', customerMessage: text, domain: input.domain,
                 lastSeq: 2, isStarred: false, isArchived: false, endedBy: 'customer', endReason: 'offline_message', endedAt: t,
-                kind: 'left_message', inboxState: 'open', customerEmail: email, customerName: name, pageUrl: input.pageUrl ?? null
+                kind: 'left_message', inboxState: 'open', customerEmail: email, customerName: name, pageUrl: input.pageUrl ?? null,
+                lang: input.lang ?? null
             });
             await created.$relatedQuery('messages', trx).insert({
                 organizationId: input.organizationId, seq: 1, sender: 'customer', senderUserId: null, message: text, clientMessageId: 'offline', createdAt: t
@@ -392,19 +396,13 @@ export class ChatService {
             throw coded(Boom.conflict('This message has no reply address'), LIVECHAT_STAFF_ERRORS.noReplyAddress.code);
         }
         const org = await this.deps.tenants.getOrganization(organizationId);
-        const store = org?.storeName ?? 'the store';
         const agent = await this.agentFirstName(organizationId, agentId);
-        const original = (row.customerMessage ?? '').split('\n').map((line) => `> ${line}`);
+        // In the language the customer wrote in (DESIGN §10); the store's own mails stay in the store's language.
+        const mail = leftMessageReplyMail(row.lang, {
+            store: org?.storeName ?? '', agent, name: row.customerName, reply: text, original: row.customerMessage ?? ''
+        });
         try {
-            await this.deps.mail.send({
-                organizationId,
-                to: row.customerEmail,
-                replyTo: settings.emailRecipient,
-                subject: `Re: your message to ${store}`,
-                text: [`${row.customerName ? `Hi ${row.customerName},` : 'Hello,'}`, '', text, '',
-                    `${agent ? `${agent}, ` : ''}${store}`, '',
-                    `You wrote on ${new Date(row.createdAt).toUTCString()}:`, ...original, ''].join('\n')
-            });
+            await this.deps.mail.send({ organizationId, to: row.customerEmail, replyTo: settings.emailRecipient, subject: mail.subject, text: mail.text });
         }
         catch (err) {
             throw coded(Boom.badGateway(`The reply could not be mailed: ${(err as Error).message}`), LIVECHAT_STAFF_ERRORS.replyNotSent.code);
