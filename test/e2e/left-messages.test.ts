@@ -116,4 +116,19 @@ describe('left messages from the widget to the console\'s Messages inbox and bac
         await agent.waitForFunction(() => document.body.innerText.includes('No open messages'), { timeout: 10000 });
         await page.close();
     });
+
+    it('tells waiting customers apart: a visitor label for one without a phone, the phone in the store\'s national format', async () => {
+        const chat = t.server.app.services.livechat;
+        await chat.createSession({ organizationId: shop.organization.id, botInstanceId: shop.bot.id, sessionId: 'widget_1_visitorone', phoneNumber: null, customerMessage: 'Hello?', domain: 'localhost', pageUrl: 'https://localhost/cart' });
+        await chat.createSession({ organizationId: shop.organization.id, botInstanceId: shop.bot.id, sessionId: 'widget_1_phoneone', phoneNumber: '+15555550142', customerMessage: 'Points?', domain: 'localhost' });
+        await agent.bringToFront();
+        await agent.goto(`${t.url}/admin-chat`, { waitUntil: 'networkidle2' });
+        const label = (await chat.getSession(shop.organization.id, 'widget_1_visitorone')).visitorLabel;
+        await agent.waitForFunction((l: string) => {
+            const text = document.querySelector('[data-testid="waiting-list"]')?.textContent ?? '';
+            return text.includes(l) && text.includes('(555) 555-0142');
+        }, { timeout: 10000 }, label);
+        expect(await agent.$eval('[data-testid="waiting-list"]', (el) => el.textContent)).to.not.include('Unknown').and.not.include('+15555550142');
+        await screenshot(agent, 'left-messages-06-console-queue-visitor-and-phone-1280');
+    });
 });

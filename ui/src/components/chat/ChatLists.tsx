@@ -16,6 +16,11 @@ export function customerLabel(c: Pick<ChatSession, 'phoneNumber'> & { visitorLab
     return c.phoneNumber && c.phoneNumber !== 'Unknown' ? c.phoneNumber : c.visitorLabel ?? 'Unknown';
 }
 
+/** Where a chat comes from, short: the page without its scheme (issue 23), else the domain. */
+function pageOf(c: Pick<ChatSession, 'pageUrl' | 'domain'>): string {
+    return c.pageUrl ? c.pageUrl.replace(/^https?:\/\//, '') : c.domain ?? '';
+}
+
 /** SPEC §2: waiting chats with the mm:ss timer (green < 60 s, yellow < 300 s, red after) and Accept Chat. */
 export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: ChatSession[]; now: number; canAccept: boolean; onAccept(sessionId: string): void }) {
     const nameOf = useCustomerName();
@@ -34,7 +39,7 @@ export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: ChatS
                             </div>
                             {c.firstMessage && <div className="lc-chat-preview" title={c.firstMessage}>{c.firstMessage}</div>}
                             <div className="lc-chat-item-row lc-chat-item-actions">
-                                <span className="lc-chat-item-meta">{c.domain ?? ''}</span>
+                                <span className="lc-chat-item-meta lc-chat-page" title={c.pageUrl ?? c.domain ?? undefined}>{pageOf(c)}</span>
                                 <Button small intent="success" text="Accept Chat" disabled={!canAccept} onClick={() => onAccept(c.sessionId)} />
                             </div>
                         </li>
