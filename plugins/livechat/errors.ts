@@ -21,7 +21,9 @@ export const LIVECHAT_STAFF_ERRORS = {
     noReplyAddress: { code: 'livechat.no_reply_address', message: 'This message has no reply address' },
     /** The reply to a left message could not be mailed (nothing was stored). */
     replyNotSent: { code: 'livechat.reply_not_sent', message: 'The reply could not be mailed' },
-    notFound: { code: 'livechat.left_message_not_found', message: 'Left message not found' }
+    notFound: { code: 'livechat.left_message_not_found', message: 'Left message not found' },
+    /** More replies by email than a store sends in an hour (the console is not a mailing tool). */
+    tooManyReplies: { code: 'livechat.too_many_replies', message: 'This store has sent many replies by email in the last hour. Please try again later.' }
 } satisfies Record<string, CustomerError>;
 
 /** Too long a message: its text needs the limit (`args.max`). */

@@ -5,7 +5,11 @@ import { adminOf } from '../../../core/http/callers';
 import { fields } from '../../../core/http/fields';
 import { withCodes } from '../../../core/http/errors';
 import type { ConsoleService, HistoryFilter } from '../services/console-service';
-import { LIVECHAT_ERRORS, messageTooLong } from '../errors';
+import { LIVECHAT_ERRORS, LIVECHAT_STAFF_ERRORS, messageTooLong } from '../errors';
+import { Limit } from '../../../core/http/rate-limit';
+
+/** Replies to left messages a store may mail per hour (every agent together). */
+export const LEFT_MESSAGE_REPLIES_PER_STORE_HOUR = 200;
 import type { LeftMessageState } from '../../../core/types/api';
 
 const params = Joi.object({ sessionId: fields.chatSessionId.required() });
@@ -14,6 +18,7 @@ const params = Joi.object({ sessionId: fields.chatSessionId.required() });
 export function consoleRoutes(server: Server, console: ConsoleService): ServerRoute[] {
     const maxLength = server.app.config.chat.maxMessageLength;
     const chat = () => server.app.services.livechat;
+    const replyLimit = new Limit(server.app, { name: 'chat-left-reply-store', points: LEFT_MESSAGE_REPLIES_PER_STORE_HOUR, duration: 3600 });
     return [
         {
             method: 'GET',
@@ -45,6 +50,7 @@ export function consoleRoutes(server: Server, console: ConsoleService): ServerRo
                 handler: async (request, h) => {
                     const agent = adminOf(request);
                     const body = request.payload as { message: string; clientMessageId?: string };
+                    await replyLimit.consume(String(agent.organizationId), LIVECHAT_STAFF_ERRORS.tooManyReplies);
                     const { duplicate, ...reply } = await chat().replyToLeftMessage(agent.organizationId,
                         (request.params as { sessionId: string }).sessionId, agent.userId, body);
                     return h.response(reply).code(duplicate ? 200 : 201);
