@@ -1,3 +1,5 @@
+import { stringify } from 'csv-stringify/sync';
+
 /** One row of a CSV text: its fields and the line it starts on (1-based; a quoted field may span lines). */
 export interface CsvRow {
     fields: string[];
@@ -71,24 +73,29 @@ export function parseCsv(input: string): CsvRow[] {
 }
 
 /**
- * One CSV cell for a file staff open in a spreadsheet: quoted when it holds a comma, quote or line break, and
- * defused against formula injection (OWASP "CSV Injection"): text starting with =, +, -, @, a tab or a carriage
- * return gets a leading apostrophe, whatever follows (`-1+cmd|'/C calc'!A0` and `+15555550100` alike, since a
- * spreadsheet evaluates both). Only real numbers (typeof number) are written as they are. Every CSV the product
- * writes goes through this function (`csvLine`).
+ * A value as the text of its CSV cell, defused against formula injection (OWASP "CSV Injection"): text starting
+ * with =, +, -, @, a tab or a carriage return gets a leading apostrophe, whatever follows (`-1+cmd|'/C calc'!A0`
+ * and `+15555550100` alike, since a spreadsheet evaluates both). Only real numbers (typeof number) are written as
+ * they are; objects as JSON.
  */
-export function csvCell(value: unknown): string {
+export function defusedCell(value: unknown): string {
     if (typeof value === 'number') {
         return Number.isFinite(value) ? String(value) : '';
     }
-    let text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
-    if (/^[=+\-@\t\r]/.test(text)) {
-        text = `'${text}`;
-    }
-    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+    const text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
-/** One CSV line (CRLF, RFC 4180) of cells written by csvCell. */
+/**
+ * One CSV line (RFC 4180, CRLF) for a file staff open in a spreadsheet, written by csv-stringify: every cell
+ * defused (defusedCell), quoted when it holds a comma, a quote or a line break. Every CSV the product writes goes
+ * through this function.
+ */
 export function csvLine(values: unknown[]): string {
-    return values.map(csvCell).join(',') + '\r\n';
+    return stringify([values.map(defusedCell)], { record_delimiter: 'windows', quoted_match: /[\r\n]/ });
+}
+
+/** One cell as csvLine writes it (without the line's end). */
+export function csvCell(value: unknown): string {
+    return csvLine([value]).slice(0, -2);
 }

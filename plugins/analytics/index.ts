@@ -65,7 +65,8 @@ const feature: FeaturePlugin = {
     migrations,
     plugin: {
         name: 'analytics',
-        dependencies: ['tenants', 'auth'],
+        // livechat: the chat figures; loyalty: order history; questions: question usage (read at request time)
+        dependencies: ['tenants', 'auth', 'livechat', 'loyalty', 'questions'],
         register(server: Server) {
             const service = new AnalyticsService({
                 db: server.app.db,

@@ -31,7 +31,7 @@ export const INVALID_LOGIN = 'Invalid email or password';
 
 /** Checks email + password for one of the roles; the same answer for every kind of failure. */
 export async function checkLogin(server: Server, email: string, password: string, roles: Role[]) {
-    const { users, tenants } = server.app.services;
+    const { users } = server.app.services;
     const user = await users.findRecordByEmail(email);
     const ok = await verifyPassword(password, user ? user.passwordHash : await dummyPasswordHash());
     if (!user || !ok || !user.isActive || !roles.includes(user.role)) {
@@ -39,7 +39,7 @@ export async function checkLogin(server: Server, email: string, password: string
     }
     let organization = null;
     if (user.organizationId) {
-        organization = await tenants.getOrganization(user.organizationId);
+        organization = await users.organizations().getOrganization(user.organizationId);
         if (!organization || !organization.isActive) {
             throw Boom.unauthorized(INVALID_LOGIN);
         }
@@ -84,8 +84,8 @@ async function seedDemoLogins(server: Server, organizationId: number): Promise<s
 /**
  * Staff accounts and every way of proving who calls: the users table and its service (`services.users`), the
  * logins, the staff token strategies, the widget-key strategy with the widget's CORS, and the super-admin user API.
- * It registers before the tenants plugin and asks `services.tenants` about organizations only while serving
- * requests; start-up fails if no plugin provided it.
+ * It registers before the tenants plugin, which plugs the organizations in (`users.useOrganizations`): auth asks
+ * them only while serving requests; start-up fails if no plugin did.
  */
 const feature: FeaturePlugin = {
     migrations,
@@ -95,14 +95,11 @@ const feature: FeaturePlugin = {
         register(server: Server) {
             const users = new UserService({
                 db: server.app.db,
-                organizations: () => server.app.services.tenants,
                 revoke: (who) => server.app.realtime.revoke(who)
             });
             provide(server, 'users', users);
             server.ext('onPreStart', () => {
-                if (!server.app.services.tenants) {
-                    throw new Error('The auth plugin needs services.tenants (organizations) at request time: register the tenants plugin too');
-                }
+                users.organizations();
             });
 
             registerJwtScheme(server);

@@ -47,13 +47,13 @@ async function checkStaffSession(server: Server, session: StaffSession): Promise
     if (Date.now() >= session.expiresAt) {
         throw Boom.unauthorized('Token expired', 'Bearer');
     }
-    const { users, tenants } = server.app.services;
+    const { users } = server.app.services;
     const user = await users.findRecordById(session.userId);
     if (!user || !user.isActive || user.tokenVersion !== session.tokenVersion || user.role !== session.role) {
         throw Boom.unauthorized('Token revoked', 'Bearer');
     }
     if (user.organizationId) {
-        const org = await tenants.getOrganization(user.organizationId);
+        const org = await users.organizations().getOrganization(user.organizationId);
         if (!org || !org.isActive) {
             throw Boom.unauthorized('Organization disabled', 'Bearer');
         }
@@ -112,14 +112,14 @@ export async function revokedSockets(server: Server, sockets: Array<{ caller: Ca
             organizationIds.add(caller.organizationId);
         }
     }
-    const { users, tenants } = server.app.services;
+    const { users } = server.app.services;
     const records = userIds.size ? await users.findRecordsByIds([...userIds]) : [];
     for (const user of records) {
         if (user.organizationId) {
             organizationIds.add(user.organizationId);
         }
     }
-    const active = organizationIds.size ? await tenants.activeOrganizationIds([...organizationIds]) : new Set<number>();
+    const active = organizationIds.size ? await users.organizations().activeOrganizationIds([...organizationIds]) : new Set<number>();
     const byId = new Map(records.map((u) => [u.id, u]));
     const now = Date.now();
     return sockets.map(({ caller, artifacts }) => {

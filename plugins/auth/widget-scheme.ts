@@ -19,7 +19,7 @@ export function registerWidgetScheme(server: Server): void {
             if (!key || typeof key !== 'string' || key.length > 100) {
                 throw Boom.unauthorized('Missing widget key', 'WidgetKey');
             }
-            const resolved = await server.app.services.tenants.resolveWidgetKey(key);
+            const resolved = await server.app.services.users.organizations().resolveWidgetKey(key);
             if (!resolved) {
                 throw Boom.unauthorized('Unknown or inactive widget key', 'WidgetKey');
             }
@@ -28,23 +28,20 @@ export function registerWidgetScheme(server: Server): void {
             }
             const caller: WidgetCaller = { kind: 'widget', botInstanceId: resolved.bot.id, organizationId: resolved.organization.id };
             return h.authenticated({ credentials: { caller, scope: scopesOf(caller) }, artifacts: { organization: resolved.organization } });
+        },
+        // CORS for the widget-key calls, on exactly the routes that use this strategy (the answers to a real
+        // request from a registered domain of the store, errors included; a refused origin never gets here).
+        // The preflight names no key, so it is answered below for any origin (it grants nothing, and never
+        // credentials). Customer-token calls: the 'customer' strategy (plugins/livechat/customer-auth.ts).
+        response: (request: Request, h: ResponseToolkit) => {
+            if (request.headers.origin && request.route.settings.tags?.includes('widget')) {
+                setWidgetCorsHeaders(server, request, (request.auth.artifacts as { organization?: Organization } | undefined)?.organization ?? null);
+            }
+            return h.continue;
         }
     }));
     server.auth.strategy('widget', 'widget-key');
 
-    // CORS for widget routes (tagged 'widget'): the preflight names no key, so it is answered for any origin
-    // (it grants nothing, and never credentials); the real request is checked against the organization's
-    // domains above, and only then gets Access-Control-Allow-Origin. Customer-token calls: plugins/livechat.
-    server.ext('onPreResponse', (request, h) => {
-        if (!request.headers.origin || !request.route.settings.tags?.includes('widget')) {
-            return h.continue;
-        }
-        if (request.auth.credentials?.caller?.kind !== 'widget') {
-            return h.continue;
-        }
-        setWidgetCorsHeaders(server, request, (request.auth.artifacts as { organization?: Organization } | undefined)?.organization ?? null);
-        return h.continue;
-    });
     server.route({
         method: 'OPTIONS',
         path: '/api/{any*}',

@@ -1,9 +1,9 @@
 import Boom from '@hapi/boom';
 import Joi from 'joi';
-import type { Request, Server } from '@hapi/hapi';
+import type { Server } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
-import type { Caller, CustomerCaller } from '../../core/types/auth';
+import type { Caller } from '../../core/types/auth';
 import { notFound } from '../../core/http/errors';
 import { RealtimeSocket, upgradeOf } from '../../core/realtime/socket-server';
 import { ChatService, SESSION_ROUTE, TRANSCRIPT_JOB, WAIT_TIMEOUT_JOB } from './services/chat-service';
@@ -12,7 +12,7 @@ import { registerCustomerScheme } from './customer-auth';
 import { livechatRoutes } from './routes';
 import { consoleRoutes } from './routes/console';
 import { ConsoleService } from './services/console-service';
-import { originAllowed, setWidgetCorsHeaders, widgetOriginAllowed } from '../../core/http/origins';
+import { originAllowed } from '../../core/http/origins';
 import { migrations } from './migrations';
 
 declare module '../../core/types' {
@@ -83,7 +83,8 @@ const feature: FeaturePlugin = {
     migrations,
     plugin: {
         name: 'livechat',
-        dependencies: ['tenants', 'auth'],
+        // ai: the AI agent's conversation before a hand-off; loyalty and questions: the console's customer context.
+        dependencies: ['tenants', 'auth', 'loyalty', 'questions', 'ai'],
         async register(server: Server) {
             registerCustomerScheme(server);
             const { realtime, config, db, dbClient, jobs, services } = server.app;
@@ -91,11 +92,13 @@ const feature: FeaturePlugin = {
             const chat = new ChatService({ db, dbClient, jobs, realtime, chat: config.chat, mail, tenants: services.tenants, users: services.users });
             provide(server, 'livechat', chat);
             provide(server, 'mail', mail);
+            // The AI agent hands customers over through this port (ai cannot depend on livechat, which depends on it).
+            services.ai.useLiveSupport({
+                agentsAvailable: (organizationId) => chat.agentsAvailable(organizationId),
+                handOff: (input) => chat.setAiTransferContext(input)
+            });
             const consoleService = new ConsoleService({ db, realtime, services });
             provide(server, 'livechatConsole', consoleService);
-
-            // When each socket last passed on a typing signal, per chat.
-            const lastTyping = new WeakMap<RealtimeSocket, Map<string, number>>();
 
             // Agents connected to this node (user id -> sockets), refreshed in agent_presence.
             const localAgents = new Map<number, number>();
@@ -178,28 +181,8 @@ const feature: FeaturePlugin = {
                             return realtime.command(socket, 'livechat.session.accept', { params, payload: {} });
                         case 'agent_availability':
                             return realtime.command(socket, 'livechat.agent.availability', { payload: pick(message, ['available']) });
-                        case 'typing': {
-                            // Who is typing comes from the socket's credentials, never from the frame.
-                            if (!sessionId) {
-                                throw Boom.badRequest('typing needs a sessionId');
-                            }
-                            if (caller.kind === 'customer' && sessionId !== caller.sessionId) {
-                                throw Boom.forbidden('A customer may only type in their own chat');
-                            }
-                            const organizationId = caller.organizationId;
-                            if (!organizationId || (caller.kind === 'staff' && caller.role !== 'admin')) {
-                                throw Boom.forbidden('Only a chat customer or an agent may type');
-                            }
-                            const seen = lastTyping.get(socket) ?? new Map<string, number>();
-                            lastTyping.set(socket, seen);
-                            const now = Date.now();
-                            if (now - (seen.get(sessionId) ?? 0) < config.chat.typingThrottleMs) {
-                                return { type: 'typing', throttled: true };
-                            }
-                            seen.set(sessionId, now);
-                            await chat.typing(organizationId, sessionId, caller.kind === 'staff' ? 'agent' : 'customer');
-                            return { type: 'typing', throttled: false };
-                        }
+                        case 'typing':
+                            return realtime.command(socket, 'livechat.session.typing', { params, payload: {} });
                         case 'end_chat':
                             return realtime.command(socket, 'livechat.session.end', { params, payload: pick(message, ['reason']) });
                         default:        // chat_message
@@ -235,39 +218,6 @@ const feature: FeaturePlugin = {
 
             server.route(livechatRoutes(server));
             server.route(consoleRoutes(server, consoleService));
-
-            // CORS for the customer's own HTTP calls (customer token) from the store's page: the same decision as
-            // the widget-key calls (plugins/auth/widget-scheme.ts). A page on another origin is refused before the
-            // handler runs, and its answer carries no Access-Control-Allow-Origin.
-            const customerOf = (request: Request): CustomerCaller | null => {
-                const caller = request.auth?.credentials?.caller;
-                return caller?.kind === 'customer' && request.headers.origin && request.route.settings.tags?.includes('widget') ? caller : null;
-            };
-            const organizationOf = async (request: Request, c: CustomerCaller) => {
-                const app = request.app as { customerOrganization?: Parameters<typeof widgetOriginAllowed>[2] | null };
-                if (app.customerOrganization === undefined) {
-                    const org = await server.app.services.tenants.getOrganization(c.organizationId);
-                    app.customerOrganization = org && org.isActive ? org : null;
-                }
-                return app.customerOrganization;
-            };
-            server.ext('onPostAuth', async (request, h) => {
-                const c = customerOf(request);
-                if (c) {
-                    const org = await organizationOf(request, c);
-                    if (!org || !widgetOriginAllowed(server, request, org)) {
-                        throw Boom.forbidden(`Origin ${request.headers.origin} is not a registered domain of this store`);
-                    }
-                }
-                return h.continue;
-            });
-            server.ext('onPreResponse', async (request, h) => {
-                const c = customerOf(request);
-                if (c) {
-                    setWidgetCorsHeaders(server, request, await organizationOf(request, c));
-                }
-                return h.continue;
-            });
 
             let timer: NodeJS.Timeout | null = null;
             server.ext('onPostStart', () => {

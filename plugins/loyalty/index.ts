@@ -85,7 +85,7 @@ const feature: FeaturePlugin = {
         dependencies: ['tenants', 'auth'],
         register(server: Server) {
             const { config, db, log, redis } = server.app;
-            const settings = new ProviderSettingsService(db, config, log);
+            const settings = new ProviderSettingsService(db, config, log, server.app.services.tenants);
             const cacheSeconds = config.loyalty.cacheSeconds;
             const cache = redis ? new RedisLookupCache(redis, config.redisPrefix, cacheSeconds) : new MemoryLookupCache(cacheSeconds);
             const sms = config.sms.provider === 'twilio'

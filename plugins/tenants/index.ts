@@ -54,6 +54,8 @@ const feature: FeaturePlugin = {
                 revoke: (who) => server.app.realtime.revoke(who)
             });
             provide(server, 'tenants', tenants);
+            // auth asks the organizations while serving (it cannot depend on tenants, which depends on it)
+            server.app.services.users.useOrganizations(tenants);
             registerSuperAdminRoutes(server, tenants);
             registerOrgRoutes(server, tenants);
         }

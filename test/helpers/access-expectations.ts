@@ -130,5 +130,6 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'livechat.session.get': ['admin', 'customer'],
     'livechat.message.list': ['admin', 'customer'],
     'livechat.message.send': ['admin', 'customer'],
+    'livechat.session.typing': ['admin', 'customer'],
     'livechat.session.end': ['admin', 'customer']
 };

@@ -40,6 +40,8 @@ export const cases: Record<string, TenancyCase> = {
         ({ method: 'GET', url: `/api/chat/session/${await chatOfB(server, b)}/messages`, headers: admin(a) }),
     'livechat.message.send': async ({ server, a, b }) =>
         ({ method: 'POST', url: `/api/chat/session/${await chatOfB(server, b, true)}/messages`, headers: admin(a), payload: { message: 'hi', clientMessageId: 'x1' } }),
+    'livechat.session.typing': async ({ server, a, b }) =>
+        ({ method: 'POST', url: `/api/chat/session/${await chatOfB(server, b, true)}/typing`, headers: admin(a) }),
     'livechat.session.accept': async ({ server, a, b }) =>
         ({ method: 'POST', url: `/api/chat/session/${await chatOfB(server, b)}/accept`, headers: admin(a) }),
     'livechat.session.end': async ({ server, a, b }) =>

@@ -149,7 +149,7 @@ describe('logins, roles and tokens', function () {
         const lone = await createServer(t.config, [auth]);
         try {
             const err = await lone.initialize().then(() => null, (e: Error) => e);
-            expect(err?.message).to.equal('The auth plugin needs services.tenants (organizations) at request time: register the tenants plugin too');
+            expect(err?.message).to.equal('No plugin provided the organizations: register the tenants plugin too');
         }
         finally {
             await lone.stop();

@@ -77,4 +77,24 @@ describe('live chat: typing signals both ways over real sockets (throttled, neve
         await customer.client.disconnect();
         await otherAgent.disconnect();
     });
+
+    it('is a route like any command (livechat.session.typing): the same answer over HTTP, its input validated, in the access matrix', async () => {
+        await setAvailable(t.server, a, true);
+        const created = await createSession(t.server, a, 'typ_4', 'Hi');
+        const agent = await connectAgent(t.url, a);
+        const typing = (payload?: object) => t.server.inject({
+            method: 'POST', url: '/api/chat/session/typ_4/typing', headers: { authorization: `Bearer ${created.token}` }, payload
+        });
+        const first = await typing();
+        expect(first.statusCode, first.payload).to.equal(200);
+        expect(JSON.parse(first.payload)).to.deep.equal({ type: 'typing', throttled: false });
+        expect(JSON.parse((await typing()).payload)).to.deep.equal({ type: 'typing', throttled: true });
+        const pushed = await agent.box.waitFor((m) => m.type === 'typing' && m.sessionId === 'typ_4');
+        expect(pushed.sender).to.equal('customer');
+        const bad = await typing({ sender: 'agent' });
+        expect(bad.statusCode).to.equal(400);
+        const route = t.server.table().find((r) => r.settings.id === 'livechat.session.typing');
+        expect(route?.settings.auth, 'declared access').to.be.an('object');
+        await agent.client.disconnect();
+    });
 });

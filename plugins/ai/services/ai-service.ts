@@ -13,7 +13,7 @@ import type { AiProvider } from '../providers/types';
 import { ABSTAIN_BELOW, AnswerSource, KnowledgeIndex, WEAK_TERMS } from './retrieval';
 import type { KnowledgeMatch, KnowledgeRetrieval } from '../../../core/types/knowledge';
 import { ImportError, MAX_CONTENT, MAX_TITLE, parseKnowledge } from './knowledge-import';
-import { ToolBox } from './tools';
+import { LiveSupport, ToolBox } from './tools';
 import type { AiBudget } from './budget';
 import { AI_BUDGET_CODE, AI_BUDGET_TEXT } from './budget';
 import { intentOf } from './intents';
@@ -125,7 +125,7 @@ export interface AiServiceDeps {
     db: Db;
     log: Logger;
     provider: AiProvider;
-    /** The other plugins' services, read when used (livechat registers after ai). */
+    /** The services of the plugins ai declares as dependencies (tenants, questions, loyalty), read when used. */
     services: () => Services;
     /** Each store's ceiling on customers' questions (none: no ceiling). */
     budget?: AiBudget;
@@ -141,8 +141,16 @@ export class AiService implements KnowledgeRetrieval {
     private readonly db: Db;
     private readonly indexes = new Map<number, CachedIndex>();
 
+    /** Live support, when a plugin plugged it in (the livechat plugin, which depends on ai): hand-offs and whether agents are there. */
+    private support: LiveSupport | null = null;
+
     constructor(private readonly deps: AiServiceDeps) {
         this.db = deps.db;
+    }
+
+    /** The livechat plugin plugs live support in while it registers (ai cannot depend on it: it depends on ai). */
+    useLiveSupport(support: LiveSupport): void {
+        this.support = support;
     }
 
     get providerName(): 'builtin' | 'openai' {
@@ -274,10 +282,7 @@ export class AiService implements KnowledgeRetrieval {
         const retrieval = index.query(question);
         const reply = await this.deps.provider.answer({
             question, storeName, retrieval, history, tools,
-            agentsAvailable: async () => {
-                const livechat = this.deps.services().livechat;
-                return !!livechat && livechat.agentsAvailable(organizationId);
-            }
+            agentsAvailable: async () => !!this.support && this.support.agentsAvailable(organizationId)
         });
         return { reply, retrieval };
     }
@@ -305,7 +310,7 @@ export class AiService implements KnowledgeRetrieval {
             verifiedPhone: ctx.verifiedPhone,
             originalQuestion: intentOf(message) === 'human' && earlier ? earlier.question : message,
             conversation: [...history, { question: message, answer: '(asked for a live agent)', fallbackAction: 'live_chat', createdAt: new Date().toISOString() }]
-        });
+        }, () => this.support);
         const { reply } = await this.respond(ctx.organizationId, message, tools, history);
         const phone = await tools.verifiedPhone();
         const row = await AiChatHistoryModel.query(this.db).insertAndFetch({

@@ -26,6 +26,23 @@ export interface ToolContext {
     conversation: AiTurn[];
 }
 
+/**
+ * What the AI agent asks of live support (the livechat plugin plugs it in with `services.ai.useLiveSupport`; ai
+ * does not depend on livechat, which depends on ai): whether an agent is there, and the hand-off itself.
+ */
+export interface LiveSupport {
+    agentsAvailable(organizationId: number): Promise<boolean>;
+    handOff(input: {
+        organizationId: number;
+        botInstanceId: number | null;
+        sessionId: string;
+        phoneNumber: string | null;
+        domain: string | null;
+        originalQuestion: string;
+        aiConversation: AiTurn[];
+    }): Promise<unknown>;
+}
+
 export const VERIFY_TEXT = 'To look that up I first need to verify your phone number: enter it below and I will text you a 6-digit code.';
 export const UNAVAILABLE_TEXT = 'I\'m sorry, but our live support team is currently unavailable. Please try again later or continue with the pre-made questions for quick help.';
 export const TRANSFER_TEXT = 'I\'m connecting you with a member of our team now. They will see our conversation so far.';
@@ -40,7 +57,9 @@ export class ToolBox {
     readonly used: ToolName[] = [];
     readonly verifyText = VERIFY_TEXT;
 
-    constructor(private readonly db: Db, private readonly services: () => Services, private readonly ctx: ToolContext) {}
+    constructor(private readonly db: Db, private readonly services: () => Services, private readonly ctx: ToolContext,
+        /** Live support when a plugin plugged it in (AiService.useLiveSupport), else null: no hand-off. */
+        private readonly liveSupport: () => LiveSupport | null = () => null) {}
 
     private async record(name: ToolName, success: boolean): Promise<void> {
         this.used.push(name);
@@ -110,15 +129,15 @@ export class ToolBox {
         return { ok: true, text: `Based on your orders, you might like to pick up again: ${top.join(', ')}.`, data: { products: top } };
     }
 
-    /** Hands the customer to a live agent with the conversation (services.livechat.setAiTransferContext). */
+    /** Hands the customer to a live agent with the conversation (through the live-support port, when one is plugged in). */
     async transfer(): Promise<ToolResult> {
-        const livechat = this.services().livechat;
+        const livechat = this.liveSupport();
         if (!this.ctx.sessionId || !livechat || !await livechat.agentsAvailable(this.ctx.organizationId)) {
             await this.record('transfer', false);
             return { ok: false, needs: 'live_chat_unavailable', text: UNAVAILABLE_TEXT };
         }
         const phone = await this.verifiedPhone();
-        await livechat.setAiTransferContext({
+        await livechat.handOff({
             organizationId: this.ctx.organizationId,
             botInstanceId: this.ctx.botInstanceId,
             sessionId: this.ctx.sessionId,

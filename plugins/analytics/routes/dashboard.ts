@@ -70,19 +70,10 @@ export function chatDurations(rows: AnalyticsChatSession[]): ChatDurations {
 }
 
 /** SPEC §3 order history: the order_history_viewed events of the range, with the orders of each page's phones. */
-export async function orderHistory(server: Server, s: Scope, page: number, limit: number): Promise<OrderHistoryResponse> {
-    const db = server.app.db;
-    const base = () => db('analytics_events').where('organization_id', s.organizationId).where('action', 'order_history_viewed')
-        .whereBetween('created_at', [s.range.from, s.range.to]);
-    const totals = await base().first()
-        .count({ total: '*' })
-        .countDistinct({ phones: 'phone_number' })
-        .countDistinct({ domains: 'domain' }) as Record<string, number | string>;
-    const [{ ok }] = await base().where((q) => q.whereNull('success').orWhere('success', true)).count({ ok: '*' }) as Array<{ ok: number }>;
-    const rows = await base().orderBy('created_at', 'desc').orderBy('id', 'desc').offset((page - 1) * limit).limit(limit)
-        .select('phone_number', 'created_at', 'success', 'error_message', 'domain', 'session_id');
+export async function orderHistory(server: Server, reports: AnalyticsReports, s: Scope, page: number, limit: number): Promise<OrderHistoryResponse> {
+    const views = await reports.orderHistoryViews(s, page, limit);
     const details = new Map<string, OrderDetails>();
-    for (const phone of new Set(rows.map((r: Record<string, unknown>) => r.phone_number as string | null).filter((p): p is string => !!p))) {
+    for (const phone of new Set(views.rows.map((r) => r.phoneNumber).filter((p): p is string => !!p))) {
         try {
             const h = await server.app.services.loyalty.orderHistory(s.organizationId, phone, 5);
             details.set(phone, {
@@ -95,20 +86,19 @@ export async function orderHistory(server: Server, s: Scope, page: number, limit
             details.set(phone, { found: false, customerName: null, totalOrders: 0, orders: [], error: (err as Error).message });
         }
     }
-    const totalCount = Number(totals.total ?? 0);
-    const p = pagination(page, limit, totalCount);
+    const p = pagination(page, limit, views.totalViews);
     return {
-        summary: { totalViews: totalCount, successfulViews: Number(ok), uniquePhones: Number(totals.phones ?? 0), uniqueDomains: Number(totals.domains ?? 0) },
-        orderHistory: rows.map((r: Record<string, unknown>) => ({
-            phoneNumber: (r.phone_number as string | null) ?? null,
-            timestamp: iso(Number(r.created_at))!,
-            success: r.success === null || r.success === undefined ? null : !!r.success,
-            errorMessage: (r.error_message as string | null) ?? null,
-            domain: (r.domain as string | null) ?? null,
-            sessionId: (r.session_id as string | null) ?? null,
-            orderDetails: r.phone_number ? details.get(r.phone_number as string) ?? null : null
+        summary: { totalViews: views.totalViews, successfulViews: views.successfulViews, uniquePhones: views.uniquePhones, uniqueDomains: views.uniqueDomains },
+        orderHistory: views.rows.map(({ createdAt, ...r }) => ({
+            phoneNumber: r.phoneNumber,
+            timestamp: iso(createdAt)!,
+            success: r.success,
+            errorMessage: r.errorMessage,
+            domain: r.domain,
+            sessionId: r.sessionId,
+            orderDetails: r.phoneNumber ? details.get(r.phoneNumber) ?? null : null
         })),
-        pagination: { page, totalPages: p.totalPages, totalCount, limit }
+        pagination: { page, totalPages: p.totalPages, totalCount: views.totalViews, limit }
     };
 }
 
@@ -146,13 +136,11 @@ export function registerDashboardRoutes(server: Server, analytics: AnalyticsServ
     get<RangeQuery>('analytics.questions.get', '/api/analytics/questions', 'Pre-made question usage', { query: rangeQuery },
         async (request): Promise<QuestionUsageRow[]> => {
             const s = await scopeOf(request, server, analytics);
-            const counts: Array<{ question_id: number; events: number | string }> = await server.app.db('analytics_question_daily')
-                .where('organization_id', s.organizationId).whereBetween('day', [s.range.fromDay, s.range.toDay])
-                .groupBy('question_id').select('question_id').sum({ events: 'events' });
+            const counts = await reports.questionCounts(s);
             const questions = await server.app.services.questions.list(s.organizationId);
             return counts.map((c) => {
-                const q = questions.find((x) => x.id === Number(c.question_id));
-                return { questionId: Number(c.question_id), question: q?.question ?? `Question ${c.question_id}`, answer: q?.answer ?? '', count: Number(c.events) };
+                const q = questions.find((x) => x.id === c.questionId);
+                return { questionId: c.questionId, question: q?.question ?? `Question ${c.questionId}`, answer: q?.answer ?? '', count: c.count };
             }).filter((r) => r.count > 0).sort((a, b) => b.count - a.count || a.questionId - b.questionId);
         });
     get<PagedQuery>('analytics.phones.list', '/api/analytics/phones', 'Phones, most recent activity first (paged)', { query: pagedQuery },
@@ -216,7 +204,7 @@ export function registerDashboardRoutes(server: Server, analytics: AnalyticsServ
             };
         });
     get<PagedQuery>('analytics.order-history.list', '/api/analytics/order-history', 'Order history views with their orders (paged)', { query: pagedQuery },
-        async (request) => orderHistory(server, await scopeOf(request, server, analytics), request.query.page, request.query.limit));
+        async (request) => orderHistory(server, reports, await scopeOf(request, server, analytics), request.query.page, request.query.limit));
     get<RangeQuery>('analytics.websocket.get', '/api/analytics/websocket', 'WebSocket connections on every node',
         { query: Joi.object({ organizationId: rangeKeys.organizationId }) },
         async (request): Promise<WebsocketStats> => {

@@ -36,7 +36,7 @@ function rowsOf(server: Server, analytics: AnalyticsService, reports: AnalyticsR
         case 'hourly': return one(reports.hourly(s));
         case 'daily': return one(reports.daily(s));
         case 'domains': return one(reports.domains(s));
-        case 'questions': return questionRows(server, s);
+        case 'questions': return questionRows(server, reports, s);
         case 'phones': return pages(async (page) => {
             const r = await reports.phones(s, { page, limit: PAGE }, s.today);
             return { rows: r.data.map(({ lookup, ...row }) => ({ ...row, customerName: lookup?.name ?? '', customerEmail: lookup?.email ?? '' })), totalPages: r.pagination.totalPages };
@@ -52,7 +52,7 @@ function rowsOf(server: Server, analytics: AnalyticsService, reports: AnalyticsR
         case 'chat-durations': return one(server.app.services.livechat.analyticsSessions(s.organizationId, s.range)
             .then(({ rows }) => chatDurations(rows).recentSessions));
         case 'order-history': return pages(async (page) => {
-            const r = await orderHistory(server, s, page, 100);
+            const r = await orderHistory(server, reports, s, page, 100);
             return {
                 rows: r.orderHistory.map(({ orderDetails, ...row }) => ({
                     ...row, customerName: orderDetails?.customerName ?? '', totalOrders: orderDetails?.totalOrders ?? ''
@@ -63,13 +63,12 @@ function rowsOf(server: Server, analytics: AnalyticsService, reports: AnalyticsR
     }
 }
 
-async function* questionRows(server: Server, s: Scope): Rows {
-    const res: Array<{ question_id: number; count: number | string }> = await server.app.db('analytics_question_daily').where('organization_id', s.organizationId)
-        .whereBetween('day', [s.range.fromDay, s.range.toDay]).groupBy('question_id').select('question_id').sum({ count: 'events' });
+async function* questionRows(server: Server, reports: AnalyticsReports, s: Scope): Rows {
+    const counts = await reports.questionCounts(s);
     const questions = await server.app.services.questions.list(s.organizationId);
-    yield res.map((r) => {
-        const q = questions.find((x) => x.id === Number(r.question_id));
-        return { questionId: Number(r.question_id), question: q?.question ?? '', answer: q?.answer ?? '', count: Number(r.count) };
+    yield counts.map((r) => {
+        const q = questions.find((x) => x.id === r.questionId);
+        return { questionId: r.questionId, question: q?.question ?? '', answer: q?.answer ?? '', count: r.count };
     });
 }
 

@@ -353,6 +353,44 @@ export class AnalyticsReports {
 
     // ---- the cached loyalty customer lookup (analytics_phones.lookup) ----------------------------------
 
+    /** Clicks per pre-made question in the range (the question_daily rollup), by question id. */
+    async questionCounts(s: Scope): Promise<Array<{ questionId: number; count: number }>> {
+        const rows: Array<{ question_id: number; events: number | string }> = await this.db('analytics_question_daily')
+            .where('organization_id', s.organizationId).whereBetween('day', [s.range.fromDay, s.range.toDay])
+            .groupBy('question_id').select('question_id').sum({ events: 'events' });
+        return rows.map((r) => ({ questionId: Number(r.question_id), count: Number(r.events) }));
+    }
+
+    /** SPEC §3 order history: the order_history_viewed events of the range (a page of them, and the totals). */
+    async orderHistoryViews(s: Scope, page: number, limit: number): Promise<{
+        totalViews: number; successfulViews: number; uniquePhones: number; uniqueDomains: number;
+        rows: Array<{ phoneNumber: string | null; createdAt: number; success: boolean | null; errorMessage: string | null; domain: string | null; sessionId: string | null }>;
+    }> {
+        const base = () => this.db('analytics_events').where('organization_id', s.organizationId).where('action', 'order_history_viewed')
+            .whereBetween('created_at', [s.range.from, s.range.to]);
+        const totals = await base().first()
+            .count({ total: '*' })
+            .countDistinct({ phones: 'phone_number' })
+            .countDistinct({ domains: 'domain' }) as Record<string, number | string>;
+        const [{ ok }] = await base().where((q) => q.whereNull('success').orWhere('success', true)).count({ ok: '*' }) as Array<{ ok: number }>;
+        const rows = await base().orderBy('created_at', 'desc').orderBy('id', 'desc').offset((page - 1) * limit).limit(limit)
+            .select('phone_number', 'created_at', 'success', 'error_message', 'domain', 'session_id');
+        return {
+            totalViews: Number(totals.total ?? 0),
+            successfulViews: Number(ok),
+            uniquePhones: Number(totals.phones ?? 0),
+            uniqueDomains: Number(totals.domains ?? 0),
+            rows: rows.map((r: Record<string, unknown>) => ({
+                phoneNumber: (r.phone_number as string | null) ?? null,
+                createdAt: Number(r.created_at),
+                success: r.success === null || r.success === undefined ? null : !!r.success,
+                errorMessage: (r.error_message as string | null) ?? null,
+                domain: (r.domain as string | null) ?? null,
+                sessionId: (r.session_id as string | null) ?? null
+            }))
+        };
+    }
+
     async cachedLookup(organizationId: number, phone: string, maxAgeMs: number): Promise<{ known: boolean; lookup: CustomerLookupResult | null }> {
         const row = await this.db('analytics_phones').where({ organization_id: organizationId, phone_number: phone }).first('lookup', 'lookup_at');
         if (!row) {

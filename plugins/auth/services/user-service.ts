@@ -2,24 +2,25 @@ import Boom from '@hapi/boom';
 import type { Db } from '../../../core/db';
 import { iso } from '../../../core/db/model';
 import { hashPassword } from '../../../core/auth/passwords';
-import type { Organization, User } from '../../../core/types/api';
+import type { BotInstance, Organization, User } from '../../../core/types/api';
 import { UserModel } from '../models/user';
 import type { UserCreate, UserUpdate } from '../schemas';
 
 export type { User };
 
-/** The one thing the users ask of the organizations (the tenants plugin's service): does this one exist? */
-export interface OrganizationLookup {
+/**
+ * What the auth plugin asks of the organizations while serving: does one exist and is it active, which of
+ * several are, and whose is a widget key. The tenants plugin plugs its service in (`users.useOrganizations`)
+ * when it registers: it depends on auth (its routes use auth's strategies), so auth cannot depend on it.
+ */
+export interface OrganizationDirectory {
     getOrganization(id: number): Promise<Organization | null>;
+    activeOrganizationIds(ids: number[]): Promise<Set<number>>;
+    resolveWidgetKey(publicKey: string): Promise<{ bot: BotInstance; organization: Organization } | null>;
 }
 
 export interface UserServiceDeps {
     db: Db;
-    /**
-     * The organizations, asked when needed: the tenants plugin provides them after this plugin has registered
-     * (the auth plugin checks at start-up that it did).
-     */
-    organizations: () => OrganizationLookup;
     /** Closes the open sockets of a user on every node (core/realtime), once their tokens are revoked. */
     revoke: (who: { userId: number }) => Promise<void>;
 }
@@ -45,8 +46,23 @@ export function toUser(row: UserModel): User {
 export class UserService {
     private readonly db: Db;
 
+    private directory: OrganizationDirectory | null = null;
+
     constructor(private readonly deps: UserServiceDeps) {
         this.db = deps.db;
+    }
+
+    /** The tenants plugin plugs the organizations in while it registers (see OrganizationDirectory). */
+    useOrganizations(directory: OrganizationDirectory): void {
+        this.directory = directory;
+    }
+
+    /** The organizations (the auth plugin checks at start-up that a plugin plugged them in). */
+    organizations(): OrganizationDirectory {
+        if (!this.directory) {
+            throw new Error('No plugin provided the organizations: register the tenants plugin too');
+        }
+        return this.directory;
     }
 
     async create(input: UserCreate): Promise<User> {
@@ -58,7 +74,7 @@ export class UserService {
             if (!organizationId) {
                 throw Boom.badRequest(`A ${input.role} needs an organization`);
             }
-            if (!await this.deps.organizations().getOrganization(organizationId)) {
+            if (!await this.organizations().getOrganization(organizationId)) {
                 throw Boom.notFound('Organization not found');
             }
         }

@@ -1,6 +1,7 @@
 import Boom from '@hapi/boom';
 import Joi from 'joi';
 import type { Request, Server, ServerRoute } from '@hapi/hapi';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { Limit, tooMany } from '../../../core/http/rate-limit';
 import { allow } from '../../../core/http/access';
 import { hostOf } from '../../../core/http/origins';
@@ -55,20 +56,24 @@ export function livechatRoutes(server: Server): ServerRoute[] {
     const testEmailLimit = new Limit(server.app, { name: 'chat-test-email-store', points: server.app.config.chat.testEmailsPerStoreHour, duration: 3600 });
     const sendLimit = new Limit(server.app, { name: 'chat-send', points: 30, duration: 10 });
     const sendWindowMs = server.app.config.chat.sendWindowMs;
+    // One typing signal per sender and chat every CHAT_TYPING_THROTTLE_MS, on this node (a cosmetic signal:
+    // a second node may pass one more); the ones in between are answered `throttled` and pushed to nobody.
+    const typingLimit = new RateLimiterMemory({ keyPrefix: 'chat-typing', points: 1, duration: server.app.config.chat.typingThrottleMs / 1000 });
 
-    /** nes: a token bucket on the socket itself; HTTP: the shared limit per chat and sender. */
+    // A socket's own budget (per connection, on the node that holds it): SOCKET_SEND_POINTS messages per
+    // CHAT_SEND_WINDOW_SECONDS; the 429 says when the next one may go.
+    const socketSendLimit = new RateLimiterMemory({ keyPrefix: 'chat-send-socket', points: SOCKET_SEND_POINTS, duration: sendWindowMs / 1000 });
+
+    /** nes: the socket's own budget; HTTP: the shared limit per chat and sender. */
     async function limitSend(request: Request, key: string): Promise<void> {
         const socket = request.plugins.nes?.socket;
         if (socket) {
-            const t = Date.now();
-            const stamps: number[] = (socket.app.sendStamps ??= []);
-            while (stamps.length && t - stamps[0] > sendWindowMs) {
-                stamps.shift();
+            try {
+                await socketSendLimit.consume(socket.id);
             }
-            if (stamps.length >= SOCKET_SEND_POINTS) {
-                throw tooMany(TOO_FAST.message, sendWindowMs - (t - stamps[0]), TOO_FAST.code);
+            catch (res) {
+                throw tooMany(TOO_FAST.message, (res as { msBeforeNext?: number }).msBeforeNext ?? sendWindowMs, TOO_FAST.code);
             }
-            stamps.push(t);
             return;
         }
         await sendLimit.consume(key, TOO_FAST);
@@ -114,7 +119,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                     await createLimit.consume(clientIp(request), LIVECHAT_ERRORS.tooManyChats);
                     const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null; pageUrl?: string | null };
                     // A customer who talked with the AI agent first arrives with that conversation (issue 13).
-                    const aiConversation = await server.app.services.ai?.conversationForSession(c.organizationId, body.sessionId) ?? [];
+                    const aiConversation = await server.app.services.ai.conversationForSession(c.organizationId, body.sessionId) ?? [];
                     const { session, created } = await chat().createSession({
                         organizationId: c.organizationId,
                         botInstanceId: c.botInstanceId,
@@ -268,6 +273,31 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                         actor.kind === 'agent' ? { sender: 'agent', userId: actor.userId } : { sender: 'customer', userId: null },
                         { message: body.message, clientMessageId: body.clientMessageId });
                     return h.response(message).code(duplicate ? 200 : 201);
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/api/chat/session/{sessionId}/typing',
+            options: {
+                id: 'livechat.session.typing',
+                auth: allow('admin', 'customer'),
+                tags: ['widget'],
+                description: 'The customer or the agent is typing: pushed to the other side (at most every CHAT_TYPING_THROTTLE_MS per sender and chat)',
+                validate: { params, payload: Joi.object({}).allow(null) },
+                handler: async (request) => {
+                    // Who is typing comes from the caller's credentials, never from the request.
+                    const actor = actorOf(request);
+                    const { sessionId } = request.params as { sessionId: string };
+                    const who = actor.kind === 'agent' ? `agent${actor.userId}` : 'customer';
+                    try {
+                        await typingLimit.consume(`${actor.organizationId}:${sessionId}:${who}`);
+                    }
+                    catch {
+                        return { type: 'typing', throttled: true };
+                    }
+                    await chat().typing(actor.organizationId, sessionId, actor.kind === 'agent' ? 'agent' : 'customer');
+                    return { type: 'typing', throttled: false };
                 }
             }
         },

@@ -25,14 +25,6 @@ export interface HistoryFilter {
     pageSize?: number;
 }
 
-/** Optional services of other plugins, reached only when present (the AI agent; the loyalty provider's order list). */
-interface OptionalAi {
-    conversationForSession?: (organizationId: number, widgetSessionId: string) => Promise<unknown>;
-    listKnowledge?: (organizationId: number, options: { activeOnly?: boolean }) => Promise<Array<{ id: number; title: string; content: string }>>;
-}
-interface OptionalOrders {
-    orders?: (organizationId: number, phone: string, limit: number) => Promise<unknown>;
-}
 
 /** `%`, `_` and the escape character itself stand for themselves in a LIKE pattern (`escape '\'`). */
 export function likeContains(text: string): string {
@@ -207,8 +199,7 @@ export class ConsoleService {
         const row = await ChatSessionModel.query(this.db)
             .findOne({ organization_id: organizationId, session_id: sessionId })
             .throwIfNotFound({ message: 'Chat session not found' });
-        const { loyalty } = this.deps.services;
-        const ai = (this.deps.services as unknown as { ai?: OptionalAi }).ai;
+        const { loyalty, ai } = this.deps.services;
         const verified = row.widgetSessionId ? await loyalty.verifiedPhone(organizationId, row.widgetSessionId) : null;
         const typed = row.phoneNumber && row.phoneNumber !== 'Unknown' ? row.phoneNumber : null;
         const phone = verified ?? typed;
@@ -243,10 +234,10 @@ export class ConsoleService {
                 .orderBy('created_at', 'desc').limit(10);
             result.previousChats = await this.withPreviews(earlier);
         }
-        if (ai?.conversationForSession && row.widgetSessionId) {
+        if (row.widgetSessionId) {
             try {
                 const conversation = await ai.conversationForSession(organizationId, row.widgetSessionId);
-                result.aiConversation = Array.isArray(conversation) ? conversation : conversation ? [conversation] : null;
+                result.aiConversation = conversation;
             }
             catch {
                 result.aiConversation = null;
@@ -255,26 +246,17 @@ export class ConsoleService {
         return result;
     }
 
-    /** Last orders: the loyalty service's `orders` when it offers one, else its order history. */
+    /** The customer's last five orders (the loyalty service's read for other plugins). */
     private async orders(organizationId: number, phone: string): Promise<CustomerOrder[]> {
-        const loyalty = this.deps.services.loyalty as typeof this.deps.services.loyalty & OptionalOrders;
-        const answer = loyalty.orders
-            ? await loyalty.orders(organizationId, phone, 5)
-            : await loyalty.orderHistory(organizationId, phone, 5);
-        const list = Array.isArray(answer) ? answer : (answer as { orders?: unknown[] } | null)?.orders ?? [];
-        return (list as CustomerOrder[]).slice(0, 5);
+        return this.deps.services.loyalty.orders(organizationId, phone, 5);
     }
 
-    /** Pre-made answers (active questions) and, when the AI plugin offers them, its active knowledge entries. */
+    /** Pre-made answers (active questions) and the AI agent's active knowledge entries. */
     async cannedReplies(organizationId: number): Promise<CannedReply[]> {
         const questions = await this.deps.services.questions.list(organizationId, { activeOnly: true });
         const replies: CannedReply[] = questions.map((q) => ({ id: `question-${q.id}`, kind: 'question', title: q.question, text: q.answer }));
-        const ai = (this.deps.services as unknown as { ai?: OptionalAi }).ai;
-        if (ai?.listKnowledge) {
-            const entries = await ai.listKnowledge(organizationId, { activeOnly: true });
-            for (const e of entries) {
-                replies.push({ id: `knowledge-${e.id}`, kind: 'knowledge', title: e.title, text: e.content });
-            }
+        for (const e of await this.deps.services.ai.listKnowledge(organizationId, { activeOnly: true })) {
+            replies.push({ id: `knowledge-${e.id}`, kind: 'knowledge', title: e.title, text: e.content });
         }
         return replies;
     }

@@ -5,6 +5,7 @@ import type { Db } from '../../../core/db';
 import { SecretBox } from '../../../core/crypto/secret-box';
 import { refusedHost } from '../../../core/http/outbound';
 import type { Config } from '../../../config';
+import type { Services } from '../../../core/types';
 import { LoyaltyProviderSettingsModel } from '../models';
 import { AlpineIqClient, AlpineIqLoyaltyProvider, AlpineIqSettings } from '../providers/alpineiq';
 import { BuiltinLoyaltyProvider } from '../providers/builtin';
@@ -54,7 +55,9 @@ export class ProviderSettingsService {
     private readonly box: SecretBox;
     private readonly builtin: ResolvedProvider;
 
-    constructor(private readonly db: Db, private readonly config: Config, private readonly log: Logger) {
+    constructor(private readonly db: Db, private readonly config: Config, private readonly log: Logger,
+        /** The tenants plugin's organizations (a declared dependency): whether one exists. */
+        private readonly organizations: Pick<Services['tenants'], 'getOrganization'>) {
         this.box = new SecretBox(config.jwtSecret, PURPOSE);
         this.builtin = { provider: new BuiltinLoyaltyProvider(db), cacheKey: null };
     }
@@ -115,7 +118,7 @@ export class ProviderSettingsService {
     }
 
     private async requireOrganization(organizationId: number): Promise<void> {
-        const org = await this.db('organizations').where({ id: organizationId }).first('id');
+        const org = await this.organizations.getOrganization(organizationId);
         if (!org) {
             throw Boom.notFound('Organization not found');
         }
