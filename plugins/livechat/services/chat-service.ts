@@ -351,7 +351,7 @@ export class ChatService {
             subject: `Offline message from ${email}${org ? ` (${org.storeName})` : ''}`,
             text: [`A customer wrote while no agent was available.`, `Reply to: ${email}`,
                 ...(name ? [`Name: ${name}`] : []),
-                `Phone: ${row.phoneNumber}`, `Visitor: ${session.visitorLabel}`,
+                `Phone: ${row.phoneNumber}`, `Visitor label: ${session.visitorLabel}`,
                 ...(row.pageUrl ? [`Page: ${row.pageUrl}`] : []),
                 `Session: ${sessionId}`, '', text, '',
                 'It is also in the live chat console (Messages), where an agent can answer it.', ''].join('\n')
@@ -853,7 +853,7 @@ export class ChatService {
             `Live chat transcript — ${org?.storeName ?? ''}`.trim(),
             `Session: ${session.sessionId}`,
             `Customer phone: ${session.phoneNumber}`,
-            `Visitor: ${session.visitorLabel}`,
+            `Visitor label: ${session.visitorLabel}`,
             `Started: ${session.createdAt}`,
             `Accepted: ${session.acceptedAt ?? '-'}`,
             `Ended: ${session.endedAt ?? '-'} (${session.endReason ?? session.status})`,
