@@ -30,3 +30,15 @@ export const LIVECHAT_STAFF_ERRORS = {
 export function messageTooLong(max: number): CustomerError & { args: { max: number } } {
     return { code: 'livechat.message_too_long', message: `Message is too long: at most ${max} characters`, args: { max } };
 }
+
+/**
+ * Codes of the new fields' validation failures (issue 23): the widget always sends valid values, so it has no texts
+ * of its own for them and shows the server's message; the console shows the message too.
+ */
+export const LIVECHAT_INPUT_CODES = {
+    pageUrl: 'livechat.invalid_page_url',
+    name: 'livechat.invalid_name',
+    lang: 'livechat.invalid_lang',
+    state: 'livechat.invalid_state',
+    clientMessageId: 'livechat.invalid_client_message_id'
+} as const;

@@ -168,7 +168,7 @@ describe('live chat: left messages are conversations in the console, answered by
         for (const [payload, code] of [
             [{ message: '   ' }, 'livechat.message_empty'],
             [{ message: 'x'.repeat(max + 1) }, 'livechat.message_too_long'],
-            [{ message: 'ok', clientMessageId: 'bad id with spaces' }, undefined],
+            [{ message: 'ok', clientMessageId: 'bad id with spaces' }, 'livechat.invalid_client_message_id'],
             [{ message: 'ok', to: 'someone-else@example.test' }, undefined]
         ] as const) {
             const res = await reply(a, 'widget_1_leftone', payload);
@@ -177,7 +177,8 @@ describe('live chat: left messages are conversations in the console, answered by
             expect((res.result as any).code).to.equal(code);
         }
         expect((await reply(a, 'not a session id!', { message: 'ok' })).statusCode).to.equal(400);
-        expect((await t.server.inject({ method: 'PATCH', url: '/api/chat/left-messages/widget_1_leftone', headers: bearer(a.admin.token), payload: { state: 'archived' } })).statusCode).to.equal(400);
+        const badState = await t.server.inject({ method: 'PATCH', url: '/api/chat/left-messages/widget_1_leftone', headers: bearer(a.admin.token), payload: { state: 'archived' } });
+        expect([badState.statusCode, (badState.result as any).code]).to.deep.equal([400, 'livechat.invalid_state']);
         expect((await t.server.inject({ method: 'GET', url: '/api/chat/left-messages?state=closed', headers: bearer(a.admin.token) })).statusCode).to.equal(400);
         await new Promise((r) => setTimeout(r, 100));
         expect(smtp.received.length).to.equal(before);
@@ -186,9 +187,13 @@ describe('live chat: left messages are conversations in the console, answered by
         expect((await inbox(a)).messages[0].inboxState).to.equal('open');
 
         // The widget's calls: a page that is not an http(s) URL, or too long, or a name too long, is refused; nothing is stored.
-        for (const extra of [{ pageUrl: 'javascript:alert(1)' }, { pageUrl: `https://lma.test/${'p'.repeat(2000)}` }, { name: 'n'.repeat(101) }]) {
+        for (const [extra, code] of [
+            [{ pageUrl: 'javascript:alert(1)' }, 'livechat.invalid_page_url'], [{ pageUrl: `https://lma.test/${'p'.repeat(2000)}` }, 'livechat.invalid_page_url'],
+            [{ name: 'n'.repeat(101) }, 'livechat.invalid_name'], [{ lang: 'x'.repeat(40) }, 'livechat.invalid_lang']
+        ] as const) {
             const res = await leave(a, { sessionId: 'widget_3_bad', email: 'x@example.test', message: 'hi', ...extra });
             expect(res.statusCode, JSON.stringify(extra).slice(0, 60)).to.equal(400);
+            expect((res.result as any).code).to.equal(code);
         }
         const created = await t.server.inject({
             method: 'POST', url: '/api/chat/create-session', remoteAddress: '10.23.1.1', headers: { 'x-widget-key': a.bot.publicKey },

@@ -5,7 +5,7 @@ import { adminOf } from '../../../core/http/callers';
 import { fields } from '../../../core/http/fields';
 import { withCodes } from '../../../core/http/errors';
 import type { ConsoleService, HistoryFilter } from '../services/console-service';
-import { LIVECHAT_ERRORS, LIVECHAT_STAFF_ERRORS, messageTooLong } from '../errors';
+import { LIVECHAT_ERRORS, LIVECHAT_INPUT_CODES, LIVECHAT_STAFF_ERRORS, messageTooLong } from '../errors';
 import { Limit } from '../../../core/http/rate-limit';
 
 /** Replies to left messages a store may mail per hour (every agent together). */
@@ -27,7 +27,7 @@ export function consoleRoutes(server: Server, console: ConsoleService): ServerRo
                 id: 'livechat.left-message.list',
                 auth: allow('admin'),
                 description: 'The Messages inbox (issue 23): left messages in one state, with previews, unread counts and the inbox counts',
-                validate: { query: Joi.object({ state: Joi.string().valid('open', 'done', 'all').default('open') }) },
+                validate: { query: Joi.object({ state: withCodes(Joi.string().valid('open', 'done', 'all').default('open'), { '*': LIVECHAT_INPUT_CODES.state }) }) },
                 handler: async (request) => console.leftMessages(adminOf(request).organizationId, (request.query as { state: LeftMessageState | 'all' }).state)
             }
         },
@@ -44,7 +44,7 @@ export function consoleRoutes(server: Server, console: ConsoleService): ServerRo
                         message: withCodes(Joi.string().trim().min(1).max(maxLength).required()
                             .messages({ 'string.max': messageTooLong(maxLength).message, 'string.empty': LIVECHAT_ERRORS.messageEmpty.message }),
                         { 'string.max': messageTooLong(maxLength).code, '*': LIVECHAT_ERRORS.messageEmpty.code }, messageTooLong(maxLength).args),
-                        clientMessageId: Joi.string().trim().min(1).max(64).pattern(/^[A-Za-z0-9_.:-]+$/)
+                        clientMessageId: withCodes(Joi.string().trim().min(1).max(64).pattern(/^[A-Za-z0-9_.:-]+$/), { '*': LIVECHAT_INPUT_CODES.clientMessageId })
                     })
                 },
                 handler: async (request, h) => {
@@ -64,7 +64,7 @@ export function consoleRoutes(server: Server, console: ConsoleService): ServerRo
                 id: 'livechat.left-message.update',
                 auth: allow('admin'),
                 description: 'Marks a left message done, or open again',
-                validate: { params, payload: Joi.object({ state: Joi.string().valid('open', 'done').required() }) },
+                validate: { params, payload: Joi.object({ state: withCodes(Joi.string().valid('open', 'done').required(), { '*': LIVECHAT_INPUT_CODES.state }) }) },
                 handler: async (request) => chat().setLeftMessageState(adminOf(request).organizationId,
                     (request.params as { sessionId: string }).sessionId, (request.payload as { state: LeftMessageState }).state)
             }

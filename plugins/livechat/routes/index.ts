@@ -10,7 +10,7 @@ import { fields, MAX_ID } from '../../../core/http/fields';
 import { adminOf, callerOf, widgetOf } from '../../../core/http/callers';
 import { customerTokenFor, signCustomerToken } from '../../../core/auth/customer-token';
 import { withCodes } from '../../../core/http/errors';
-import { LIVECHAT_ERRORS, messageTooLong } from '../errors';
+import { LIVECHAT_ERRORS, LIVECHAT_INPUT_CODES, messageTooLong } from '../errors';
 
 const params = Joi.object({ sessionId: fields.chatSessionId.required() });
 
@@ -18,8 +18,9 @@ const params = Joi.object({ sessionId: fields.chatSessionId.required() });
  * The page a customer writes from (issue 23): an http(s) URL, which the widget sends as origin and path only (no
  * query or fragment, which may carry personal data); the console shows it as text and a link.
  */
-const pageUrl = Joi.string().trim().max(2000).uri({ scheme: ['http', 'https'] }).allow('', null)
-    .messages({ 'string.uri': '"pageUrl" must be an http(s) URL', 'string.uriCustomScheme': '"pageUrl" must be an http(s) URL' });
+const pageUrl = withCodes(Joi.string().trim().max(2000).uri({ scheme: ['http', 'https'] }).allow('', null)
+    .messages({ 'string.uri': '"pageUrl" must be an http(s) URL', 'string.uriCustomScheme': '"pageUrl" must be an http(s) URL' }),
+{ '*': LIVECHAT_INPUT_CODES.pageUrl });
 
 /** Per-connection send limit over nes (SPEC: hardening): this many messages per CHAT_SEND_WINDOW_SECONDS (10). */
 export const SOCKET_SEND_POINTS = 20;
@@ -166,11 +167,11 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                             .messages({ 'string.max': messageTooLong(maxLength).message, 'string.empty': LIVECHAT_ERRORS.messageEmpty.message }),
                         { 'string.max': messageTooLong(maxLength).code, '*': LIVECHAT_ERRORS.messageEmpty.code }, messageTooLong(maxLength).args),
                         phoneNumber: Joi.string().trim().max(20).allow('', null),
-                        name: Joi.string().trim().max(100).allow('', null),
+                        name: withCodes(Joi.string().trim().max(100).allow('', null), { '*': LIVECHAT_INPUT_CODES.name }),
                         pageUrl,
                         // The customer's language: the agents' replies are mailed in it (DESIGN §10).
-                        lang: Joi.string().trim().max(35).pattern(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/)
-                            .messages({ 'string.pattern.base': '"lang" must be a language tag such as en or es-MX' })
+                        lang: withCodes(Joi.string().trim().max(35).pattern(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/)
+                            .messages({ 'string.pattern.base': '"lang" must be a language tag such as en or es-MX' }), { '*': LIVECHAT_INPUT_CODES.lang })
                     }).unknown(false)
                 },
                 handler: async (request, h) => {
