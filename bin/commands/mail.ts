@@ -27,7 +27,7 @@ export function registerMail(program: Command): void {
                 }
                 if (options.full) {
                     for (const r of rows) {
-                        process.stdout.write(`#${r.id} ${r.createdAt} ${r.status} via ${r.transport}\nTo: ${r.to}\nSubject: ${r.subject}\n\n${r.body}\n${'-'.repeat(60)}\n`);
+                        process.stdout.write(`#${r.id} ${r.createdAt} ${r.status} via ${r.transport}\nTo: ${r.to}\n${r.replyTo ? `Reply-To: ${r.replyTo}\n` : ''}Subject: ${r.subject}\n\n${r.body}\n${'-'.repeat(60)}\n`);
                     }
                     if (!rows.length) {
                         process.stdout.write('(none)\n');

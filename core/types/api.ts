@@ -104,6 +104,10 @@ export interface Question {
 
 export type ChatStatus = 'waiting' | 'agent_connected' | 'completed' | 'failed_to_respond' | 'no_interaction';
 export type Sender = 'customer' | 'agent' | 'system';
+/** A live chat, or a message left with the widget's form when no agent was available (issue 23). */
+export type ChatKind = 'chat' | 'left_message';
+/** A left message's place in the inbox: 'open' (to answer) until an agent marks it 'done'. */
+export type LeftMessageState = 'open' | 'done';
 
 /** A stored chat message with its per-session sequence number and the sender's client message id. */
 export interface ChatMessage {
@@ -135,6 +139,20 @@ export interface ChatSession {
     isStarred: boolean;
     isArchived: boolean;
     lastSeq: number;
+    kind: ChatKind;
+    /**
+     * How staff tell customers without a verified phone apart (issue 23): a number from 1000 to 9999 derived from the
+     * widget session id (core/shared/visitor.ts), the same for every chat and left message of that widget session;
+     * `visitorLabel` is its English form ('Visitor 4821'), the admin app shows its own catalogue's.
+     */
+    visitorNumber: number;
+    visitorLabel: string;
+    /** The page the customer wrote from (origin and path), when the widget said. */
+    pageUrl: string | null;
+    /** Left messages: the reply address, the name given (if any) and the inbox state; null for live chats. */
+    customerEmail: string | null;
+    customerName: string | null;
+    inboxState: LeftMessageState | null;
     messageCount?: number;
     waitSeconds?: number;
     messages?: ChatMessage[];
@@ -390,6 +408,23 @@ export interface HistoryPage {
     total: number;
     page: number;
     pageSize: number;
+}
+
+/** GET /api/chat/left-messages: the store's left messages in one state, and the inbox's counts. */
+export interface LeftMessagesPage {
+    messages: ChatSession[];
+    /** Open left messages, and those of them with a customer message no agent has read. */
+    open: number;
+    unread: number;
+}
+
+/** POST /api/chat/left-messages/{sessionId}/reply: the reply as stored (after it was mailed), and the conversation. */
+export interface LeftMessageReply {
+    message: ChatMessage;
+    session: ChatSession;
+    /** Where it was mailed, and the Reply-To it carried (the store's address). */
+    to: string;
+    replyTo: string;
 }
 
 export interface CustomerOrder {

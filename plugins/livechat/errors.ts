@@ -15,7 +15,30 @@ export const LIVECHAT_ERRORS = {
     chatEnded: { code: 'livechat.chat_ended', message: 'This chat has ended' }
 } satisfies Record<string, CustomerError>;
 
+/** What only staff read (the console's left messages, issue 23): codes the admin app can name, never the widget. */
+export const LIVECHAT_STAFF_ERRORS = {
+    /** A left message whose reply address is unknown (an old row whose system line named none). */
+    noReplyAddress: { code: 'livechat.no_reply_address', message: 'This message has no reply address' },
+    /** The reply to a left message could not be mailed (nothing was stored). */
+    replyNotSent: { code: 'livechat.reply_not_sent', message: 'The reply could not be mailed' },
+    notFound: { code: 'livechat.left_message_not_found', message: 'Left message not found' },
+    /** More replies by email than a store sends in an hour (the console is not a mailing tool). */
+    tooManyReplies: { code: 'livechat.too_many_replies', message: 'This store has sent many replies by email in the last hour. Please try again later.' }
+} satisfies Record<string, CustomerError>;
+
 /** Too long a message: its text needs the limit (`args.max`). */
 export function messageTooLong(max: number): CustomerError & { args: { max: number } } {
     return { code: 'livechat.message_too_long', message: `Message is too long: at most ${max} characters`, args: { max } };
 }
+
+/**
+ * Codes of the new fields' validation failures (issue 23): the widget always sends valid values, so it has no texts
+ * of its own for them and shows the server's message; the console shows the message too.
+ */
+export const LIVECHAT_INPUT_CODES = {
+    pageUrl: 'livechat.invalid_page_url',
+    name: 'livechat.invalid_name',
+    lang: 'livechat.invalid_lang',
+    state: 'livechat.invalid_state',
+    clientMessageId: 'livechat.invalid_client_message_id'
+} as const;

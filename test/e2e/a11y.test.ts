@@ -61,6 +61,15 @@ const newChatRequest = async ({ t, shop, page }: Ctx) => {
     await page.waitForSelector('[data-testid="new-chat-banner"]', { timeout: 10000 });
 };
 
+/** A customer leaves a message while the Messages view is open (issue 23): it arrives in the list. */
+const leftMessage = async ({ t, shop, page }: Ctx) => {
+    await t.server.app.services.livechat.offlineMessage({
+        organizationId: shop.organization.id, botInstanceId: shop.bot.id, sessionId: `a11y-left-${Date.now()}`, email: 'left@example.test',
+        name: 'Lee Left', message: 'Do you ship to Canada?', phoneNumber: null, domain: null, pageUrl: 'https://shop.example/faq'
+    });
+    await page.waitForFunction(() => document.querySelector('[data-testid="messages-list"]')?.textContent?.includes('Lee Left'), { timeout: 10000 });
+};
+
 /** Every staff screen of SPEC §2 and its main states. */
 export const SCREENS: Screen[] = [
     { path: '/admin-login', as: 'nobody', ready: 'Sign In' },
@@ -82,6 +91,11 @@ export const SCREENS: Screen[] = [
             { name: 'new chat banner', step: newChatRequest },
             { name: 'conversation', step: steps(escape, clickButton('Accept'), waitText('I need a human please')) },
             { name: 'settings drawer', step: steps(clickButton('Settings'), dialogOpen) }
+        ]
+    },
+    {
+        path: '/admin-chat/messages', as: 'admin', ready: 'Left messages', states: [
+            { name: 'a left message open', step: steps(leftMessage, clickButton('Lee Left'), waitText('Send by email')) }
         ]
     },
     { path: '/admin-chat/history', as: 'admin', ready: 'History' },

@@ -223,7 +223,7 @@ describe('the AI agent screens in a browser', function () {
         const handed = await ask('widget_e2e_h', 'Can I talk to a real person?');
         expect(handed.fallbackAction).to.equal('live_chat');
         await page.waitForFunction(() => document.body.innerText.includes('The AI agent is transferring'), { timeout: 10000 });
-        await page.waitForFunction(() => document.querySelector('[data-testid="waiting-list"]')?.textContent?.includes('Unknown'), { timeout: 10000 });
+        await page.waitForFunction(() => document.querySelector('[data-testid="waiting-list"]')?.textContent?.includes('Visitor '), { timeout: 10000 });
         await page.evaluate(() => (document.querySelector('[data-testid=new-chat-banner]') as HTMLElement | null)?.click());
         const [accept] = await page.$$('xpath/.//button[contains(., "Accept Chat")]');
         await accept.click();

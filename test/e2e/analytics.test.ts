@@ -175,7 +175,7 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         expect(await text(page, '[data-testid="orders-table"]')).to.contain('Provider timeout');
         const rows = await page.$$('[data-testid="orders-table"] tbody tr');
         const phones = await page.$$eval('[data-testid="orders-table"] tbody tr td:first-child', (els) => els.map((e) => e.textContent));
-        await (await rows[phones.indexOf('+15555550100')].$('button'))!.click();
+        await (await rows[phones.indexOf('(555) 555-0100')].$('button'))!.click();
         await page.waitForFunction(() => document.querySelector('.bp5-dialog')?.textContent?.includes('Avery Stone'));
         await shot(page, '09-orders-dialog');
         await closeDialog(page);
@@ -186,7 +186,7 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         expect(await page.$$eval('[data-testid="domain-card"] .lc-pager button', (b) => b.length)).to.equal(5);
         await shot(page, '10-domains');
         await clickText(page, '.bp5-tab', 'Live Chat');
-        await page.waitForFunction(() => document.querySelector('.lc-a-waiting')?.textContent?.includes('+15555550177'));
+        await page.waitForFunction(() => document.querySelector('.lc-a-waiting')?.textContent?.includes('(555) 555-0177'));
         await shot(page, '11-live-chat');
         await clickText(page, '.bp5-tab', 'WebSocket');
         await page.waitForFunction(() => document.querySelector('.lc-a-panel')?.textContent?.includes('Agent connections'));

@@ -106,7 +106,7 @@ describe('the agent console in a browser (issue 14)', function () {
         await page.keyboard.press('j');
         expect(await focusedChat(page), 'j moves down to Ann').to.equal('console_ann');
         await page.keyboard.press('Enter');
-        await page.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('Chat with +15555550101'));
+        await page.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('Chat with (555) 555-0101'));
         expect(await conversationText(page)).to.contain('Hello from Ann about trail shoes').and.not.contain('Bob asks about returns');
         expect(await replyValue(page), 'Bob\'s draft does not follow the agent into Ann\'s chat').to.equal('');
         await page.keyboard.press('r');
@@ -117,7 +117,7 @@ describe('the agent console in a browser (issue 14)', function () {
         await page.keyboard.press('ArrowUp');
         expect(await focusedChat(page), 'the arrow keys move too').to.equal('console_bob');
         await page.keyboard.press('Enter');
-        await page.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('Chat with +15555550102'));
+        await page.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('Chat with (555) 555-0102'));
         expect(await replyValue(page), 'Bob\'s draft is still there').to.equal('draft for Bob');
         await page.keyboard.press('r');
         // r moves the focus to the reply box on the next frame: type only once it is there.
@@ -135,7 +135,7 @@ describe('the agent console in a browser (issue 14)', function () {
         expect(await focusedChat(page), 'k at the top stays there').to.equal('console_bob');
         await page.keyboard.press('j');
         await page.keyboard.press('Enter');
-        await page.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('Chat with +15555550101'));
+        await page.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('Chat with (555) 555-0101'));
         expect(await replyValue(page)).to.equal('draft for Ann');
         await page.waitForFunction(() => document.querySelector('[data-testid="customer-points"]')?.textContent === '1,250', { timeout: 10000 });
         expect(await page.$eval('[data-testid="customer-panel"]', (el) => el.textContent)).to.contain('Ann Archer').and.contain('Trail Running Shoes');
@@ -152,7 +152,7 @@ describe('the agent console in a browser (issue 14)', function () {
         const row = await t.server.app.db('chat_sessions').where({ session_id: 'console_bob' }).first();
         expect(row.agent_read_seq, 'read up to the newest message, on the server').to.equal(row.last_seq);
         await page.click('[data-chat-button="console_ann"]');
-        await page.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('Chat with +15555550101'));
+        await page.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('Chat with (555) 555-0101'));
     });
 
     it('keeps the keystrokes in the reply box when a new request arrives mid-sentence (the banner is not modal)', async () => {
@@ -242,7 +242,7 @@ describe('the agent console in a browser (issue 14)', function () {
         await page.type('[data-testid="history-search"]', 'TRAIL');
         await page.waitForFunction(() => {
             const list = document.querySelector('[data-testid="history-list"]');
-            return list?.children.length === 1 && list.textContent?.includes('+15555550101') && list.textContent.includes('…Hello from Ann about trail shoes');
+            return list?.children.length === 1 && list.textContent?.includes('(555) 555-0101') && list.textContent.includes('…Hello from Ann about trail shoes');
         }, { timeout: 10000 });
         await page.click('[data-chat-button="console_ann"]');
         await page.waitForFunction(() => document.querySelector('[data-testid="transcript"]')?.textContent?.includes('Returns are free within 30 days.'), { timeout: 10000 });

@@ -63,7 +63,7 @@ async function conversation(customerNode: TestServer, agentNode: TestServer, pre
 
         // The agent sees the request: the flashing banner and the waiting timer.
         await agent.waitForSelector('[data-testid="new-chat-banner"]', { timeout: 15000 });
-        await agent.waitForFunction(() => document.querySelector('[data-testid="waiting-list"]')?.textContent?.includes('Unknown'), { timeout: 10000 });
+        await agent.waitForFunction(() => document.querySelector('[data-testid="waiting-list"]')?.textContent?.includes('Visitor '), { timeout: 10000 });
         expect(await agent.$eval('[data-testid="wait-timer"]', (el) => el.textContent)).to.match(/^00:\d\d$/);
         await screenshot(agent, `${prefix}-agent-request`);
         await screenshot(customer, `${prefix}-customer-waiting`);

@@ -120,7 +120,7 @@ async function conversation(browser: Browser, agentNode: TestServer, customerNod
 
     await cust.chat.start({ phoneNumber: '+15555550142', customerMessage: 'I need a human please' });
     await page.waitForSelector('[data-testid="new-chat-banner"]', { timeout: 10000 });
-    await page.waitForFunction(() => document.querySelector('[data-testid="waiting-list"]')?.textContent?.includes('+15555550142'));
+    await page.waitForFunction(() => document.querySelector('[data-testid="waiting-list"]')?.textContent?.includes('(555) 555-0142'));
     const bannerAt = Date.now();
     expect(await textOf(page)).to.contain('New chat request!');
     await screenshot(page, `${prefix}-agent-new-request`);
@@ -178,7 +178,7 @@ async function conversation(browser: Browser, agentNode: TestServer, customerNod
     // A second customer leaves on their own: the agent gets the 'Customer Disconnected' toast.
     const second = customer(customerNode.url, tenant, `${prefix}_session_2`);
     await second.chat.start({ phoneNumber: null, customerMessage: 'talk to an agent' });
-    await page.waitForFunction(() => document.querySelector('[data-testid="waiting-list"]')?.textContent?.includes('Unknown'), { timeout: 10000 })
+    await page.waitForFunction(() => document.querySelector('[data-testid="waiting-list"]')?.textContent?.includes('Visitor '), { timeout: 10000 })
         .catch(async (err) => {
             console.log(await textOf(page), await agentNode.server.app.db('chat_sessions').select('session_id', 'status', 'phone_number'));
             throw err;

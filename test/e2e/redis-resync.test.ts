@@ -46,7 +46,7 @@ describe('the agent console after a Redis outage', function () {
             onMessage() {}, onEnded() {}, WebSocket: require('ws'), reconnectDelay: { min: 100, max: 1000 }
         });
         await customer.start({ phoneNumber: '+15555550177', customerMessage: 'I need a human please' });
-        await page.waitForFunction(() => document.querySelector('[data-testid="waiting-list"]')?.textContent?.includes('+15555550177'), { timeout: 10000 });
+        await page.waitForFunction(() => document.querySelector('[data-testid="waiting-list"]')?.textContent?.includes('(555) 555-0177'), { timeout: 10000 });
         await page.click('[data-testid="new-chat-banner"]');      // dismissed: it covers the list for 6 s
         await page.waitForSelector('[data-testid="new-chat-banner"]', { hidden: true, timeout: 2000 });
         const [accept] = await page.$$('xpath/.//button[contains(., "Accept Chat")]');

@@ -258,7 +258,7 @@ describe('the widget, second edition: continuity, privacy, isolation (issue 11)'
         await page.close();
     });
 
-    it('offers to leave a message when no agent is available: it reaches the store\'s mail and the console\'s History', async () => {
+    it('offers to leave a message when no agent is available: it reaches the store\'s mail and the console\'s Messages inbox', async () => {
         const auth = { authorization: `Bearer ${shop.admin.token}` };
         const saved = await t.server.inject({ method: 'POST', url: '/api/chat/email-settings', headers: auth, payload: { emailNotificationsEnabled: false, emailRecipient: 'desk@cont.test' } });
         expect(saved.statusCode).to.equal(200);
@@ -283,11 +283,14 @@ describe('the widget, second edition: continuity, privacy, isolation (issue 11)'
             const mail = mails.find((m) => m.body.includes('Is my order #77 ready for pickup?'));
             expect(mail, 'the store got the message by mail').to.not.equal(undefined);
             expect(mail!.body).to.include('jo@example.test');
-            const history = await t.server.inject({ method: 'GET', url: '/api/chat/history?q=%2377', headers: auth });
-            expect(history.statusCode).to.equal(200);
+            // A left message is a conversation in the console's Messages inbox (issue 23), with the page it came from.
+            const inbox = await t.server.inject({ method: 'GET', url: '/api/chat/left-messages', headers: auth });
+            expect(inbox.statusCode).to.equal(200);
             const sessionId = JSON.parse(await page.evaluate(() => sessionStorage.getItem('lc-flow:cont') ?? '{}')).sessionId as string;
-            expect((history.result as any).total, 'History finds it by a word of the message').to.equal(1);
-            expect((history.result as any).sessions[0].sessionId).to.match(new RegExp(`^${sessionId}`));
+            const left = (inbox.result as any).messages.filter((m: any) => m.firstMessage === 'Is my order #77 ready for pickup?');
+            expect(left, 'the Messages inbox has it').to.have.length(1);
+            expect(left[0].sessionId).to.match(new RegExp(`^${sessionId}`));
+            expect(left[0]).to.include({ customerEmail: 'jo@example.test', unreadCount: 1, pageUrl: `http://localhost:${merchant.port}/` });
         }
         finally {
             await page.close();

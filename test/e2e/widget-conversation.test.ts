@@ -194,6 +194,10 @@ describe('the widget\'s conversation model in a browser (issue 23)', function ()
             await page.evaluate(`${ROOT}.querySelector('.lc-msgs').scrollTop = 0`);
             const email = await page.evaluateHandle(`${ROOT}.querySelector('form.lc-offline input[type=email]')`);
             await (email as any).type('jo@example.test');
+            // A bare "agent" is not the message to leave (issue 23, the staff side): the customer writes one.
+            expect(await page.evaluate(`${ROOT}.querySelector('form.lc-offline textarea').value`)).to.equal('');
+            const text = await page.evaluateHandle(`${ROOT}.querySelector('form.lc-offline textarea')`);
+            await (text as any).type('Is delivery free to Canada too?');
             await screenshot(page, `conversation-0${width === 1280 ? 5 : 6}-offline-form-${width}x${height}`);
             await page.evaluate(`${ROOT}.querySelector('form.lc-offline').scrollIntoView()`);
             await screenshot(page, `conversation-0${width === 1280 ? 5 : 6}-offline-form-${width}x${height}-bottom`);

@@ -21,6 +21,16 @@ async function chatOfB(server: Server, b: Tenant, accepted = false): Promise<str
     return sessionId;
 }
 
+/** A message left with organization B's widget form (no agent available), named so A could guess it. */
+async function leftMessageOfB(server: Server, b: Tenant): Promise<string> {
+    counter += 1;
+    const { session } = await server.app.services.livechat.offlineMessage({
+        organizationId: b.organization.id, botInstanceId: b.bot.id, sessionId: `tenancy_left_${counter}_${Date.now()}`,
+        email: 'customer-of-b@example.test', message: 'secret of B', phoneNumber: null, domain: null
+    });
+    return session.sessionId;
+}
+
 const admin = (a: Tenant) => ({ authorization: `Bearer ${a.admin.token}` });
 
 export const cases: Record<string, TenancyCase> = {
@@ -42,6 +52,10 @@ export const cases: Record<string, TenancyCase> = {
         ({ method: 'PATCH', url: `/api/chat/session/${await chatOfB(server, b)}/archive`, headers: admin(a), payload: { isArchived: true } }),
     'livechat.session.read': async ({ server, a, b }) =>
         ({ method: 'POST', url: `/api/chat/session/${await chatOfB(server, b, true)}/read`, headers: admin(a), payload: { seq: 1 } }),
+    'livechat.left-message.reply': async ({ server, a, b }) =>
+        ({ method: 'POST', url: `/api/chat/left-messages/${await leftMessageOfB(server, b)}/reply`, headers: admin(a), payload: { message: 'hi', clientMessageId: 'x1' } }),
+    'livechat.left-message.update': async ({ server, a, b }) =>
+        ({ method: 'PATCH', url: `/api/chat/left-messages/${await leftMessageOfB(server, b)}`, headers: admin(a), payload: { state: 'done' } }),
     'livechat.session.context': async ({ server, a, b }) =>
         ({ method: 'GET', url: `/api/chat/session/${await chatOfB(server, b)}/context`, headers: admin(a) })
 };

@@ -22,7 +22,7 @@ describe('live chat: an offline message when no agent is available (POST /api/ch
         headers: { ...(tenant ? { 'x-widget-key': tenant.bot.publicKey } : {}), ...headers }, payload
     });
 
-    it('mails the store\'s recipient and stores a finished chat that the console\'s History shows (only to that store)', async () => {
+    it('mails the store\'s recipient and stores a left message that the console\'s Messages inbox shows (only to that store)', async () => {
         const settings = await t.server.inject({ method: 'GET', url: '/api/chat/email-settings', headers: bearer(a.admin.token) });
         expect((settings.result as any).emailRecipient).to.equal('desk@offa.test');
         const res = await post(a, { sessionId: 'off_1', email: ' jo@example.test ', message: '  Is my order ready?  ', phoneNumber: '+15555550111' });
@@ -40,10 +40,11 @@ describe('live chat: an offline message when no agent is available (POST /api/ch
             ['customer', 'Is my order ready?'], ['system', 'Offline message: no agent was available. Reply to jo@example.test']
         ]);
 
-        const history = await t.server.inject({ method: 'GET', url: '/api/chat/history', headers: bearer(a.admin.token) });
-        expect(history.statusCode).to.equal(200);
-        expect(JSON.stringify(history.result)).to.include('off_1');
-        const other = await t.server.inject({ method: 'GET', url: '/api/chat/history', headers: bearer(b.admin.token) });
+        expect(session).to.include({ kind: 'left_message', inboxState: 'open', customerEmail: 'jo@example.test' });
+        const inbox = await t.server.inject({ method: 'GET', url: '/api/chat/left-messages', headers: bearer(a.admin.token) });
+        expect(inbox.statusCode).to.equal(200);
+        expect(JSON.stringify(inbox.result)).to.include('off_1');
+        const other = await t.server.inject({ method: 'GET', url: '/api/chat/left-messages?state=all', headers: bearer(b.admin.token) });
         expect(JSON.stringify(other.result)).to.not.include('off_1');
         expect((await t.server.app.services.mail.list({ to: b.admin.email })).filter((m) => m.subject.startsWith('Offline message'))).to.deep.equal([]);
 

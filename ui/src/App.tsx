@@ -42,6 +42,7 @@ export function App() {
                 <Route element={<AdminGuard redirect><AdminLayout /></AdminGuard>}>
                     <Route path="/analytics" element={<AnalyticsPage />} />
                     <Route path="/admin-chat" element={<AdminChat />} />
+                    <Route path="/admin-chat/messages" element={<AdminChat view="messages" />} />
                     <Route path="/admin-chat/history" element={<AdminChat view="history" />} />
                 </Route>
                 <Route path="/super-admin-login" element={<SuperAdminLogin />} />

@@ -81,3 +81,12 @@ export function track(config: WidgetConfig, sessionId: string, event: TrackEvent
     api(config, '/api/analytics/track', { ...event, sessionId }, { keepalive: true, token })
         .catch((err) => console.warn('loyalty-chat: analytics event not recorded', err));
 }
+
+/**
+ * The page the customer is on, for the agents (issue 23): origin and path only (a query or fragment may carry personal
+ * data), http(s) only, at most 2,000 characters; null elsewhere.
+ */
+export function pageUrl(): string | null {
+    const l = typeof location === 'undefined' ? null : location;
+    return l && /^https?:$/.test(l.protocol) ? (l.origin + l.pathname).slice(0, 2000) : null;
+}

@@ -221,7 +221,9 @@ export function conversation(ctx: ConversationContext) {
                 d({ type: 'offer', offer: 'resend' });
                 return;
             case 'live':
-                return ctx.live(move.message);
+                // A bare request for a person ("agent", "talk to a human") is not the message to leave: the form then
+                // starts empty; a request with more to it ("a person about my refund for order 1234") is kept.
+                return ctx.live(move.message, move.message.trim().split(/\s+/).length > 4 ? move.message : '');
             case 'ask_ai':
                 return askAi(move.question, move.stay);
             case 'answer': {

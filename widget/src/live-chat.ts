@@ -7,6 +7,7 @@
  * `resync` push (the server's pub/sub recovered from an outage) fetches the same way.
  */
 import { Client } from '@hapi/nes/lib/client';
+import { pageUrl } from './config';
 
 export interface LiveChatOptions {
     /** e.g. 'https://chat.example.com' — where /api and /ws live. */
@@ -293,7 +294,7 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
     async function createSession(): Promise<void> {
         const details = starting ?? { phoneNumber: null, customerMessage: '' };
         const res = await post('/api/chat/create-session', {
-            sessionId: options.sessionId, phoneNumber: details.phoneNumber, customerMessage: details.customerMessage
+            sessionId: options.sessionId, phoneNumber: details.phoneNumber, customerMessage: details.customerMessage, pageUrl: pageUrl()
         });
         if (!res.ok) {
             throw new Error(`${res.status}: ${await res.text().catch(() => res.statusText)}`);

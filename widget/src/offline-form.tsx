@@ -14,6 +14,8 @@ export function OfflineForm(props: { draft: OfflineDraft; change(draft: OfflineD
         }}>
             <label>{t('offlineEmail')}<input type="email" required maxLength={254} value={draft.email} autoComplete="email"
                 onChange={(e) => change({ ...draft, email: e.target.value })} /></label>
+            <label>{t('offlineName')}<input maxLength={100} value={draft.name ?? ''} autoComplete="name"
+                onChange={(e) => change({ ...draft, name: e.target.value })} /></label>
             <label>{t('offlineMessage')}<textarea required rows={3} value={draft.text} dir="auto"
                 onChange={(e) => change({ ...draft, text: e.target.value })} /></label>
             {draft.error && <p className="lc-offline-error" role="alert">{draft.error}</p>}

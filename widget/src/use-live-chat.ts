@@ -1,14 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
 import type { MutableRefObject } from 'react';
-import { api, ApiError, TrackEvent, WidgetConfig } from './config';
+import { api, ApiError, pageUrl, TrackEvent, WidgetConfig } from './config';
 import { Action, FlowState, said } from './flow';
 import type { LiveChat, LiveChatOptions } from './live-chat';
 import { lazyLiveChat } from './live-chat-lazy';
-import { errorText, t, TEXT } from './texts';
+import { errorText, language, t, TEXT } from './texts';
 
 /** The leave-a-message form, shown when no agent is available (not part of the flow state: a form shown once). */
 export interface OfflineDraft {
     email: string;
+    /** Optional: how the agents address the customer in their reply. */
+    name?: string;
     text: string;
     error: string | null;
 }
@@ -143,7 +145,8 @@ export function useLiveChat(host: LiveChatHost) {
             const session = stateRef.current.sessionId;
             try {
                 await api(config, '/api/chat/offline-message', {
-                    sessionId: session, email: offline.email, message: offline.text, phoneNumber: stateRef.current.verifiedPhone
+                    sessionId: session, email: offline.email, message: offline.text, phoneNumber: stateRef.current.verifiedPhone,
+                    name: offline.name?.trim() || null, pageUrl: pageUrl(), lang: language()
                 }, { token: tokenRef.current });
                 setOffline(null);
                 guard(session)(said(TEXT.offlineSent));

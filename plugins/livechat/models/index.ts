@@ -1,8 +1,8 @@
 import type { RelationMappings } from 'objection';
 import { Model } from '../../../core/db/model';
-import type { ChatStatus, Sender } from '../../../core/types/api';
+import type { ChatKind, ChatStatus, LeftMessageState, Sender } from '../../../core/types/api';
 
-export type { ChatStatus, Sender };
+export type { ChatKind, ChatStatus, LeftMessageState, Sender };
 
 /** A live chat (chat_sessions): its messages are the `messages` relation, in sequence order. */
 export class ChatSessionModel extends Model {
@@ -46,6 +46,17 @@ export class ChatSessionModel extends Model {
     customerGoneAt!: number | null;
     /** The agents were told 'Customer Disconnected' for the current absence. */
     customerGoneNotified!: boolean;
+    /** 'chat' (a live chat) or 'left_message' (the widget's leave-a-message form: a conversation answered by email). */
+    kind!: ChatKind;
+    /** A left message's reply address, and the name the customer gave (if any). */
+    customerEmail!: string | null;
+    customerName!: string | null;
+    /** The page the customer wrote from (origin and path; no query or fragment). */
+    pageUrl!: string | null;
+    /** A left message: the customer's language (a BCP 47 tag from the widget), for the replies' mails. */
+    lang!: string | null;
+    /** A left message: 'open' until an agent marks it done; null for live chats. */
+    inboxState!: LeftMessageState | null;
 
     messages?: ChatMessageModel[];
     /** Selected with `relatedQuery('messages').count().as('message_count')` where a list shows it. */
@@ -98,6 +109,8 @@ export class EmailOutboxModel extends Model {
     subject!: string;
     bodyText!: string;
     bodyHtml!: string | null;
+    /** Reply-To (e.g. a reply to a left message answers to the store's address). */
+    replyTo!: string | null;
     transport!: string;
     status!: string;
     error!: string | null;

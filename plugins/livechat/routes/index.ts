@@ -10,9 +10,17 @@ import { fields, MAX_ID } from '../../../core/http/fields';
 import { adminOf, callerOf, widgetOf } from '../../../core/http/callers';
 import { customerTokenFor, signCustomerToken } from '../../../core/auth/customer-token';
 import { withCodes } from '../../../core/http/errors';
-import { LIVECHAT_ERRORS, messageTooLong } from '../errors';
+import { LIVECHAT_ERRORS, LIVECHAT_INPUT_CODES, messageTooLong } from '../errors';
 
 const params = Joi.object({ sessionId: fields.chatSessionId.required() });
+
+/**
+ * The page a customer writes from (issue 23): an http(s) URL, which the widget sends as origin and path only (no
+ * query or fragment, which may carry personal data); the console shows it as text and a link.
+ */
+const pageUrl = withCodes(Joi.string().trim().max(2000).uri({ scheme: ['http', 'https'] }).allow('', null)
+    .messages({ 'string.uri': '"pageUrl" must be an http(s) URL', 'string.uriCustomScheme': '"pageUrl" must be an http(s) URL' }),
+{ '*': LIVECHAT_INPUT_CODES.pageUrl });
 
 /** Per-connection send limit over nes (SPEC: hardening): this many messages per CHAT_SEND_WINDOW_SECONDS (10). */
 export const SOCKET_SEND_POINTS = 20;
@@ -103,13 +111,14 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                         sessionId: fields.widgetSessionId.required(),
                         phoneNumber: Joi.string().trim().max(20).allow('', null),
                         customerMessage: Joi.string().trim().max(maxLength).allow('', null)
-                            .messages({ 'string.max': `"customerMessage" must be at most ${maxLength} characters` })
+                            .messages({ 'string.max': `"customerMessage" must be at most ${maxLength} characters` }),
+                        pageUrl
                     })
                 },
                 handler: async (request, h) => {
                     const c = widgetOf(request);
                     await createLimit.consume(clientIp(request), LIVECHAT_ERRORS.tooManyChats);
-                    const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null };
+                    const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null; pageUrl?: string | null };
                     // A customer who talked with the AI agent first arrives with that conversation (issue 13).
                     const aiConversation = await server.app.services.ai.conversationForSession(c.organizationId, body.sessionId) ?? [];
                     const { session, created } = await chat().createSession({
@@ -118,6 +127,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                         sessionId: body.sessionId,
                         phoneNumber: body.phoneNumber ?? null,
                         customerMessage: body.customerMessage ?? null,
+                        pageUrl: body.pageUrl || null,
                         domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined),
                         ...(aiConversation.length ? {
                             via: 'ai' as const,
@@ -160,17 +170,22 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                         message: withCodes(Joi.string().trim().min(1).max(maxLength).required()
                             .messages({ 'string.max': messageTooLong(maxLength).message, 'string.empty': LIVECHAT_ERRORS.messageEmpty.message }),
                         { 'string.max': messageTooLong(maxLength).code, '*': LIVECHAT_ERRORS.messageEmpty.code }, messageTooLong(maxLength).args),
-                        phoneNumber: Joi.string().trim().max(20).allow('', null)
+                        phoneNumber: Joi.string().trim().max(20).allow('', null),
+                        name: withCodes(Joi.string().trim().max(100).allow('', null), { '*': LIVECHAT_INPUT_CODES.name }),
+                        pageUrl,
+                        // The customer's language: the agents' replies are mailed in it (DESIGN §10).
+                        lang: withCodes(Joi.string().trim().max(35).pattern(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/)
+                            .messages({ 'string.pattern.base': '"lang" must be a language tag such as en or es-MX' }), { '*': LIVECHAT_INPUT_CODES.lang })
                     }).unknown(false)
                 },
                 handler: async (request, h) => {
                     const c = widgetOf(request);
                     await offlineLimit.consume(clientIp(request), LIVECHAT_ERRORS.tooManyOffline);
                     await offlineStoreLimit.consume(String(c.organizationId), LIVECHAT_ERRORS.offlineStoreFull);
-                    const body = request.payload as { sessionId: string; email: string; message: string; phoneNumber?: string | null };
+                    const body = request.payload as { sessionId: string; email: string; message: string; phoneNumber?: string | null; name?: string | null; pageUrl?: string | null; lang?: string };
                     const { session } = await chat().offlineMessage({
                         organizationId: c.organizationId, botInstanceId: c.botInstanceId, sessionId: body.sessionId, email: body.email,
-                        message: body.message, phoneNumber: body.phoneNumber ?? null,
+                        message: body.message, phoneNumber: body.phoneNumber ?? null, name: body.name || null, pageUrl: body.pageUrl || null, lang: body.lang ?? null,
                         domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined)
                     });
                     return h.response({ ok: true, sessionId: session.sessionId, message: 'Thanks! The store will answer by email.' }).code(201);

@@ -16,8 +16,10 @@ import { zonedDateTime, zonedStamp } from '../../../core/shared/zoned-time';
 const DEFAULT_STORE_ZONE = 'America/New_York';
 import { coded } from '../../../core/http/errors';
 import { e164 } from '../../../core/http/fields';
-import { LIVECHAT_ERRORS, messageTooLong } from '../errors';
-import type { AiTurn, ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
+import { LIVECHAT_ERRORS, LIVECHAT_STAFF_ERRORS, messageTooLong } from '../errors';
+import { visitorLabel, visitorNumber } from '../../../core/shared/visitor';
+import { leftMessageReplyMail } from '../texts';
+import type { AiTurn, ChatMessage, ChatSession, EmailSettings, LeftMessageReply, LeftMessageState } from '../../../core/types/api';
 
 export type { ChatMessage, ChatSession, EmailSettings };
 
@@ -57,6 +59,8 @@ export interface NewChat {
     phoneNumber: string | null;
     customerMessage: string | null;
     domain: string | null;
+    /** The page the customer asked from (origin and path), when the widget said. */
+    pageUrl?: string | null;
     via?: 'widget' | 'ai';
     /** The AI conversation before the hand-off (via 'ai'): what the agents see with the request. */
     aiContext?: AiTransferContext;
@@ -311,24 +315,32 @@ export class ChatService {
     }
 
     /**
-     * An offline message (issue 11): no agent was available, so the customer left an email address and a text.
-     * Stored as a finished chat (no_interaction, ended by the customer, reason `offline_message`) with the text
-     * and a system line naming the reply address, so the console's History shows it; then mailed to the
-     * organization's transcript recipient (whether or not transcripts are switched on: it is the store's mail).
+     * A left message (issues 11 and 23): no agent was available, so the customer left an email address (a name if
+     * they gave one) and a text. Stored as a conversation of kind `left_message`, open in the console's Messages
+     * inbox and unread (the customer's text, then a system line naming the reply address); the status stays that
+     * of a chat that never reached an agent (no_interaction, reason `offline_message`), so the analytics count it as
+     * before. Then mailed to the store's transcript recipient (whether or not transcripts are on: it is the store's
+     * mail; Reply-To the customer), and pushed to the store's agents (`left_message`).
      */
     async offlineMessage(input: { organizationId: number; botInstanceId: number | null; sessionId: string; email: string;
-        message: string; phoneNumber: string | null; domain: string | null }): Promise<{ session: ChatSession; to: string }> {
+        message: string; phoneNumber: string | null; domain: string | null; name?: string | null; pageUrl?: string | null;
+        /** The customer's language (the widget's): the agents' replies are mailed in it. */
+        lang?: string | null }): Promise<{ session: ChatSession; to: string }> {
         const existing = await ChatSessionModel.query(this.db).select('id')
             .where({ organization_id: input.organizationId, widget_session_id: input.sessionId });
         const sessionId = existing.length ? `${input.sessionId}~${existing.length + 1}` : input.sessionId;
         const text = input.message.trim();
-        const note = `Offline message: no agent was available. Reply to ${input.email}`;
+        const email = input.email.trim();
+        const name = input.name?.trim() || null;
+        const note = `Offline message: no agent was available. Reply to ${email}`;
         const row = await this.db.transaction(async (trx) => {
             const t = Date.now();
             const created = await ChatSessionModel.query(trx).insertAndFetch({
                 organizationId: input.organizationId, botInstanceId: input.botInstanceId, sessionId, widgetSessionId: input.sessionId,
                 phoneNumber: e164(input.phoneNumber ?? '') ?? 'Unknown', status: 'no_interaction', customerMessage: text, domain: input.domain,
-                lastSeq: 2, isStarred: false, isArchived: false, endedBy: 'customer', endReason: 'offline_message', endedAt: t
+                lastSeq: 2, isStarred: false, isArchived: false, endedBy: 'customer', endReason: 'offline_message', endedAt: t,
+                kind: 'left_message', inboxState: 'open', customerEmail: email, customerName: name, pageUrl: input.pageUrl ?? null,
+                lang: input.lang ?? null
             });
             await created.$relatedQuery('messages', trx).insert({
                 organizationId: input.organizationId, seq: 1, sender: 'customer', senderUserId: null, message: text, clientMessageId: 'offline', createdAt: t
@@ -338,19 +350,106 @@ export class ChatService {
             });
             return created;
         });
+        const session = toSession(row);
         const settings = await this.getEmailSettings(input.organizationId);
         const org = await this.deps.tenants.getOrganization(input.organizationId);
         await this.deps.mail.send({
             organizationId: input.organizationId,
             to: settings.emailRecipient,
-            subject: `Offline message from ${input.email}${org ? ` (${org.storeName})` : ''}`,
-            text: [`A customer wrote while no agent was available.`, `Reply to: ${input.email}`,
-                `Phone: ${row.phoneNumber}`, `Session: ${sessionId}`, '', text, ''].join('\n')
+            replyTo: email,
+            subject: `Offline message from ${email}${org ? ` (${org.storeName})` : ''}`,
+            text: [`A customer wrote while no agent was available.`, `Reply to: ${email}`,
+                ...(name ? [`Name: ${name}`] : []),
+                `Phone: ${row.phoneNumber}`, `Visitor label: ${session.visitorLabel}`,
+                ...(row.pageUrl ? [`Page: ${row.pageUrl}`] : []),
+                `Session: ${sessionId}`, '', text, '',
+                'It is also in the live chat console (Messages), where an agent can answer it.', ''].join('\n')
         });
         await this.deps.realtime.publish(paths.agents(input.organizationId), {
-            type: 'session_ended', sessionId, reason: 'offline_message', endedBy: 'customer', status: 'no_interaction', timestamp: iso(row.endedAt)
+            type: 'left_message', sessionId, visitorNumber: session.visitorNumber, visitorLabel: session.visitorLabel,
+            email, name, message: text, pageUrl: session.pageUrl, timestamp: session.createdAt
         });
-        return { session: toSession(row), to: settings.emailRecipient };
+        return { session, to: settings.emailRecipient };
+    }
+
+    /** The store's left message with this id (404 for a live chat, or another store's). */
+    private async findLeftMessage(organizationId: number, sessionId: string): Promise<ChatSessionModel> {
+        const row = await ChatSessionModel.query(this.db).findOne({ organization_id: organizationId, session_id: sessionId, kind: 'left_message' });
+        if (!row) {
+            throw coded(Boom.notFound(LIVECHAT_STAFF_ERRORS.notFound.message), LIVECHAT_STAFF_ERRORS.notFound.code);
+        }
+        return row;
+    }
+
+    /**
+     * An agent answers a left message (issue 23): the reply is mailed to the customer's address, Reply-To the store's
+     * recipient (the customer's answer goes to the store's mailbox, not back into the console), then stored in the
+     * thread, read up to it, and pushed to the store's agents (`left_message_updated`). Nothing is stored when the
+     * mail fails (502). A retry with the same client message id answers the stored reply and mails nothing.
+     */
+    async replyToLeftMessage(organizationId: number, sessionId: string, agentId: number,
+        input: { message: string; clientMessageId?: string | null }): Promise<LeftMessageReply & { duplicate: boolean }> {
+        const text = input.message.trim();
+        if (!text) {
+            throw coded(Boom.badRequest('Message must not be empty'), LIVECHAT_ERRORS.messageEmpty.code);
+        }
+        const row = await this.findLeftMessage(organizationId, sessionId);
+        const clientMessageId = input.clientMessageId ?? Crypto.randomUUID();
+        const settings = await this.getEmailSettings(organizationId);
+        const earlier = await row.$relatedQuery('messages', this.db).findOne({ sender: 'agent', client_message_id: clientMessageId });
+        if (earlier) {
+            const [message] = await this.withAgentNames(organizationId, [toMessage(earlier, sessionId)], [earlier]);
+            return { message, session: toSession(row), to: row.customerEmail ?? '', replyTo: settings.emailRecipient, duplicate: true };
+        }
+        if (!row.customerEmail) {
+            throw coded(Boom.conflict('This message has no reply address'), LIVECHAT_STAFF_ERRORS.noReplyAddress.code);
+        }
+        const org = await this.deps.tenants.getOrganization(organizationId);
+        const agent = await this.agentFirstName(organizationId, agentId);
+        // In the language the customer wrote in (DESIGN §10); the store's own mails stay in the store's language.
+        const mail = leftMessageReplyMail(row.lang, {
+            store: org?.storeName ?? '', agent, name: row.customerName, reply: text, original: row.customerMessage ?? ''
+        });
+        try {
+            await this.deps.mail.send({ organizationId, to: row.customerEmail, replyTo: settings.emailRecipient, subject: mail.subject, text: mail.text });
+        }
+        catch (err) {
+            throw coded(Boom.badGateway(`The reply could not be mailed: ${(err as Error).message}`), LIVECHAT_STAFF_ERRORS.replyNotSent.code);
+        }
+        let stored: ChatMessageModel;
+        try {
+            stored = await this.db.transaction(async (trx) => {
+                const [next] = await ChatSessionModel.query(trx).where('id', row.id)
+                    .patch({ lastSeq: raw('last_seq + 1') })
+                    .returning(['id', 'last_seq']);
+                const message = await next.$relatedQuery('messages', trx).insert({
+                    organizationId, seq: next.lastSeq, sender: 'agent', senderUserId: agentId, message: text, clientMessageId
+                });
+                await ChatSessionModel.query(trx).where('id', row.id).where('agent_read_seq', '<', next.lastSeq).patch({ agentReadSeq: next.lastSeq });
+                return message;
+            });
+        }
+        catch (err) {
+            // Two sends of one reply at once: the unique (chat, sender, client message id) kept the first.
+            const first = await row.$relatedQuery('messages', this.db).findOne({ sender: 'agent', client_message_id: clientMessageId });
+            if (!first) {
+                throw err;
+            }
+            stored = first;
+        }
+        const [message] = await this.withAgentNames(organizationId, [toMessage(stored, sessionId)], [stored]);
+        const session = toSession(await row.$query(this.db));
+        await this.deps.realtime.publish(paths.agents(organizationId), { type: 'left_message_updated', sessionId, inboxState: session.inboxState, message });
+        return { message, session, to: row.customerEmail, replyTo: settings.emailRecipient, duplicate: false };
+    }
+
+    /** Marks a left message done, or open again; pushed to the store's agents. */
+    async setLeftMessageState(organizationId: number, sessionId: string, state: LeftMessageState): Promise<ChatSession> {
+        const row = await this.findLeftMessage(organizationId, sessionId);
+        await row.$query(this.db).patch({ inboxState: state });
+        const session = toSession(await row.$query(this.db));
+        await this.deps.realtime.publish(paths.agents(organizationId), { type: 'left_message_updated', sessionId, inboxState: state });
+        return session;
     }
 
     /** Clears this node's grace and abandon timers (server stop). */
@@ -386,6 +485,11 @@ export class ChatService {
             .orderBy('id', 'desc');
         const open = existing.find((s) => OPEN_STATUSES.includes(s.status));
         if (open) {
+            if (!open.pageUrl && input.pageUrl) {
+                // Opened by the AI agent's hand-off (no page): the widget's create-session that follows names it.
+                await ChatSessionModel.query(this.db).where('id', open.id).whereNull('page_url').patch({ pageUrl: input.pageUrl });
+                open.pageUrl = input.pageUrl;
+            }
             return { session: toSession(open), created: false };
         }
         const sessionId = existing.length ? `${input.sessionId}~${existing.length + 1}` : input.sessionId;
@@ -400,6 +504,7 @@ export class ChatService {
                 status: 'waiting',
                 customerMessage: first,
                 domain: input.domain,
+                pageUrl: input.pageUrl ?? null,
                 lastSeq: first ? 1 : 0,
                 isStarred: false,
                 isArchived: false
@@ -416,7 +521,7 @@ export class ChatService {
         const session = toSession(row);
         const type = input.via === 'ai' ? 'ai_transfer_request' : 'new_customer';
         await this.deps.realtime.publish(paths.agents(input.organizationId), {
-            type, sessionId, phoneNumber: session.phoneNumber, message: first,
+            type, sessionId, phoneNumber: session.phoneNumber, visitorNumber: session.visitorNumber, visitorLabel: session.visitorLabel, message: first,
             originalQuestion: input.aiContext?.originalQuestion ?? first, createdAt: session.createdAt,
             ...(input.aiContext ? { aiConversation: input.aiContext.aiConversation } : {})
         });
@@ -760,6 +865,7 @@ export class ChatService {
             `Live chat transcript — ${org?.storeName ?? ''}`.trim(),
             `Session: ${session.sessionId}`,
             `Customer phone: ${session.phoneNumber}`,
+            `Visitor label: ${session.visitorLabel}`,
             `Started: ${at(session.createdAt)}`,
             `Accepted: ${at(session.acceptedAt)}`,
             `Ended: ${at(session.endedAt)} (${session.endReason ?? session.status})`,
@@ -794,7 +900,14 @@ export function toSession(row: ChatSessionModel): ChatSession {
         endReason: row.endReason,
         isStarred: row.isStarred,
         isArchived: row.isArchived,
-        lastSeq: row.lastSeq
+        lastSeq: row.lastSeq,
+        kind: row.kind ?? 'chat',
+        visitorNumber: visitorNumber(row.widgetSessionId ?? row.sessionId),
+        visitorLabel: visitorLabel(row.widgetSessionId ?? row.sessionId),
+        pageUrl: row.pageUrl ?? null,
+        customerEmail: row.customerEmail ?? null,
+        customerName: row.customerName ?? null,
+        inboxState: row.inboxState ?? null
     };
 }
 

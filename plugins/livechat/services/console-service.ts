@@ -2,7 +2,7 @@ import type { Db } from '../../../core/db';
 import { iso } from '../../../core/db/model';
 import { e164 } from '../../../core/http/fields';
 import type { Services } from '../../../core/types';
-import type { CannedReply, ChatSession, CustomerContext, CustomerOrder, HistoryPage, Sender } from '../../../core/types/api';
+import type { CannedReply, ChatSession, CustomerContext, CustomerOrder, HistoryPage, LeftMessagesPage, LeftMessageState, Sender } from '../../../core/types/api';
 
 export type { CannedReply, CustomerContext, CustomerOrder, HistoryPage };
 import { ChatMessageModel, ChatSessionModel } from '../models';
@@ -92,12 +92,35 @@ export class ConsoleService {
             query.where('status', 'agent_connected');
         }
         else {
-            query.whereNot('status', 'waiting');
+            query.whereNot('status', 'waiting').where('kind', 'chat');
         }
         if (!filter.includeArchived) {
             query.where('is_archived', false);
         }
         return this.withPreviews(await query.orderBy('created_at', 'desc').limit(100));
+    }
+
+    /**
+     * GET /api/chat/left-messages (issue 23): the store's left messages in one state ('open', 'done' or 'all'), newest
+     * first, each with its last message and unread count, and the inbox's counts (open, and open with unread).
+     */
+    async leftMessages(organizationId: number, state: LeftMessageState | 'all'): Promise<LeftMessagesPage> {
+        const query = ChatSessionModel.query(this.db)
+            .select('chat_sessions.*', ChatSessionModel.relatedQuery('messages').count().as('message_count'))
+            .where({ organization_id: organizationId, kind: 'left_message' });
+        if (state !== 'all') {
+            query.where('inbox_state', state);
+        }
+        const messages = await this.withPreviews(await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(200));
+        const [{ n }] = await ChatSessionModel.query(this.db).where({ organization_id: organizationId, kind: 'left_message', inbox_state: 'open' })
+            .count({ n: '*' }).castTo<Array<{ n: number | string }>>();
+        const [{ u }] = await ChatSessionModel.query(this.db).where({ organization_id: organizationId, kind: 'left_message', inbox_state: 'open' })
+            .whereExists(ChatMessageModel.query(this.db).select(1)
+                .whereColumn('chat_messages.chat_session_id', 'chat_sessions.id')
+                .where('chat_messages.sender', 'customer')
+                .whereRaw('chat_messages.seq > chat_sessions.agent_read_seq'))
+            .count({ u: '*' }).castTo<Array<{ u: number | string }>>();
+        return { messages, open: Number(n), unread: Number(u) };
     }
 
     /** An agent read the chat up to `seq` (never backwards, never past the last message); told to the store's other agents. */
@@ -123,8 +146,10 @@ export class ConsoleService {
         const pageSize = filter.pageSize ?? 25;
         const q = filter.q?.trim().toLowerCase() || null;
         const base = () => {
+            // Live chats only: left messages have their own inbox (Messages), open or done.
             const query = ChatSessionModel.query(this.db)
                 .where('chat_sessions.organization_id', organizationId)
+                .where('chat_sessions.kind', 'chat')
                 .whereNotIn('chat_sessions.status', OPEN_STATUSES);
             if (filter.from !== undefined) {
                 query.where('chat_sessions.created_at', '>=', filter.from);

@@ -10,6 +10,8 @@ export interface Email {
     to: string;
     subject: string;
     text: string;
+    /** Where an answer to this mail goes (a reply to a left message: the store's address). */
+    replyTo?: string | null;
 }
 
 /** One email of the outbox as `loyalty-chat mail` prints it. */
@@ -17,6 +19,7 @@ export type OutboxEntry = {
     id: number;
     organizationId: number | null;
     to: string;
+    replyTo: string | null;
     subject: string;
     body: string;
     transport: string;
@@ -73,7 +76,10 @@ export class MailService {
         let error: string | null = null;
         if (this.transport === 'smtp') {
             try {
-                await this.smtp().sendMail({ from: this.deps.mail.from, to: email.to, subject: email.subject, text: email.text });
+                await this.smtp().sendMail({
+                    from: this.deps.mail.from, to: email.to, subject: email.subject, text: email.text,
+                    ...(email.replyTo ? { replyTo: email.replyTo } : {})
+                });
                 status = 'sent';
             }
             catch (err) {
@@ -84,6 +90,7 @@ export class MailService {
         const saved = await EmailOutboxModel.query(this.deps.db).insertAndFetch({
             organizationId: email.organizationId,
             toAddress: email.to,
+            replyTo: email.replyTo ?? null,
             subject: email.subject,
             bodyText: email.text,
             bodyHtml: null,
@@ -116,6 +123,7 @@ function toEntry(row: EmailOutboxModel): OutboxEntry {
         id: row.id,
         organizationId: row.organizationId,
         to: row.toAddress,
+        replyTo: row.replyTo ?? null,
         subject: row.subject,
         body: row.bodyText,
         transport: row.transport,

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CannedReply, ChatSession, CustomerContext, HistoryPage } from '../../../core/types/api';
+import type { CannedReply, ChatSession, CustomerContext, HistoryPage, LeftMessageReply, LeftMessagesPage } from '../../../core/types/api';
 import { apiRequest, getJson } from './client';
 import { chatKeys } from './chat';
 
-export type { CannedReply, CustomerContext, CustomerOrder, HistoryPage } from '../../../core/types/api';
+export type { CannedReply, CustomerContext, CustomerOrder, HistoryPage, LeftMessageReply, LeftMessagesPage } from '../../../core/types/api';
 
 /** The agent console's reads beyond the live queue (GET /api/chat/history, …/context, /api/chat/canned-replies). */
 
@@ -24,6 +24,8 @@ export interface AdminOrganization {
     storeName: string;
     domain: string;
     subdomain: string;
+    /** ISO 3166-1 alpha-2: where phones are read, and which ones staff see in national format (issue 23). */
+    country?: string;
     user: { id: number; email: string; role: string };
 }
 
@@ -102,5 +104,53 @@ export function useMarkRead() {
             apiRequest<{ sessionId: string; agentReadSeq: number; unreadCount: number }>(`/api/chat/session/${encodeURIComponent(sessionId)}/read`, { method: 'POST', body: { seq } }),
         onSuccess: (r) => queryClient.setQueryData<ChatSession[]>(chatKeys.active, (old) =>
             old?.map((s) => (s.sessionId === r.sessionId ? { ...s, unreadCount: r.unreadCount, agentReadSeq: r.agentReadSeq } : s)))
+    });
+}
+
+// ---- left messages (issue 23): the Messages inbox ----
+
+export type LeftMessagesState = 'open' | 'done' | 'all';
+
+export const leftMessageKeys = {
+    all: ['chat', 'left-messages'] as const,
+    list: (state: LeftMessagesState) => ['chat', 'left-messages', state] as const
+};
+
+/** The store's left messages in one state, with the inbox's open and unread counts (refetched on pushes). */
+export function useLeftMessages(state: LeftMessagesState) {
+    return useQuery({
+        queryKey: leftMessageKeys.list(state),
+        queryFn: () => getJson<LeftMessagesPage>(`/api/chat/left-messages?state=${state}`),
+        placeholderData: (previous) => previous
+    });
+}
+
+function newReplyId(): string {
+    return `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** An agent's answer to a left message: mailed to the customer, then kept in the thread. */
+export function useReplyToLeftMessage() {
+    const queryClient = useQueryClient();
+    return useMutation({
+        mutationFn: ({ sessionId, text }: { sessionId: string; text: string }) =>
+            apiRequest<LeftMessageReply>(`/api/chat/left-messages/${encodeURIComponent(sessionId)}/reply`, { method: 'POST', body: { message: text, clientMessageId: newReplyId() } }),
+        onSettled: (_r, _e, v) => {
+            void queryClient.invalidateQueries({ queryKey: leftMessageKeys.all });
+            void queryClient.invalidateQueries({ queryKey: ['chat', 'transcript', v.sessionId] });
+        }
+    });
+}
+
+/** Done, or open again. */
+export function useSetLeftMessageState() {
+    const queryClient = useQueryClient();
+    return useMutation({
+        mutationFn: ({ sessionId, state }: { sessionId: string; state: 'open' | 'done' }) =>
+            apiRequest<ChatSession>(`/api/chat/left-messages/${encodeURIComponent(sessionId)}`, { method: 'PATCH', body: { state } }),
+        onSettled: (_r, _e, v) => {
+            void queryClient.invalidateQueries({ queryKey: leftMessageKeys.all });
+            void queryClient.invalidateQueries({ queryKey: ['chat', 'transcript', v.sessionId] });
+        }
     });
 }

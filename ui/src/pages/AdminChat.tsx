@@ -10,7 +10,11 @@ import { consoleKeys, useMarkRead } from '../api/console';
 import { useAdminAuth } from '../auth/AdminGuard';
 import { AgentPush, AgentSocket, ConnectionState } from '../components/chat/agent-socket';
 import { AgentStatusPanel } from '../components/chat/AgentStatusPanel';
-import { ActiveChats, customerLabel, WaitingChats } from '../components/chat/ChatLists';
+import { ActiveChats, WaitingChats } from '../components/chat/ChatLists';
+import { LeftMessagesView, MessagesViewLink } from '../components/chat/LeftMessagesView';
+import { leftMessageKeys } from '../api/console';
+import { useCustomerName } from '../phone';
+import { useT } from '../i18n';
 import { Conversation, ConversationHandle } from '../components/chat/Conversation';
 import { CustomerPanel } from '../components/chat/CustomerPanel';
 import { HistoryView } from '../components/chat/HistoryView';
@@ -78,8 +82,10 @@ function moveFocus(delta: 1 | -1, fallback: string | null): boolean {
  * Keys: j/k or ↓/↑ move through the chats, Enter opens, r replies, / opens canned replies, Esc leaves the reply
  * box and closes the new-request banner.
  */
-export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'history' }) {
+export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messages' | 'history' }) {
     const queryClient = useQueryClient();
+    const t = useT();
+    const customerLabel = useCustomerName();
     const { user, token } = useAdminAuth();
     const waiting = useWaitingChats();
     const active = useActiveChats();
@@ -192,6 +198,20 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
                     toast('Customer Disconnected', 'The customer left the chat', 'warning');
                 }
                 break;
+            case 'left_message': {
+                // A customer left a message (no agent was available): the Messages inbox and its count (issue 23).
+                void queryClient.invalidateQueries({ queryKey: leftMessageKeys.all });
+                const who = typeof push.name === 'string' && push.name ? push.name : typeof push.email === 'string' ? push.email : t('chat.visitor', { n: String(push.visitorNumber ?? '') });
+                toast(t('messages.newToast'), t('messages.newToastText', { customer: who }), 'primary');
+                if (document.visibilityState === 'hidden' || !document.hasFocus()) {
+                    notifyBrowser(t('messages.newToast'), t('messages.newToastText', { customer: who }));
+                }
+                break;
+            }
+            case 'left_message_updated':
+                void queryClient.invalidateQueries({ queryKey: leftMessageKeys.all });
+                void queryClient.invalidateQueries({ queryKey: ['chat', 'transcript', String(push.sessionId)] });
+                break;
             case 'customer_disconnected':
                 toast('Customer Disconnected', 'The customer has been gone for a while; the chat ends if they do not come back', 'warning');
                 break;
@@ -225,7 +245,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
             default:
                 break;
         }
-    }, [queryClient, toast]);
+    }, [queryClient, toast, t]);
 
     useEffect(() => {
         if (user.organizationId === null) {
@@ -370,15 +390,16 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
             <div className="lc-console-head">
                 <h1 className="lc-h1 lc-console-title">Live Chat</h1>
                 <nav className="lc-console-views" aria-label="Live chat views">
-                    <NavLink end to="/admin-chat" className={({ isActive }) => `lc-view-link${isActive ? ' is-current' : ''}`}>Inbox</NavLink>
-                    <NavLink to="/admin-chat/history" className={({ isActive }) => `lc-view-link${isActive ? ' is-current' : ''}`}>History</NavLink>
+                    <NavLink end to="/admin-chat" className={({ isActive }) => `lc-view-link${isActive ? ' is-current' : ''}`}>{t('chat.viewInbox')}</NavLink>
+                    <MessagesViewLink />
+                    <NavLink to="/admin-chat/history" className={({ isActive }) => `lc-view-link${isActive ? ' is-current' : ''}`}>{t('chat.viewHistory')}</NavLink>
                 </nav>
                 <AgentStatusPanel connection={connection} attempt={attempt} toast={toast} />
                 <span className="lc-keys-hint" aria-hidden="true">j/k move · Enter open · r reply · / canned · Esc back</span>
             </div>
-            {view === 'history'
-                ? <HistoryView pane={pane} setPane={setPane} />
-                : (
+            {view === 'history' && <HistoryView pane={pane} setPane={setPane} />}
+            {view === 'messages' && <LeftMessagesView pane={pane} setPane={setPane} toast={toast} />}
+            {view === 'inbox' && (
                     <div className={`lc-console-columns lc-pane-${pane}`}>
                         <div className="lc-queue lc-pane" aria-label="Chats">
                             <WaitingChats chats={waiting.data ?? []} now={now} canAccept={connected} onAccept={accept} />

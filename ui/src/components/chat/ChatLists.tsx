@@ -1,18 +1,29 @@
 import { Button, Tag } from '@blueprintjs/core';
 import type { ChatSession } from '../../api/chat';
 import { mmss, waitColour } from './alerts';
+import { useCustomerName } from '../../phone';
 
 function since(iso: string | null, now: number): number {
     return iso ? (now - Date.parse(iso)) / 1000 : 0;
 }
 
-/** How a chat's customer is named in lists: the phone when known (never a bare id suffix). */
-export function customerLabel(c: Pick<ChatSession, 'phoneNumber'>): string {
-    return c.phoneNumber && c.phoneNumber !== 'Unknown' ? c.phoneNumber : 'Unknown';
+/**
+ * How a chat's customer is named where no hook can run (plain text): the phone as stored when known, else the
+ * visitor label ('Visitor 4821', issue 23). Components use `useCustomerName()` (src/phone.ts): the phone in the
+ * store's format, and the visitor label from the catalogue.
+ */
+export function customerLabel(c: Pick<ChatSession, 'phoneNumber'> & { visitorLabel?: string }): string {
+    return c.phoneNumber && c.phoneNumber !== 'Unknown' ? c.phoneNumber : c.visitorLabel ?? 'Unknown';
+}
+
+/** Where a chat comes from, short: the page without its scheme (issue 23), else the domain. */
+function pageOf(c: Pick<ChatSession, 'pageUrl' | 'domain'>): string {
+    return c.pageUrl ? c.pageUrl.replace(/^https?:\/\//, '') : c.domain ?? '';
 }
 
 /** SPEC §2: waiting chats with the mm:ss timer (green < 60 s, yellow < 300 s, red after) and Accept Chat. */
 export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: ChatSession[]; now: number; canAccept: boolean; onAccept(sessionId: string): void }) {
+    const nameOf = useCustomerName();
     return (
         <section className="lc-queue-section" aria-labelledby="lc-waiting-title">
             <h2 id="lc-waiting-title" className="lc-queue-title">Waiting <Tag round minimal>{chats.length}</Tag></h2>
@@ -23,12 +34,12 @@ export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: ChatS
                     return (
                         <li key={c.sessionId} className="lc-chat-item lc-chat-waiting" data-session={c.sessionId}>
                             <div className="lc-chat-item-row">
-                                <strong>{customerLabel(c)}</strong>
+                                <strong>{nameOf(c)}</strong>
                                 <span className={`lc-timer lc-timer-${waitColour(waited)}`} data-testid="wait-timer">{mmss(waited)}</span>
                             </div>
                             {c.firstMessage && <div className="lc-chat-preview" title={c.firstMessage}>{c.firstMessage}</div>}
                             <div className="lc-chat-item-row lc-chat-item-actions">
-                                <span className="lc-chat-item-meta">{c.domain ?? ''}</span>
+                                <span className="lc-chat-item-meta lc-chat-page" title={c.pageUrl ?? c.domain ?? undefined}>{pageOf(c)}</span>
                                 <Button small intent="success" text="Accept Chat" disabled={!canAccept} onClick={() => onAccept(c.sessionId)} />
                             </div>
                         </li>
@@ -48,6 +59,7 @@ export function ActiveChats({ chats, now, selected, canEnd, onSelect, onStar, on
     chats: ChatSession[]; now: number; selected: string | null; canEnd: boolean;
     onSelect(sessionId: string): void; onStar(c: ChatSession): void; onArchive(c: ChatSession): void; onEnd(sessionId: string): void;
 }) {
+    const nameOf = useCustomerName();
     return (
         <section className="lc-queue-section" aria-labelledby="lc-active-title">
             <h2 id="lc-active-title" className="lc-queue-title">Active <Tag round minimal>{chats.length}</Tag></h2>
@@ -61,7 +73,7 @@ export function ActiveChats({ chats, now, selected, canEnd, onSelect, onStar, on
                             <button type="button" className="lc-chat-open" data-chat-button={c.sessionId} aria-current={selected === c.sessionId ? 'true' : undefined}
                                 onClick={() => onSelect(c.sessionId)}>
                                 <span className="lc-chat-item-row">
-                                    <strong className="lc-chat-phone">{customerLabel(c)}</strong>
+                                    <strong className="lc-chat-phone">{nameOf(c)}</strong>
                                     {unread > 0 && <span className="lc-unread" data-testid="unread-count" aria-label={`${unread} unread`}>{unread}</span>}
                                 </span>
                                 {preview && <span className="lc-chat-preview" data-testid="chat-preview">{preview}</span>}
@@ -71,9 +83,9 @@ export function ActiveChats({ chats, now, selected, canEnd, onSelect, onStar, on
                             </button>
                             <span className="lc-chat-item-actions">
                                 <Button small minimal icon={c.isStarred ? 'star' : 'star-empty'} intent={c.isStarred ? 'warning' : 'none'}
-                                    aria-label={c.isStarred ? `Unstar the chat with ${customerLabel(c)}` : `Star the chat with ${customerLabel(c)}`} aria-pressed={c.isStarred} onClick={() => onStar(c)} />
-                                <Button small minimal icon="archive" aria-label={`Archive the chat with ${customerLabel(c)}`} onClick={() => onArchive(c)} />
-                                <Button small minimal icon="cross-circle" intent="danger" text="End" aria-label={`End the chat with ${customerLabel(c)}`}
+                                    aria-label={c.isStarred ? `Unstar the chat with ${nameOf(c)}` : `Star the chat with ${nameOf(c)}`} aria-pressed={c.isStarred} onClick={() => onStar(c)} />
+                                <Button small minimal icon="archive" aria-label={`Archive the chat with ${nameOf(c)}`} onClick={() => onArchive(c)} />
+                                <Button small minimal icon="cross-circle" intent="danger" text="End" aria-label={`End the chat with ${nameOf(c)}`}
                                     disabled={!canEnd} onClick={() => onEnd(c.sessionId)} />
                             </span>
                         </li>

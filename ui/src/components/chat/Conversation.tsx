@@ -2,7 +2,7 @@ import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState }
 import { Button, Spinner, Tag } from '@blueprintjs/core';
 import type { ChatMessage, ChatSession } from '../../api/chat';
 import { CannedReply, useCannedReplies } from '../../api/console';
-import { customerLabel } from './ChatLists';
+import { useCustomerName } from '../../phone';
 import { EmptyState } from '../a11y';
 import { BusyButton } from '../BusyButton';
 
@@ -66,6 +66,7 @@ export const Conversation = forwardRef<ConversationHandle, {
     /** The customer is typing (their signal arrived in the last few seconds). */
     customerTyping?: boolean;
 }>(function Conversation({ session, messages, canSend, draft, onDraft, onSend, onLeave, onBack, onShowCustomer, customerTyping }, ref) {
+    const nameOf = useCustomerName();
     const [sending, setSending] = useState(false);
     const [cannedIndex, setCannedIndex] = useState(0);
     const [cannedClosed, setCannedClosed] = useState(false);
@@ -115,15 +116,15 @@ export const Conversation = forwardRef<ConversationHandle, {
         <section className="lc-conversation lc-pane" data-testid="conversation" aria-labelledby="lc-conversation-title">
             <div className="lc-pane-head">
                 {onBack && <Button className="lc-pane-back" minimal icon="arrow-left" aria-label="Back to the chats" onClick={onBack} />}
-                <h2 id="lc-conversation-title" className="lc-pane-title">Chat with {customerLabel(session)}</h2>
+                <h2 id="lc-conversation-title" className="lc-pane-title">Chat with {nameOf(session)}</h2>
                 {onShowCustomer && <Button className="lc-show-customer" minimal icon="person" text="Customer" onClick={onShowCustomer} />}
             </div>
             <MessageList messages={messages} sessionId={session.sessionId} />
-            <p className="lc-typing" aria-live="polite" data-testid="customer-typing">{customerTyping ? `${customerLabel(session)} is typing…` : ''}</p>
+            <p className="lc-typing" aria-live="polite" data-testid="customer-typing">{customerTyping ? `${nameOf(session)} is typing…` : ''}</p>
             <div className="lc-composer">
                 {menuOpen && <CannedMenu query={query} active={Math.min(cannedIndex, Math.max(0, matches.length - 1))} replies={matches} loading={canned.isPending}
                     onPick={pick} onHover={setCannedIndex} />}
-                <label htmlFor="lc-reply" className="lc-sr-only">Reply to {customerLabel(session)}</label>
+                <label htmlFor="lc-reply" className="lc-sr-only">Reply to {nameOf(session)}</label>
                 <textarea
                     id="lc-reply"
                     ref={input}

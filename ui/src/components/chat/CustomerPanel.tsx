@@ -3,8 +3,35 @@ import { Link } from 'react-router-dom';
 import type { ChatSession } from '../../api/chat';
 import { ApiError } from '../../api/client';
 import { useCustomerContext } from '../../api/console';
+import { useT } from '../../i18n';
+import { usePhoneFormat } from '../../phone';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/**
+ * Who wrote, where from and when (issue 23): the visitor label, a left message's email and name, the page the widget
+ * was on (a link that opens in a new tab, without a referrer) and the time.
+ */
+function Visitor({ session }: { session: ChatSession }) {
+    const t = useT();
+    return (
+        <section aria-label={t('customer.visitor')} className="lc-customer-section" data-testid="customer-visitor">
+            <dl className="lc-facts">
+                <div><dt>{t('customer.visitor')}</dt><dd>{t('chat.visitor', { n: String(session.visitorNumber) })}</dd></div>
+                {session.kind === 'left_message' && (
+                    <>
+                        <div><dt>{t('customer.email')}</dt><dd data-testid="customer-email">{session.customerEmail ?? t('customer.notGiven')}</dd></div>
+                        <div><dt>{t('customer.name')}</dt><dd data-testid="customer-name">{session.customerName ?? t('customer.notGiven')}</dd></div>
+                    </>
+                )}
+                <div><dt>{t('customer.page')}</dt><dd className="lc-customer-page" data-testid="customer-page">
+                    {session.pageUrl ? <a href={session.pageUrl} target="_blank" rel="noopener noreferrer">{session.pageUrl}</a> : session.domain ?? t('customer.notGiven')}
+                </dd></div>
+                <div><dt>{t('customer.when')}</dt><dd>{new Date(session.createdAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</dd></div>
+            </dl>
+        </section>
+    );
+}
 
 function day(iso: string | null | undefined): string {
     return iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '—';
@@ -39,6 +66,7 @@ function aiTurn(entry: unknown): Array<{ who: string; text: string }> {
  */
 export function CustomerPanel({ session, onBack, originalQuestion }: { session: ChatSession | null; onBack?(): void; originalQuestion?: string | null }) {
     const context = useCustomerContext(session?.sessionId ?? null);
+    const phone = usePhoneFormat();
     const head = (
         <div className="lc-pane-head">
             {onBack && <Button className="lc-pane-back" minimal icon="arrow-left" aria-label="Back to the conversation" onClick={onBack} />}
@@ -54,12 +82,13 @@ export function CustomerPanel({ session, onBack, originalQuestion }: { session: 
         <aside className="lc-customer lc-pane" aria-labelledby="lc-customer-title" data-testid="customer-panel">
             {head}
             <div className="lc-customer-body">
+                <Visitor session={session} />
                 {context.isPending && <Spinner size={24} />}
                 {context.isError && <Callout intent="danger">{context.error instanceof ApiError ? context.error.serverMessage : 'The customer could not be loaded'}</Callout>}
                 {c && (
                     <>
                         <section aria-label="Phone" className="lc-customer-section">
-                            <div className="lc-customer-phone">{c.phoneNumber ?? 'No phone given'}</div>
+                            <div className="lc-customer-phone" data-testid="customer-phone">{phone(c.phoneNumber) ?? 'No phone given'}</div>
                             {c.phoneNumber && (c.phoneVerified
                                 ? <Tag intent="success" minimal icon="tick-circle">Verified by SMS code</Tag>
                                 : <Tag intent="warning" minimal icon="warning-sign">Not verified: confirm identity before sharing account details</Tag>)}

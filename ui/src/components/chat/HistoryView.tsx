@@ -5,7 +5,7 @@ import { Button, Callout, Checkbox, FormGroup, HTMLSelect, InputGroup, Spinner, 
 import { apiRequest } from '../../api/client';
 import type { ChatSession } from '../../api/chat';
 import { HistoryFilter, useHistory, useTranscript } from '../../api/console';
-import { customerLabel } from './ChatLists';
+import { useCustomerName } from '../../phone';
 import { MessageList } from './Conversation';
 import { CustomerPanel } from './CustomerPanel';
 import { EmptyState } from '../a11y';
@@ -42,6 +42,7 @@ function useHistoryFlag() {
  * and the transcript of the one picked, with its customer beside it. `?session=` names the open transcript.
  */
 export function HistoryView({ pane, setPane }: { pane: 'list' | 'conversation' | 'customer'; setPane(p: 'list' | 'conversation' | 'customer'): void }) {
+    const nameOf = useCustomerName();
     const [params, setParams] = useSearchParams();
     const [q, setQ] = useState(params.get('q') ?? '');
     const [phone, setPhone] = useState('');
@@ -99,7 +100,7 @@ export function HistoryView({ pane, setPane }: { pane: 'list' | 'conversation' |
                         <li key={s.sessionId} className={`lc-chat-item${s.sessionId === selectedId ? ' is-selected' : ''}`} data-session={s.sessionId}>
                             <button type="button" className="lc-chat-open" data-chat-button={s.sessionId} aria-current={s.sessionId === selectedId ? 'true' : undefined} onClick={() => open(s.sessionId)}>
                                 <span className="lc-chat-item-row">
-                                    <strong className="lc-chat-phone">{customerLabel(s)}</strong>
+                                    <strong className="lc-chat-phone">{nameOf(s)}</strong>
                                     <span className="lc-chat-item-meta">{when(s.endedAt ?? s.createdAt)}</span>
                                 </span>
                                 <span className="lc-chat-preview">{s.match ? `…${s.match.message}` : s.lastMessage?.message ?? s.firstMessage ?? ''}</span>
@@ -121,7 +122,7 @@ export function HistoryView({ pane, setPane }: { pane: 'list' | 'conversation' |
             <section className="lc-conversation lc-pane" aria-labelledby="lc-transcript-title" data-testid="transcript">
                 <div className="lc-pane-head">
                     <Button className="lc-pane-back" minimal icon="arrow-left" aria-label="Back to the list" onClick={() => setPane('list')} />
-                    <h2 id="lc-transcript-title" className="lc-pane-title">{session ? `Transcript: ${customerLabel(session)}` : 'Transcript'}</h2>
+                    <h2 id="lc-transcript-title" className="lc-pane-title">{session ? `Transcript: ${nameOf(session)}` : 'Transcript'}</h2>
                     {session && (
                         <span className="lc-pane-actions">
                             <Button small minimal icon={session.isStarred ? 'star' : 'star-empty'} intent={session.isStarred ? 'warning' : 'none'} aria-pressed={session.isStarred}

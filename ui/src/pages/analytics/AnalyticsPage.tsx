@@ -9,6 +9,7 @@ import PhonesTab from './PhonesTab';
 import { ChatTab, ChatTrendsTab, DurationsTab, LiveChatTab, QuestionsTab, WebSocketTab } from './ChatTabs';
 import { DomainsTab, OrdersTab } from './OrdersDomainsTabs';
 import './analytics.css';
+import { usePhoneFormat } from '../../phone';
 
 const AiAgentTab = lazy(() => import('./AiAgentTab'));
 
@@ -29,6 +30,7 @@ type TabId = typeof TABS[number][0];
 
 function FailedDialog({ open, filter, timeZone, onClose }: { open: boolean; filter: DateFilter; timeZone: string; onClose: () => void }) {
     const failed = useFailedVerifications(filter, open);
+    const fmt = usePhoneFormat();
     return (
         <Dialog isOpen={open} onClose={onClose} onOpened={focusInside} title="Failed verification attempts" className="lc-a-dialog lc-a-dialog-wide">
             <DialogBody>
@@ -38,7 +40,7 @@ function FailedDialog({ open, filter, timeZone, onClose }: { open: boolean; filt
                             <thead><tr><th scope="col">Phone</th><th scope="col">Action</th><th scope="col">Failure</th><th scope="col">Domain</th><th scope="col">Time ({timeZone})</th></tr></thead>
                             <tbody>{d.data.map((r, i) => (
                                 <tr key={i}>
-                                    <td>{r.phoneNumber ?? '—'}{!r.phoneValid && <Tag minimal intent="warning" className="lc-a-tag">not a valid number</Tag>}</td>
+                                    <td>{fmt(r.phoneNumber) ?? '—'}{!r.phoneValid && <Tag minimal intent="warning" className="lc-a-tag">not a valid number</Tag>}</td>
                                     <td><code>{r.action}</code></td>
                                     <td>{FAILURE_LABELS[r.failureType] ?? r.failureType}</td>
                                     <td>{r.domain ?? '—'}</td>

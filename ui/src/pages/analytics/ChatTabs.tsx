@@ -10,6 +10,7 @@ import {
 import { BarChart, COLORS, LineChart } from './charts';
 import { Empty, formatTime, formatWait, Loaded, Pager, Stat, StatusBadge, focusInside } from './common';
 import { Download } from './Download';
+import { usePhoneFormat } from '../../phone';
 
 function MessagesDialog({ sessionId, timeZone, onClose }: { sessionId: string | null; timeZone: string; onClose: () => void }) {
     const messages = useSessionMessages(sessionId);
@@ -31,6 +32,7 @@ function MessagesDialog({ sessionId, timeZone, onClose }: { sessionId: string | 
 
 /** Chat: the sessions of the range with their messages, star and archive (SPEC §2). */
 export function ChatTab({ filter, timeZone }: { filter: DateFilter; timeZone: string }) {
+    const fmt = usePhoneFormat();
     const [page, setPage] = useState(1);
     const [limit, setLimit] = useState(20);
     const [open, setOpen] = useState<string | null>(null);
@@ -60,7 +62,7 @@ export function ChatTab({ filter, timeZone }: { filter: DateFilter; timeZone: st
                             <tbody>{result.data.map((s) => (
                                 <tr key={s.sessionId}>
                                     <td><Button minimal small className="lc-link-button" text={`…${s.sessionId.slice(-8)}`} aria-label={`Messages of session ${s.sessionId}`} onClick={() => setOpen(s.sessionId)} /></td>
-                                    <td>{s.phoneNumber}</td>
+                                    <td>{fmt(s.phoneNumber) ?? s.phoneNumber}</td>
                                     <td><StatusBadge status={s.status} /></td>
                                     <td>{s.messageCount} <span className={Classes.TEXT_MUTED}>({s.customerMessages}/{s.agentMessages})</span></td>
                                     <td>{s.duration} min</td>
@@ -144,6 +146,7 @@ export function ChatTrendsTab({ filter }: { filter: DateFilter }) {
 
 export function DurationsTab({ filter, timeZone }: { filter: DateFilter; timeZone: string }) {
     const durations = useChatDurations(filter);
+    const fmt = usePhoneFormat();
     return (
         <Card className="lc-a-card">
             <div className="lc-a-card-head"><H2 className="lc-a-h2">Chat durations</H2><Download table="chat-durations" filter={filter} /></div>
@@ -162,7 +165,7 @@ export function DurationsTab({ filter, timeZone }: { filter: DateFilter; timeZon
                         <HTMLTable striped compact className="lc-a-table">
                             <thead><tr><th scope="col">Session</th><th scope="col">Phone</th><th scope="col">Started</th><th scope="col">Duration</th><th scope="col">Status</th></tr></thead>
                             <tbody>{d.recentSessions.map((s) => (
-                                <tr key={s.sessionId}><td>…{s.sessionId.slice(-8)}</td><td>{s.phoneNumber}</td><td>{formatTime(s.startedAt, timeZone)}</td><td>{s.duration} min</td><td><StatusBadge status={s.status} /></td></tr>
+                                <tr key={s.sessionId}><td>…{s.sessionId.slice(-8)}</td><td>{fmt(s.phoneNumber) ?? s.phoneNumber}</td><td>{formatTime(s.startedAt, timeZone)}</td><td>{s.duration} min</td><td><StatusBadge status={s.status} /></td></tr>
                             ))}</tbody>
                         </HTMLTable>
                     </div>
@@ -175,6 +178,7 @@ export function DurationsTab({ filter, timeZone }: { filter: DateFilter; timeZon
 /** Live Chat: open chats (polled every 30 s) and the customers waiting now (5 s). */
 export function LiveChatTab({ timeZone }: { timeZone: string }) {
     const status = useChatStatus();
+    const fmt = usePhoneFormat();
     const waiting = useWaitingChats();
     const navigate = useNavigate();
     return (
@@ -190,7 +194,7 @@ export function LiveChatTab({ timeZone }: { timeZone: string }) {
             <Loaded query={waiting}>{(list) => (!list.length ? <Empty text="No customers waiting for chat" /> : (
                 <ul className="lc-a-waiting">{list.map((w) => (
                     <li key={w.sessionId}>
-                        <span><strong>{w.phoneNumber}</strong> · since {formatTime(w.startedAt, timeZone)}</span>
+                        <span><strong>{fmt(w.phoneNumber) ?? w.phoneNumber}</strong> · since {formatTime(w.startedAt, timeZone)}</span>
                         <Button small intent="success" text="Accept Chat" onClick={() => navigate('/admin-chat')} />
                     </li>
                 ))}</ul>

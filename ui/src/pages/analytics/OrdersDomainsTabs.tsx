@@ -3,13 +3,15 @@ import { Button, Card, Classes, Dialog, DialogBody, H2, H3, HTMLTable, Tag } fro
 import { useDomainDetail, useDomains, useOrderHistory, type DateFilter, type OrderHistoryResponse } from '../../api/analytics';
 import { Empty, formatTime, Loaded, Pager, Stat, focusInside } from './common';
 import { Download } from './Download';
+import { usePhoneFormat } from '../../phone';
 
 type OrderRow = OrderHistoryResponse['orderHistory'][number];
 
 function OrdersDialog({ row, onClose }: { row: OrderRow | null; onClose: () => void }) {
     const d = row?.orderDetails;
+    const fmt = usePhoneFormat();
     return (
-        <Dialog isOpen={!!row} onClose={onClose} onOpened={focusInside} title={`Orders of ${row?.phoneNumber ?? ''}`} className="lc-a-dialog">
+        <Dialog isOpen={!!row} onClose={onClose} onOpened={focusInside} title={`Orders of ${fmt(row?.phoneNumber) ?? ''}`} className="lc-a-dialog">
             <DialogBody>
                 {!d || !d.found ? <p>{d?.error ?? 'No order data available'}</p> : (
                     <>
@@ -31,6 +33,7 @@ function OrdersDialog({ row, onClose }: { row: OrderRow | null; onClose: () => v
 
 /** Orders: order-history views with a 'View Orders' dialog (at most 5 orders). */
 export function OrdersTab({ filter, timeZone }: { filter: DateFilter; timeZone: string }) {
+    const fmt = usePhoneFormat();
     const [page, setPage] = useState(1);
     const [limit, setLimit] = useState(20);
     const [open, setOpen] = useState<OrderRow | null>(null);
@@ -51,7 +54,7 @@ export function OrdersTab({ filter, timeZone }: { filter: DateFilter; timeZone: 
                             <thead><tr><th scope="col">Phone</th><th scope="col">Time</th><th scope="col">Result</th><th scope="col">Domain</th><th scope="col">Session</th><th scope="col"><span className="lc-sr-only">Orders</span></th></tr></thead>
                             <tbody>{d.orderHistory.map((r, i) => (
                                 <tr key={i}>
-                                    <td>{r.phoneNumber ?? '—'}</td>
+                                    <td>{fmt(r.phoneNumber) ?? '—'}</td>
                                     <td>{formatTime(r.timestamp, timeZone)}</td>
                                     <td>{r.success === false
                                         ? <><Tag intent="danger" round>Failed</Tag>{r.errorMessage && <div className="lc-a-error">{r.errorMessage}</div>}</>
@@ -76,6 +79,7 @@ const DOMAIN_PAGE = 50;
 
 function DomainActivity({ domain, filter, timeZone }: { domain: string; filter: DateFilter; timeZone: string }) {
     const detail = useDomainDetail(domain, filter);
+    const fmt = usePhoneFormat();
     const [page, setPage] = useState(1);
     return (
         <Loaded query={detail}>{(d) => {
@@ -87,7 +91,7 @@ function DomainActivity({ domain, filter, timeZone }: { domain: string; filter: 
                     <HTMLTable compact striped className="lc-a-table">
                         <thead><tr><th scope="col">Action</th><th scope="col">Result</th><th scope="col">Phone</th><th scope="col">Time</th></tr></thead>
                         <tbody>{d.activity.slice((page - 1) * DOMAIN_PAGE, page * DOMAIN_PAGE).map((a, i) => (
-                            <tr key={i}><td>{a.actionDescription}</td><td>{a.success === null ? '—' : a.success ? 'OK' : 'Failed'}</td><td>{a.phoneNumber ?? '—'}</td><td>{formatTime(a.timestamp, timeZone)}</td></tr>
+                            <tr key={i}><td>{a.actionDescription}</td><td>{a.success === null ? '—' : a.success ? 'OK' : 'Failed'}</td><td>{fmt(a.phoneNumber) ?? '—'}</td><td>{formatTime(a.timestamp, timeZone)}</td></tr>
                         ))}</tbody>
                     </HTMLTable>
                     {pages > 1 && (

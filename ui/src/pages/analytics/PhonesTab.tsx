@@ -3,6 +3,7 @@ import { Button, Card, Classes, Dialog, DialogBody, H2, HTMLTable, Tag } from '@
 import { useCustomerLookup, usePhoneDetails, usePhones, type DateFilter, type PhoneRow } from '../../api/analytics';
 import { Empty, formatTime, Loaded, Pager, RateBadge, rateColor, useMediaQuery, focusInside } from './common';
 import { Download } from './Download';
+import { usePhoneFormat } from '../../phone';
 
 function Lookup({ row }: { row: PhoneRow }) {
     const lookup = useCustomerLookup(row.phoneNumber, row.lookup);
@@ -18,8 +19,9 @@ function Lookup({ row }: { row: PhoneRow }) {
 
 function PhoneDialog({ phone, filter, timeZone, onClose }: { phone: string | null; filter: DateFilter; timeZone: string; onClose: () => void }) {
     const details = usePhoneDetails(phone, filter);
+    const fmt = usePhoneFormat();
     return (
-        <Dialog isOpen={!!phone} onClose={onClose} onOpened={focusInside} title={`Phone ${phone ?? ''}`} className="lc-a-dialog">
+        <Dialog isOpen={!!phone} onClose={onClose} onOpened={focusInside} title={`Phone ${fmt(phone) ?? ''}`} className="lc-a-dialog">
             <DialogBody>
                 <Loaded query={details}>{(d) => (
                     <div>
@@ -49,6 +51,7 @@ function PhoneDialog({ phone, filter, timeZone, onClose }: { phone: string | nul
 
 /** Phones: a table on wide screens, cards on small ones; a phone opens its details (SPEC §2). */
 export default function PhonesTab({ filter, timeZone }: { filter: DateFilter; timeZone: string }) {
+    const fmt = usePhoneFormat();
     const [page, setPage] = useState(1);
     const [limit, setLimit] = useState(20);
     const [selected, setSelected] = useState<string | null>(null);
@@ -70,7 +73,7 @@ export default function PhonesTab({ filter, timeZone }: { filter: DateFilter; ti
                             </tr></thead>
                             <tbody>{result.data.map((r) => (
                                 <tr key={r.phoneNumber}>
-                                    <td><Button minimal small className="lc-link-button" text={r.phoneNumber} onClick={() => setSelected(r.phoneNumber)} /></td>
+                                    <td><Button minimal small className="lc-link-button" text={fmt(r.phoneNumber) ?? r.phoneNumber} onClick={() => setSelected(r.phoneNumber)} /></td>
                                     <td><Lookup row={r} /></td>
                                     <td>{r.totalInteractions}</td><td>{r.successfulVerifications}</td><td>{r.failedVerifications}</td>
                                     <td>{r.lastPointsShown ?? '—'}</td><td>{r.successfulVerifications + r.failedVerifications ? <RateBadge rate={r.successRate} /> : '—'}</td><td>{formatTime(r.lastActivity, timeZone)}</td>
@@ -81,7 +84,7 @@ export default function PhonesTab({ filter, timeZone }: { filter: DateFilter; ti
                         <ul className="lc-a-cards" data-testid="phones-cards">{result.data.map((r) => (
                             <li key={r.phoneNumber}>
                                 <button type="button" className="lc-a-phone-card" onClick={() => setSelected(r.phoneNumber)}>
-                                    <span className="lc-a-phone-number">{r.phoneNumber}</span>
+                                    <span className="lc-a-phone-number">{fmt(r.phoneNumber) ?? r.phoneNumber}</span>
                                     {r.successfulVerifications + r.failedVerifications
                                         ? <span className={`lc-rate lc-rate-${rateColor(r.successRate)}`}>{r.successRate}%</span> : <span>—</span>}
                                     <span className="lc-a-phone-meta">{r.totalInteractions} interactions · last points {r.lastPointsShown ?? '—'}</span>
