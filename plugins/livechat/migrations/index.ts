@@ -5,6 +5,7 @@ import chatConsole from './20261126000000-chat-console';
 import chatMessageSearch from './20261126010000-chat-message-search';
 import chatCustomerGone from './20261126020000-chat-customer-gone';
 import phonesOnly from './20261201010002-livechat-phones-only';
+import agentConnections from './20261202000000-agent-connections';
 
 /** The livechat plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
@@ -13,5 +14,6 @@ export const migrations: MigrationEntry[] = [
     chatConsole,
     chatMessageSearch,
     chatCustomerGone,
-    phonesOnly
+    phonesOnly,
+    agentConnections
 ];
