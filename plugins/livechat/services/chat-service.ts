@@ -470,7 +470,7 @@ export class ChatService {
      * The names customers see for the organization's agents by user id (their display name, else their first name),
      * kept a minute (the message hot path reads it); the node where a profile changes forgets them at once.
      */
-    private readonly agentNames = new Map<number, { names: Map<number, string>; at: number }>();
+    private readonly agentNames = new Map<number, { names: Map<number, string>; named: Set<number>; at: number }>();
 
     async agentFirstName(organizationId: number, userId: number | null): Promise<string | undefined> {
         if (userId === null) {
@@ -479,10 +479,23 @@ export class ChatService {
         let entry = this.agentNames.get(organizationId);
         if (!entry || Date.now() - entry.at > 60_000 || !entry.names.has(userId)) {
             const users = await this.deps.users.list({ organizationId });
-            entry = { names: new Map(users.map((u) => [u.id, agentName(u)])), at: Date.now() };
+            entry = {
+                names: new Map(users.map((u) => [u.id, agentName(u)])),
+                named: new Set(users.filter((u) => u.displayName?.trim() || u.name?.trim()).map((u) => u.id)),
+                at: Date.now()
+            };
             this.agentNames.set(organizationId, entry);
         }
         return entry.names.get(userId);
+    }
+
+    /**
+     * The name the customer reads when the agent joins ("Sam has joined the chat."): only a name a person gave (the
+     * profile's display name, or the account's name), never one made from an email address.
+     */
+    private async agentJoinName(organizationId: number, userId: number): Promise<string | undefined> {
+        const name = await this.agentFirstName(organizationId, userId);
+        return this.agentNames.get(organizationId)?.named.has(userId) ? name : undefined;
     }
 
     private async withAgentNames(organizationId: number, messages: ChatMessage[], rows: ChatMessageModel[]): Promise<ChatMessage[]> {
@@ -513,7 +526,7 @@ export class ChatService {
         await this.deps.realtime.publishAll([
             { path: paths.agents(organizationId), message: { type: 'session_accepted', sessionId, agentId, acceptedAt: session.acceptedAt } },
             { route: SESSION_ROUTE, path: paths.session(sessionId), message: {
-                organizationId, type: 'agent_connected', sessionId, timestamp: session.acceptedAt, agentName: await this.agentFirstName(organizationId, agentId)
+                organizationId, type: 'agent_connected', sessionId, timestamp: session.acceptedAt, agentName: await this.agentJoinName(organizationId, agentId)
             } }
         ]);
         return session;
