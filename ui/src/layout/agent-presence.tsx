@@ -58,7 +58,7 @@ export function useAgentPushes(handler: PushListener): void {
 export function awayText(t: Translate, reason: string, figures: { idleMinutes?: unknown; graceSeconds?: unknown; idleSeconds?: unknown }): string {
     if (reason === 'idle') {
         const minutes = typeof figures.idleMinutes === 'number' ? figures.idleMinutes : Number(figures.idleSeconds ?? 900) / 60;
-        return t('away.idle', { minutes: Math.round(minutes * 10) / 10 });
+        return t('away.idle', { minutes: Math.round(minutes * 100) / 100 });
     }
     if (reason === 'closed') {
         return t('away.closed', { seconds: Math.round(Number(figures.graceSeconds ?? 60) * 10) / 10 });
@@ -129,6 +129,12 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
                 const phone = String(push.phoneNumber ?? 'Unknown');
                 const who = phone === 'Unknown' ? t('alert.aCustomer') : phone;
                 const text = push.type === 'new_customer' ? t('alert.waiting', { who }) : t('alert.transfer', { who });
+                // Outside the console, only an Available agent is alerted (an admin reading analytics while Away is not
+                // rung for every customer); in the console, every agent sees the queue move.
+                const available = queryClient.getQueryData<AgentStatusView>(chatKeys.agentStatus)?.available ?? false;
+                if (!available && !window.location.pathname.startsWith('/admin-chat')) {
+                    break;
+                }
                 playTwoBeeps();
                 setBanner({ sessionId, phone, until: Date.now() + BANNER_MS });
                 toaster.current?.show({
