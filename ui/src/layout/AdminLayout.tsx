@@ -110,6 +110,10 @@ function Shell() {
                     <nav id="lc-shell-menu-panel" className="lc-shell-menu-panel" aria-label={t('shell.sectionsMenu')}>
                         <SectionLinks onNavigate={() => setMenuOpen(false)} />
                         <div className="lc-shell-menu-user">{t('shell.signedInAs', { email: user.email })}</div>
+                        <div className="lc-shell-menu-actions">
+                            <Button icon="user" text={t('profile.open')} onClick={() => { setMenuOpen(false); setProfileOpen(true); }} />
+                            <Button icon="cog" text={t('shell.settings')} onClick={() => { setMenuOpen(false); setSettingsOpen(true); }} />
+                        </div>
                     </nav>
                 )}
             </header>

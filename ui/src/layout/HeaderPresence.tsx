@@ -32,7 +32,7 @@ export function HeaderPresence() {
     return (
         <div className="lc-presence" role="group" aria-label={t('presence.group')}>
             <Tag intent={intent} data-testid="connection-state" round minimal={connection === 'connected'} className={`lc-presence-state${connection === 'connected' ? ' is-connected' : ''}`}
-                title={t(label)}>{t(label)}{connection === 'reconnecting' && attempt ? ` (${attempt}/5)` : ''}</Tag>
+                title={t(label)}><span className="lc-presence-dot" aria-hidden="true" /><span className="lc-presence-label">{t(label)}{connection === 'reconnecting' && attempt ? ` (${attempt}/5)` : ''}</span></Tag>
             <Switch
                 className="lc-availability"
                 checked={available}
