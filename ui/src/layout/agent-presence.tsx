@@ -55,13 +55,14 @@ export function useAgentPushes(handler: PushListener): void {
 }
 
 /** The sentence that tells the agent why they are Away now. */
-export function awayText(t: Translate, reason: string, figures: { idleMinutes?: unknown; graceSeconds?: unknown; idleSeconds?: unknown }): string {
+export function awayText(t: Translate, reason: string, figures: Record<string, unknown> | AgentStatus): string {
+    const f = figures as { idleMinutes?: unknown; graceSeconds?: unknown; idleSeconds?: unknown };
     if (reason === 'idle') {
-        const minutes = typeof figures.idleMinutes === 'number' ? figures.idleMinutes : Number(figures.idleSeconds ?? 900) / 60;
+        const minutes = typeof f.idleMinutes === 'number' ? f.idleMinutes : Number(f.idleSeconds ?? 900) / 60;
         return t('away.idle', { minutes: Math.round(minutes * 100) / 100 });
     }
     if (reason === 'closed') {
-        return t('away.closed', { seconds: Math.round(Number(figures.graceSeconds ?? 60) * 10) / 10 });
+        return t('away.closed', { seconds: Math.round(Number(f.graceSeconds ?? 60) * 10) / 10 });
     }
     return t('away.logout');
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Intent, OverlayToaster } from '@blueprintjs/core';
+import { Alert, Intent, OverlayToaster } from '@blueprintjs/core';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import {
     appendMessage, ChatMessage, ChatSession, chatKeys, SocketCommand, useAcceptChat, useActiveChats, useChatMessages, useEndChat, useSendMessage,
