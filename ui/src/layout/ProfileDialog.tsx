@@ -34,13 +34,15 @@ export function ProfileDialog({ isOpen, onClose }: { isOpen: boolean; onClose():
     const [name, setName] = useState('');
     const [saved, setSaved] = useState(false);
 
+    // On opening (and when the profile first arrives), the stored name; a save's answer does not reset the form.
+    const loadedId = profile.data?.id;
     useEffect(() => {
         if (isOpen && profile.data) {
             setName(profile.data.displayName ?? '');
             setSaved(false);
             save.reset();
         }
-    }, [isOpen, profile.data]);
+    }, [isOpen, loadedId]);
 
     const first = profile.data ? profile.data.shownName : '';
     return (

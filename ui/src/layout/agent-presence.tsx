@@ -29,7 +29,7 @@ export interface AgentSocketState {
     /** Every push of the organization's agent feed reaches the listener until the returned function is called. */
     listen(listener: PushListener): () => void;
     /** A waiting chat the agent chose to open from a banner, toast or notification on another page. */
-    banner: { sessionId: string; phone: string } | null;
+    banner: { sessionId: string; text: string } | null;
     dismissBanner(): void;
     /** A toast of the shell (one at a time, top right). */
     toast(title: string, text: string, intent?: Intent): void;
@@ -104,7 +104,7 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
     const [socket, setSocket] = useState<AgentSocket | null>(null);
     const [connection, setConnection] = useState<ConnectionState>('connecting');
     const [attempt, setAttempt] = useState(0);
-    const [banner, setBanner] = useState<{ sessionId: string; phone: string; until: number } | null>(null);
+    const [banner, setBanner] = useState<{ sessionId: string; text: string; until: number } | null>(null);
     const listeners = useRef(new Set<PushListener>());
     const toaster = useRef<OverlayToaster | null>(null);
 
@@ -129,7 +129,8 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
                 const sessionId = String(push.sessionId ?? '');
                 const phone = String(push.phoneNumber ?? 'Unknown');
                 const who = phone === 'Unknown' ? t('alert.aCustomer') : phone;
-                const text = push.type === 'new_customer' ? t('alert.waiting', { who }) : t('alert.transfer', { who });
+                const text = push.type === 'new_customer' ? t('alert.waiting', { who })
+                    : phone === 'Unknown' ? t('alert.transferUnknown') : t('alert.transfer', { who });
                 // Outside the console, only an Available agent is alerted (an admin reading analytics while Away is not
                 // rung for every customer); in the console, every agent sees the queue move.
                 const available = queryClient.getQueryData<AgentStatusView>(chatKeys.agentStatus)?.available ?? false;
@@ -137,7 +138,7 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
                     break;
                 }
                 playTwoBeeps();
-                setBanner({ sessionId, phone, until: Date.now() + BANNER_MS });
+                setBanner({ sessionId, text, until: Date.now() + BANNER_MS });
                 toaster.current?.show({
                     message: <div><strong>{t('alert.title')}</strong><div>{text}</div></div>,
                     intent: 'primary',
@@ -164,9 +165,6 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
                         awayReason: push.available === true ? null : reason ?? old.awayReason,
                         awayAt: push.available === true ? null : reason ? String(push.timestamp ?? new Date().toISOString()) : old.awayAt
                     }));
-                    if (reason) {
-                        toaster.current?.show({ message: <div><strong>{t('away.title')}</strong><div>{awayText(t, reason, push)}</div></div>, intent: 'warning', timeout: 8000 });
-                    }
                     if (reason === 'logout' && !localStorage.getItem(ADMIN_TOKEN_KEY)) {
                         logout();       // signed out in another tab: this one leaves too
                     }
@@ -235,17 +233,18 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
         toaster.current?.show({ message: <div><strong>{title}</strong><div>{text}</div></div>, intent, timeout: 5000 });
     }, []);
     const value = useMemo<AgentSocketState>(() => ({
-        socket, connection, attempt, listen, banner: banner && { sessionId: banner.sessionId, phone: banner.phone }, dismissBanner, toast
+        socket, connection, attempt, listen, banner: banner && { sessionId: banner.sessionId, text: banner.text }, dismissBanner, toast
     }), [socket, connection, attempt, listen, banner, dismissBanner, toast]);
 
     return (
         <AgentSocketContext.Provider value={value}>
-            <OverlayToaster ref={toaster} maxToasts={1} position="top-right" />
+            {/* Bottom right: the header (Available, Logout) and the new-chat banner stay uncovered. */}
+            <OverlayToaster ref={toaster} maxToasts={1} position="bottom-right" />
             {banner && (
                 <div className="lc-banner" role="status" aria-live="assertive" data-testid="new-chat-banner" onClick={() => openChat(banner.sessionId)}>
                     <span className="lc-banner-text">
                         <strong>{t('alert.bannerTitle')}</strong>
-                        <small>{t('alert.waiting', { who: banner.phone === 'Unknown' ? t('alert.aCustomer') : banner.phone })}</small>
+                        <small>{banner.text}</small>
                     </span>
                     <Button small minimal className="lc-banner-open" text={t('alert.open')} data-testid="new-chat-open"
                         onClick={(e) => { e.stopPropagation(); openChat(banner.sessionId); }} />

@@ -313,7 +313,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'histor
 
     return (
         <div className={`lc-console${view === 'history' ? ' is-history' : ''}`}>
-            <OverlayToaster ref={toasterRef} maxToasts={1} position="top-right" />
+            <OverlayToaster ref={toasterRef} maxToasts={1} position="top-right" className="lc-below-header" />
             <div className="lc-console-head">
                 <h1 className="lc-h1 lc-console-title">Live Chat</h1>
                 <nav className="lc-console-views" aria-label="Live chat views">
