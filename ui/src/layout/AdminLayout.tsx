@@ -94,7 +94,7 @@ function Shell() {
                         <SectionLinks />
                     </nav>
                     <HeaderPresence />
-                    <Button minimal icon="user" className="lc-shell-profile" title={t('profile.open')} aria-label={t('profile.openFor', { email: user.email })}
+                    <Button minimal icon="user" className="lc-shell-profile" title={t('profile.open')} aria-label={user.email}
                         onClick={() => setProfileOpen(true)} data-testid="open-profile">
                         <span className="lc-shell-user" data-testid="shell-user">{user.email}</span>
                     </Button>

@@ -45,9 +45,9 @@ export function HeaderPresence() {
                 })}
             />
             <Link to="/admin-chat" className={`lc-presence-waiting${count ? ' has-waiting' : ''}`} data-testid="waiting-count"
-                aria-label={t('presence.waitingLabel', { count })}>
-                <span aria-hidden="true" className="lc-presence-waiting-n">{count}</span>
-                <span aria-hidden="true" className="lc-presence-waiting-text">{t('presence.waiting')}</span>
+                title={t('presence.waitingLabel', { count })}>
+                <span className="lc-presence-waiting-n">{count}</span>
+                <span className="lc-presence-waiting-text">{t('presence.waiting')}</span>
             </Link>
         </div>
     );
