@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, Intent, Switch, Tag } from '@blueprintjs/core';
+import { Button, Icon, Intent, Switch, Tag } from '@blueprintjs/core';
 import { useAgentStatus, useSetAvailability, useWaitingChats } from '../api/chat';
 import { ApiError } from '../api/client';
 import type { ConnectionState } from '../components/chat/agent-socket';
@@ -46,6 +46,7 @@ export function HeaderPresence() {
             />
             <Link to="/admin-chat" className={`lc-presence-waiting${count ? ' has-waiting' : ''}`} data-testid="waiting-count"
                 title={t('presence.waitingLabel', { count })}>
+                <Icon icon="people" size={12} aria-hidden={true} />
                 <span className="lc-presence-waiting-n">{count}</span>
                 <span className="lc-presence-waiting-text">{t('presence.waiting')}</span>
             </Link>
