@@ -49,11 +49,39 @@ export interface User {
     id: number;
     email: string;
     name: string | null;
+    /** What customers call this agent (issue 23); null: the first name of `name`, else of the email. */
+    displayName: string | null;
     role: Role;
     organizationId: number | null;
     isActive: boolean;
     lastLoginAt: string | null;
     createdAt: string | null;
+}
+
+/** Why the server set an Available agent Away (issue 23): no activity, every tab closed, signed out. */
+export type AwayReason = 'idle' | 'closed' | 'logout';
+
+/** GET /api/chat/agent/status (and the activity report's answer): the agent's presence on every node. */
+export interface AgentStatus {
+    available: boolean;
+    /** Open sockets (tabs) of this agent on every node. */
+    connections: number;
+    /** Why the server last set the agent Away (until they set Available again), and when. */
+    awayReason: AwayReason | null;
+    awayAt: string | null;
+    /** AGENT_IDLE_MINUTES and AGENT_AWAY_GRACE_SECONDS, so the UI can say them and report activity often enough. */
+    idleSeconds: number;
+    graceSeconds: number;
+}
+
+/** The signed-in staff user's own profile (GET/PUT /api/admin/profile). */
+export interface StaffProfile {
+    id: number;
+    email: string;
+    name: string | null;
+    displayName: string | null;
+    /** The name customers see: displayName, else the first name. */
+    shownName: string;
 }
 
 // ---- organization analytics (SPEC §2 'Organization', §7 GET /api/org/analytics) ----------------------

@@ -14,6 +14,7 @@ import { LoginThrottle } from './throttle';
 import { Semaphore } from './semaphore';
 import { UserService } from './services/user-service';
 import { registerUserRoutes } from './routes/users';
+import { registerProfileRoutes } from './routes/profile';
 import { loginPayload } from './schemas';
 import { DEMO_USERS } from './demo-data';
 import { migrations } from './migrations';
@@ -215,6 +216,7 @@ const feature: FeaturePlugin = {
             ]);
 
             registerUserRoutes(server, users);
+            registerProfileRoutes(server, users);
         }
     }
 };

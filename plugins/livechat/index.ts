@@ -12,6 +12,7 @@ import { registerCustomerScheme } from './customer-auth';
 import { livechatRoutes } from './routes';
 import { consoleRoutes } from './routes/console';
 import { ConsoleService } from './services/console-service';
+import { PresenceService } from './services/presence-service';
 import { originAllowed } from '../../core/http/origins';
 import { migrations } from './migrations';
 
@@ -21,14 +22,21 @@ declare module '../../core/types' {
         mail: MailService;
         /** The agent console's lists, history, customer context and canned replies. */
         livechatConsole: ConsoleService;
+        /** Agent presence: one per agent across tabs and nodes (issue 23). */
+        presence: PresenceService;
     }
 }
 
 /** DESIGN §6 hardening. */
 export const MAX_FRAME_BYTES = 64 * 1024;
 export const AUTH_TIMEOUT_MS = 10_000;
-/** How often each node refreshes last_seen_at of the agents connected to it. */
+/** How often each node refreshes last_seen_at of the agent sockets connected to it. */
 const PRESENCE_REFRESH_MS = 20_000;
+
+/** How often each node sweeps presence: often enough for the away windows (short in tests), at most every 20 s. */
+export function presenceSweepMs(chat: { agentAwayGraceMs: number; agentIdleMs: number }): number {
+    return Math.max(50, Math.min(PRESENCE_REFRESH_MS, chat.agentAwayGraceMs / 2, chat.agentIdleMs / 4));
+}
 /** A staff socket's user is re-checked (active, same password, organization active) on a frame at most this often. */
 const REVERIFY_MS = 15_000;
 
@@ -89,8 +97,11 @@ const feature: FeaturePlugin = {
             registerCustomerScheme(server);
             const { realtime, config, db, dbClient, jobs, services } = server.app;
             const mail = new MailService({ db, mail: config.mail });
-            const chat = new ChatService({ db, dbClient, jobs, realtime, chat: config.chat, mail, tenants: services.tenants, users: services.users });
+            const presence = new PresenceService({ db, realtime, awayGraceMs: config.chat.agentAwayGraceMs, idleMs: config.chat.agentIdleMs });
+            const chat = new ChatService({ db, dbClient, jobs, realtime, chat: config.chat, mail, tenants: services.tenants, users: services.users, presence });
             provide(server, 'livechat', chat);
+            provide(server, 'presence', presence);
+            services.users.onProfileChange((user) => chat.forgetAgentNames(user.organizationId));
             provide(server, 'mail', mail);
             // The AI agent hands customers over through this port (ai cannot depend on livechat, which depends on it).
             services.ai.useLiveSupport({
@@ -100,8 +111,14 @@ const feature: FeaturePlugin = {
             const consoleService = new ConsoleService({ db, realtime, services });
             provide(server, 'livechatConsole', consoleService);
 
-            // Agents connected to this node (user id -> sockets), refreshed in agent_presence.
-            const localAgents = new Map<number, number>();
+            // Agent sockets on this node (connection id → user), refreshed in agent_connections; grace timers per user.
+            const localAgents = new Map<string, number>();
+            const graceTimers = new Set<NodeJS.Timeout>();
+            let stopping = false;
+            const connectionId = (socket: RealtimeSocket) => `${config.nodeId}:${socket.id}`;
+            const sweepPresence = () => {
+                presence.sweep().catch((err) => server.app.log.warn({ err }, 'presence sweep failed'));
+            };
 
             await realtime.register({
                 path: '/ws',
@@ -122,8 +139,8 @@ const feature: FeaturePlugin = {
                         if (caller.role !== 'admin' || !caller.organizationId) {
                             throw Boom.forbidden('Live chat needs an admin of an organization');
                         }
-                        localAgents.set(caller.userId, (localAgents.get(caller.userId) ?? 0) + 1);
-                        await chat.agentConnected(caller.userId, caller.organizationId);
+                        localAgents.set(connectionId(socket), caller.userId);
+                        await presence.connected(connectionId(socket), config.nodeId, caller.userId, caller.organizationId);
                         return;
                     }
                     if (caller.kind === 'customer') {
@@ -141,7 +158,7 @@ const feature: FeaturePlugin = {
                     }
                     throw Boom.forbidden('Only a chat customer or an agent may connect');
                 },
-                onDisconnection: (_socket: RealtimeSocket, caller: Caller | null) => {
+                onDisconnection: (socket: RealtimeSocket, caller: Caller | null) => {
                     if (caller?.kind === 'customer') {
                         chat.customerSocket(caller.organizationId, -1);
                         chat.customerChatDisconnected(caller.organizationId, caller.sessionId)
@@ -150,14 +167,22 @@ const feature: FeaturePlugin = {
                     if (caller?.kind !== 'staff') {
                         return;
                     }
-                    const left = (localAgents.get(caller.userId) ?? 1) - 1;
-                    if (left > 0) {
-                        localAgents.set(caller.userId, left);
+                    const id = connectionId(socket);
+                    if (!localAgents.delete(id)) {
+                        return;         // refused before it counted (origin, role)
                     }
-                    else {
-                        localAgents.delete(caller.userId);
-                    }
-                    chat.agentDisconnected(caller.userId).catch((err) => server.app.log.warn({ err }, 'presence update failed'));
+                    presence.disconnected(id, caller.userId).then((last) => {
+                        if (last && !stopping) {
+                            // The agent's last tab closed: this node looks again when AGENT_AWAY_GRACE_SECONDS is over
+                            // (every node's periodic sweep would too; a tab opened meanwhile keeps the agent Available).
+                            const timer = setTimeout(() => {
+                                graceTimers.delete(timer);
+                                sweepPresence();
+                            }, config.chat.agentAwayGraceMs + 20);
+                            timer.unref();
+                            graceTimers.add(timer);
+                        }
+                    }).catch((err) => server.app.log.warn({ err }, 'presence update failed'));
                 },
                 onMessage: async (socket: RealtimeSocket, caller: Caller, raw: unknown) => {
                     const { error, value } = socketMessage.validate(raw);
@@ -170,8 +195,8 @@ const feature: FeaturePlugin = {
                     const params = sessionId !== undefined ? { sessionId } : undefined;
                     switch (message.type) {
                         case 'ping':
-                            if (caller.kind === 'staff') {
-                                await chat.touchAgents([caller.userId]);
+                            if (caller.kind === 'staff' && localAgents.has(connectionId(socket))) {
+                                await presence.touch([connectionId(socket)]);
                             }
                             return { type: 'pong', timestamp: new Date().toISOString() };
                         case 'agent_connect':
@@ -220,19 +245,26 @@ const feature: FeaturePlugin = {
             server.route(consoleRoutes(server, consoleService));
 
             let timer: NodeJS.Timeout | null = null;
+            let presenceTimer: NodeJS.Timeout | null = null;
             server.ext('onPostStart', () => {
                 timer = setInterval(() => {
-                    chat.touchAgents([...localAgents.keys()]).catch((err) => server.app.log.warn({ err }, 'presence refresh failed'));
+                    presence.touch([...localAgents.keys()]).catch((err) => server.app.log.warn({ err }, 'presence refresh failed'));
                     chat.expireWaiting().catch((err) => server.app.log.warn({ err }, 'wait expiry failed'));
                     chat.sweepCustomerGone().catch((err) => server.app.log.warn({ err }, 'customer-gone sweep failed'));
                 }, PRESENCE_REFRESH_MS);
                 timer.unref();
+                presenceTimer = setInterval(sweepPresence, presenceSweepMs(config.chat));
+                presenceTimer.unref();
             });
             server.ext('onPreStop', () => {
+                stopping = true;
                 chat.stopTimers();
-                if (timer) {
-                    clearInterval(timer);
+                for (const t of [timer, presenceTimer, ...graceTimers]) {
+                    if (t) {
+                        clearInterval(t);
+                    }
                 }
+                graceTimers.clear();
             });
             server.ext('onPostStop', () => mail.close());
         }

@@ -86,7 +86,8 @@ const feature: FeaturePlugin = {
                             const admin = adminOf(request);
                             const started = Date.now();
                             const available = await services.livechat.agentsAvailable(admin.organizationId);
-                            const you = await services.livechat.agentStatus(admin.userId);
+                            const { available: youAvailable, connections } = await services.livechat.agentStatus(admin.userId);
+                            const you = { available: youAvailable, connections };
                             const status = await services.livechat.chatStatus(admin.organizationId);
                             return {
                                 ok: true, ms: Date.now() - started, agentsAvailable: available, you, ...status,

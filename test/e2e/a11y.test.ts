@@ -78,7 +78,12 @@ export const SCREENS: Screen[] = [
     { path: '/super-admin-login', as: 'nobody', ready: 'Sign In' },
     { path: '/super-admin', as: 'nobody', ready: 'Access Denied' },
     { path: '/this-does-not-exist', as: 'nobody', ready: '404 Page Not Found' },
-    { path: '/admin-dashboard', as: 'admin', ready: 'System status' },
+    {
+        path: '/admin-dashboard', as: 'admin', ready: 'System status', states: [
+            // The profile dialog of the header (issue 23): the agent's display name.
+            { name: 'profile dialog', step: steps(async ({ page }: Ctx) => page.evaluate(() => (document.querySelector('[data-testid="open-profile"]') as HTMLElement).click()), dialogOpen) }
+        ]
+    },
     {
         path: '/admin-questions', as: 'admin', ready: 'Pre-made Questions', states: [
             { name: 'add dialog', step: steps(clickButton('Add'), dialogOpen) },

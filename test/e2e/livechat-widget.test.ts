@@ -73,7 +73,7 @@ async function conversation(customerNode: TestServer, agentNode: TestServer, pre
         const [accept] = await agent.$$('xpath/.//button[contains(., "Accept Chat")]');
         await accept.click();
         await agent.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('I want to talk to a human please'), { timeout: 10000 });
-        await waitForWidgetText(customer, 'A support agent has joined the chat.');
+        await waitForWidgetText(customer, 'Sam has joined the chat.');      // the demo agent's first name (issue 23)
 
         // Messages both ways.
         await agent.type('[data-testid="agent-input"]', 'Hello! This is Sam from Demo Store. How can I help?');

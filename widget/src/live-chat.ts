@@ -43,7 +43,8 @@ export interface LiveChatOptions {
 
 /** The system messages this module writes into the conversation (issue 27: the widget's catalogue). */
 export interface LiveChatTexts {
-    agentJoined(): string;
+    /** `name`: what the agent's profile says customers call them (issue 23), when the server sent it. */
+    agentJoined(name?: string): string;
     /** `reason`: the catalogue's text for the server's error code, else the server's message. */
     notSent(reason: string): string;
     /** The catalogue's text for a server error code, if it has one. */
@@ -90,7 +91,7 @@ interface Pending {
 export const AGENT_JOINED_TEXT = 'A support agent has joined the chat.';
 /** English, for hosts without the widget's catalogue (Node tests, other clients). */
 const ENGLISH: LiveChatTexts = {
-    agentJoined: () => AGENT_JOINED_TEXT,
+    agentJoined: (name) => (name ? `${name} has joined the chat.` : AGENT_JOINED_TEXT),
     notSent: (reason) => `Your message could not be sent: ${reason}`
 };
 /** After a `resync` push, the catch-up fetch happens within this many ms. */
@@ -195,7 +196,7 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
             return;
         }
         if (push.type === 'agent_connected') {
-            options.onMessage({ sender: 'system', message: texts.agentJoined(), timestamp: push.timestamp ?? new Date().toISOString() });
+            options.onMessage({ sender: 'system', message: texts.agentJoined(typeof push.agentName === 'string' && push.agentName ? push.agentName : undefined), timestamp: push.timestamp ?? new Date().toISOString() });
             return;
         }
         if (push.type !== undefined && push.type !== 'chat_message') {

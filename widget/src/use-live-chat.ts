@@ -56,7 +56,7 @@ export function useLiveChat(host: LiveChatHost) {
             sessionId: session,
             customerToken: () => (stateRef.current.sessionId === session ? tokenRef.current : null),
             texts: {
-                agentJoined: () => t('agentJoined'),
+                agentJoined: (name) => (name ? t('agentJoinedNamed', { name }) : t('agentJoined')),
                 notSent: (reason) => t('notSent', { reason }),
                 error: (code, args) => errorText({ code, message: '', args }) || undefined
             },

@@ -1,7 +1,9 @@
 import type { MigrationEntry } from '../../../core/db/migration-source';
 import baseline from './20260101000001-auth';
+import displayName from './20261202000001-user-display-name';
 
 /** The auth plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
-    baseline
+    baseline,
+    displayName
 ];

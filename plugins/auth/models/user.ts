@@ -11,6 +11,8 @@ export class UserModel extends Model {
     organizationId!: number | null;
     email!: string;
     name!: string | null;
+    /** What customers call this agent (issue 23); null: the first name. */
+    displayName!: string | null;
     passwordHash!: string;
     role!: Role;
     isActive!: boolean;

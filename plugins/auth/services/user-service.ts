@@ -2,7 +2,7 @@ import Boom from '@hapi/boom';
 import type { Db } from '../../../core/db';
 import { iso } from '../../../core/db/model';
 import { hashPassword } from '../../../core/auth/passwords';
-import type { BotInstance, Organization, User } from '../../../core/types/api';
+import type { BotInstance, Organization, StaffProfile, User } from '../../../core/types/api';
 import { UserModel } from '../models/user';
 import type { UserCreate, UserUpdate } from '../schemas';
 
@@ -30,11 +30,25 @@ export function toUser(row: UserModel): User {
         id: row.id,
         email: row.email,
         name: row.name,
+        displayName: row.displayName ?? null,
         role: row.role,
         organizationId: row.organizationId,
         isActive: row.isActive,
         lastLoginAt: iso(row.lastLoginAt),
         createdAt: iso(row.createdAt)
+    };
+}
+
+/** 'Sam' from 'Sam Lee', else from 'sam.lee@store.test' the part before @ ('sam.lee'). */
+export function firstName(name: string | null, email: string): string {
+    const word = (name ?? '').trim().split(/\s+/)[0];
+    return (word || email.split('@')[0]).slice(0, 40);
+}
+
+export function toProfile(row: UserModel): StaffProfile {
+    return {
+        id: row.id, email: row.email, name: row.name, displayName: row.displayName ?? null,
+        shownName: row.displayName?.trim() || firstName(row.name, row.email)
     };
 }
 
@@ -143,6 +157,31 @@ export class UserService {
     /** Stores the same password hashed with today's parameters (after a successful login; tokens stay valid). */
     async rehashPassword(id: number, password: string): Promise<void> {
         await UserModel.query(this.db).findById(id).patch({ passwordHash: await hashPassword(password) });
+    }
+
+    /** Told after a user's profile changed (the live chat forgets the agent names it keeps). */
+    private readonly profileListeners: Array<(user: User) => void> = [];
+
+    onProfileChange(listener: (user: User) => void): void {
+        this.profileListeners.push(listener);
+    }
+
+    /** The signed-in user's own profile: the name customers see is the display name, else the first name. */
+    async profile(id: number): Promise<StaffProfile> {
+        const row = await UserModel.query(this.db).findById(id).throwIfNotFound({ message: 'User not found' });
+        return toProfile(row);
+    }
+
+    /** Sets (or, with an empty text, clears) the display name. Validated by the route. */
+    async updateProfile(id: number, input: { displayName: string | null }): Promise<StaffProfile> {
+        const row = await UserModel.query(this.db).patchAndFetchById(id, { displayName: input.displayName?.trim() || null });
+        if (!row) {
+            throw Boom.notFound('User not found');
+        }
+        for (const listener of this.profileListeners) {
+            listener(toUser(row));
+        }
+        return toProfile(row);
     }
 
     async touchLogin(id: number): Promise<void> {

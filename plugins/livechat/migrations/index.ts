@@ -6,6 +6,7 @@ import chatMessageSearch from './20261126010000-chat-message-search';
 import chatCustomerGone from './20261126020000-chat-customer-gone';
 import phonesOnly from './20261201010002-livechat-phones-only';
 import leftMessages from './20261202000000-left-messages';
+import agentConnections from './20261202000000-agent-connections';
 
 /** The livechat plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
@@ -15,5 +16,6 @@ export const migrations: MigrationEntry[] = [
     chatMessageSearch,
     chatCustomerGone,
     phonesOnly,
-    leftMessages
+    leftMessages,
+    agentConnections
 ];

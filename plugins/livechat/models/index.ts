@@ -1,6 +1,6 @@
 import type { RelationMappings } from 'objection';
 import { Model } from '../../../core/db/model';
-import type { ChatKind, ChatStatus, LeftMessageState, Sender } from '../../../core/types/api';
+import type { AwayReason, ChatKind, ChatStatus, LeftMessageState, Sender } from '../../../core/types/api';
 
 export type { ChatKind, ChatStatus, LeftMessageState, Sender };
 
@@ -85,7 +85,27 @@ export class AgentPresenceModel extends Model {
     userId!: number;
     organizationId!: number;
     available!: boolean;
+    /** No longer written (agent_connections counts the sockets); kept for older nodes during an upgrade. */
     connections!: number;
+    lastSeenAt!: number;
+    /** The UI's last reported activity (mouse or keyboard in any tab), epoch ms. */
+    lastActiveAt!: number | null;
+    /** When the agent's last socket closed; null while one is open. */
+    disconnectedAt!: number | null;
+    /** Why the server last set the agent Away (idle, closed, logout), and when; cleared when they set Available. */
+    awayReason!: AwayReason | null;
+    awayAt!: number | null;
+}
+
+
+/** One open agent socket on one node (issue 23), refreshed by that node; rows of a stopped node expire. */
+export class AgentConnectionModel extends Model {
+    static override tableName = 'agent_connections';
+    id!: string;
+    userId!: number;
+    organizationId!: number;
+    nodeId!: string;
+    connectedAt!: number;
     lastSeenAt!: number;
 }
 

@@ -372,6 +372,31 @@ export function livechatRoutes(server: Server): ServerRoute[] {
         },
         {
             method: 'POST',
+            path: '/api/chat/agent/activity',
+            options: {
+                id: 'livechat.agent.activity',
+                auth: allow('admin'),
+                description: 'The staff app saw the agent\'s mouse or keyboard (reported at most about once a minute): keeps an Available agent from going Away idle',
+                validate: { payload: Joi.object({}).allow(null) },
+                handler: async (request) => {
+                    const agent = adminOf(request);
+                    return { agentId: agent.userId, ...(await server.app.services.presence.activity(agent.userId, agent.organizationId)) };
+                }
+            }
+        },
+        {
+            method: 'POST',
+            path: '/api/chat/agent/logout',
+            options: {
+                id: 'livechat.agent.logout',
+                auth: allow('admin'),
+                description: 'The staff app signs out (called before it forgets the token): the agent is Away at once',
+                validate: { payload: Joi.object({}).allow(null) },
+                handler: async (request) => server.app.services.presence.logout(adminOf(request).userId)
+            }
+        },
+        {
+            method: 'POST',
             path: '/api/chat/agent/availability',
             options: {
                 id: 'livechat.agent.availability',

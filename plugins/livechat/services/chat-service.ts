@@ -7,13 +7,14 @@ import { iso } from '../../../core/db/model';
 import type { JobQueue } from '../../../core/jobs';
 import type { Realtime } from '../../../core/realtime/socket-server';
 import type { Services } from '../../../core/types';
-import { AgentPresenceModel, ChatMessageModel, ChatSessionModel, ChatStatus, EmailSettingsModel } from '../models';
+import { ChatMessageModel, ChatSessionModel, ChatStatus, EmailSettingsModel } from '../models';
 import type { MailService } from './mail-service';
 import { analyticsSessions, chatSessionCount } from './analytics-sessions';
 import { zonedDateTime, zonedStamp } from '../../../core/shared/zoned-time';
 
 /** organizations.time_zone's default (DESIGN §5), for a store the tenants service no longer knows. */
 const DEFAULT_STORE_ZONE = 'America/New_York';
+import type { AgentStatus, PresenceService } from './presence-service';
 import { coded } from '../../../core/http/errors';
 import { e164 } from '../../../core/http/fields';
 import { LIVECHAT_ERRORS, LIVECHAT_STAFF_ERRORS, messageTooLong } from '../errors';
@@ -25,8 +26,7 @@ export type { ChatMessage, ChatSession, EmailSettings };
 
 export const TRANSCRIPT_JOB = 'livechat.transcript';
 export const WAIT_TIMEOUT_JOB = 'livechat.wait-timeout';
-/** An agent counts as connected while some node saw them within this window (nodes refresh every 20 s). */
-export const PRESENCE_TTL_MS = 75_000;
+export { PRESENCE_TTL_MS } from './presence-service';
 
 export const OPEN_STATUSES: ChatStatus[] = ['waiting', 'agent_connected'];
 
@@ -50,6 +50,8 @@ export interface ChatServiceDeps {
     /** The store (name, domain) and its users (the default transcript recipient). */
     tenants: Pick<Services['tenants'], 'getOrganization' | 'timeZoneOf'>;
     users: Pick<Services['users'], 'list'>;
+    /** Agent presence (Available, sockets on every node, the away rules). */
+    presence: PresenceService;
 }
 
 export interface NewChat {
@@ -91,49 +93,19 @@ export class ChatService {
         this.db = deps.db;
     }
 
-    // ---- presence -------------------------------------------------------------------------------
+    // ---- presence (presence-service.ts: one per agent, in the database) ------------------------------
 
-    async agentConnected(userId: number, organizationId: number): Promise<void> {
-        const t = Date.now();
-        await AgentPresenceModel.query(this.db)
-            .insert({ userId, organizationId, available: false, connections: 1, lastSeenAt: t })
-            .onConflict('user_id')
-            .merge({ connections: raw('?? + 1', ['agent_presence.connections']), lastSeenAt: t, organizationId });
+    setAvailability(userId: number, organizationId: number, available: boolean): Promise<{ available: boolean }> {
+        return this.deps.presence.setAvailability(userId, organizationId, available);
     }
 
-    async agentDisconnected(userId: number): Promise<void> {
-        await AgentPresenceModel.query(this.db).where('user_id', userId)
-            .patch({ connections: raw('case when connections > 0 then connections - 1 else 0 end') });
-    }
-
-    async touchAgents(userIds: number[]): Promise<void> {
-        if (userIds.length) {
-            await AgentPresenceModel.query(this.db).whereIn('user_id', userIds).patch({ lastSeenAt: Date.now() });
-        }
-    }
-
-    async setAvailability(userId: number, organizationId: number, available: boolean): Promise<{ available: boolean }> {
-        await AgentPresenceModel.query(this.db)
-            .insert({ userId, organizationId, available, connections: 0, lastSeenAt: Date.now() })
-            .onConflict('user_id')
-            .merge(['available', 'organization_id']);
-        await this.deps.realtime.publish(paths.agents(organizationId), { type: 'agent_availability', agentId: userId, available });
-        return { available };
-    }
-
-    async agentStatus(userId: number): Promise<{ available: boolean; connections: number }> {
-        const row = await AgentPresenceModel.query(this.db).findById(userId);
-        return { available: row?.available ?? false, connections: row?.connections ?? 0 };
+    agentStatus(userId: number): Promise<AgentStatus> {
+        return this.deps.presence.status(userId);
     }
 
     /** True when an agent of the organization is connected (on any node) and marked Available. */
-    async agentsAvailable(organizationId: number): Promise<boolean> {
-        const row = await AgentPresenceModel.query(this.db)
-            .where({ organization_id: organizationId, available: true })
-            .where('connections', '>', 0)
-            .where('last_seen_at', '>', Date.now() - PRESENCE_TTL_MS)
-            .first();
-        return !!row;
+    agentsAvailable(organizationId: number): Promise<boolean> {
+        return this.deps.presence.agentsAvailable(organizationId);
     }
 
     // ---- figures for analytics (SPEC §3 'Chat status' and 'Websocket stats') ----------------------
@@ -162,15 +134,13 @@ export class ChatService {
      * connections and the last connection time are this node's (they are not shared between nodes).
      */
     async websocketStats(organizationId: number): Promise<{ totalActiveChatConnections: number; totalAgentConnections: number; activeSessionIds: string[]; lastConnectionTime: string | null }> {
-        const agents = await AgentPresenceModel.query(this.db).sum('connections as n').where('organization_id', organizationId)
-            .where('last_seen_at', '>', Date.now() - PRESENCE_TTL_MS)
-            .castTo<Array<{ n: number | string | null }>>();
+        const agents = await this.deps.presence.connectionCount(organizationId);
         const active = await ChatSessionModel.query(this.db).select('session_id')
             .where({ organization_id: organizationId, status: 'agent_connected' }).orderBy('accepted_at', 'desc').limit(500);
         const local = this.localCustomers.get(organizationId);
         return {
             totalActiveChatConnections: local?.count ?? 0,
-            totalAgentConnections: Number(agents[0]?.n ?? 0),
+            totalAgentConnections: agents,
             activeSessionIds: active.map((r) => r.sessionId),
             lastConnectionTime: local?.last ? iso(local.last) : null
         };
@@ -600,8 +570,21 @@ export class ChatService {
         return this.withAgentNames(row.organizationId, rows.map((m) => toMessage(m, row.sessionId)), rows);
     }
 
-    /** First names of the organization's agents by user id, kept a minute (the message hot path reads it). */
-    private readonly agentNames = new Map<number, { names: Map<number, string>; at: number }>();
+    /** A profile changed (services.users tells): this node reads the organization's agent names again. */
+    forgetAgentNames(organizationId: number | null): void {
+        if (organizationId === null) {
+            this.agentNames.clear();
+        }
+        else {
+            this.agentNames.delete(organizationId);
+        }
+    }
+
+    /**
+     * The names customers see for the organization's agents by user id (their display name, else their first name),
+     * kept a minute (the message hot path reads it); the node where a profile changes forgets them at once.
+     */
+    private readonly agentNames = new Map<number, { names: Map<number, string>; named: Set<number>; at: number }>();
 
     async agentFirstName(organizationId: number, userId: number | null): Promise<string | undefined> {
         if (userId === null) {
@@ -610,10 +593,23 @@ export class ChatService {
         let entry = this.agentNames.get(organizationId);
         if (!entry || Date.now() - entry.at > 60_000 || !entry.names.has(userId)) {
             const users = await this.deps.users.list({ organizationId });
-            entry = { names: new Map(users.map((u) => [u.id, firstName(u.name, u.email)])), at: Date.now() };
+            entry = {
+                names: new Map(users.map((u) => [u.id, agentName(u)])),
+                named: new Set(users.filter((u) => u.displayName?.trim() || u.name?.trim()).map((u) => u.id)),
+                at: Date.now()
+            };
             this.agentNames.set(organizationId, entry);
         }
         return entry.names.get(userId);
+    }
+
+    /**
+     * The name the customer reads when the agent joins ("Sam has joined the chat."): only a name a person gave (the
+     * profile's display name, or the account's name), never one made from an email address.
+     */
+    private async agentJoinName(organizationId: number, userId: number): Promise<string | undefined> {
+        const name = await this.agentFirstName(organizationId, userId);
+        return this.agentNames.get(organizationId)?.named.has(userId) ? name : undefined;
     }
 
     private async withAgentNames(organizationId: number, messages: ChatMessage[], rows: ChatMessageModel[]): Promise<ChatMessage[]> {
@@ -643,7 +639,9 @@ export class ChatService {
         const session = toSession(row);
         await this.deps.realtime.publishAll([
             { path: paths.agents(organizationId), message: { type: 'session_accepted', sessionId, agentId, acceptedAt: session.acceptedAt } },
-            { route: SESSION_ROUTE, path: paths.session(sessionId), message: { organizationId, type: 'agent_connected', sessionId, timestamp: session.acceptedAt } }
+            { route: SESSION_ROUTE, path: paths.session(sessionId), message: {
+                organizationId, type: 'agent_connected', sessionId, timestamp: session.acceptedAt, agentName: await this.agentJoinName(organizationId, agentId)
+            } }
         ]);
         return session;
     }
@@ -909,6 +907,11 @@ export function toSession(row: ChatSessionModel): ChatSession {
         customerName: row.customerName ?? null,
         inboxState: row.inboxState ?? null
     };
+}
+
+/** What customers call an agent: the display name of their profile, else the first name of their name or email. */
+export function agentName(user: { displayName?: string | null; name: string | null; email: string }): string {
+    return user.displayName?.trim() || firstName(user.name, user.email);
 }
 
 /** 'Sam' from 'Sam Lee', else from 'sam.lee@store.test' the part before @ ('sam.lee'). */

@@ -1,5 +1,5 @@
 import { QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
+import type { AgentStatus, ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
 import { apiRequest, getJson } from './client';
 
 export type { ChatMessage, ChatSession, ChatStatus, EmailSettings } from '../../../core/types/api';
@@ -46,14 +46,16 @@ export function useTestEmail() {
 }
 
 export function useAgentStatus() {
-    return useQuery({ queryKey: chatKeys.agentStatus, queryFn: () => getJson<{ agentId: number; available: boolean }>('/api/chat/agent/status') });
+    return useQuery({ queryKey: chatKeys.agentStatus, queryFn: () => getJson<AgentStatus & { agentId: number }>('/api/chat/agent/status') });
 }
 
 export function useSetAvailability() {
     const queryClient = useQueryClient();
     return useMutation({
         mutationFn: (available: boolean) => apiRequest<{ available: boolean }>('/api/chat/agent/availability', { method: 'POST', body: { available } }),
-        onSuccess: (data) => queryClient.setQueryData(chatKeys.agentStatus, (old: { agentId: number } | undefined) => ({ ...(old ?? { agentId: 0 }), available: data.available }))
+        onSuccess: (data) => queryClient.setQueryData(chatKeys.agentStatus, (old: (AgentStatus & { agentId: number }) | undefined) => old && ({
+            ...old, available: data.available, ...(data.available ? { awayReason: null, awayAt: null } : {})
+        }))
     });
 }
 

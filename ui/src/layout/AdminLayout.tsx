@@ -5,6 +5,10 @@ import type { IconName } from '@blueprintjs/icons';
 import { useAdminAuth } from '../auth/AdminGuard';
 import { useAdminOrganization } from '../api/console';
 import { SettingsDrawer } from './SettingsDrawer';
+import { ProfileDialog } from './ProfileDialog';
+import { AgentPresenceProvider } from './agent-presence';
+import { AwayNotice, HeaderPresence } from './HeaderPresence';
+import { apiRequest } from '../api/client';
 import { AdminTextKey, useT } from '../i18n';
 import './admin-layout.css';
 
@@ -38,13 +42,34 @@ function SectionLinks({ onNavigate }: { onNavigate?: () => void }) {
     );
 }
 
+/** How long Logout waits for the server to set the agent Away before it forgets the token anyway. */
+const LOGOUT_WAIT_MS = 3000;
+
 /**
- * The one shell of every staff page (issue 14): the organization, the sections, the signed-in user, Settings
- * (a drawer: email transcripts, notifications) and Logout (→ /admin-access-2024). Below 900 px the sections
- * fold into a menu button. Each page brings its own h1; the shell holds the page in the one main landmark.
+ * The one shell of every staff page (issue 14): the organization, the sections, the agent's presence (issue 23: the
+ * socket, the Available switch and the waiting count on every page, with the new-chat alerts), the signed-in user
+ * (their profile: the name customers see), Settings (a drawer: email transcripts, notifications) and Logout
+ * (→ /admin-access-2024, after telling the server the agent is Away). Below 900 px the sections fold into a menu
+ * button. Each page brings its own h1; the shell holds the page in the one main landmark.
  */
 export default function AdminLayout() {
-    const { user, logout } = useAdminAuth();
+    return (
+        <AgentPresenceProvider>
+            <Shell />
+        </AgentPresenceProvider>
+    );
+}
+
+function Shell() {
+    const { user, logout: forget } = useAdminAuth();
+    const [profileOpen, setProfileOpen] = useState(false);
+    const [leaving, setLeaving] = useState(false);
+    // The agent is Away before the token is dropped (a failure or a slow server never keeps them signed in).
+    const logout = () => {
+        setLeaving(true);
+        const timeout = new Promise((resolve) => setTimeout(resolve, LOGOUT_WAIT_MS));
+        void Promise.race([apiRequest('/api/chat/agent/logout', { method: 'POST', body: {} }).catch(() => undefined), timeout]).then(forget);
+    };
     const organization = useAdminOrganization();
     const [menuOpen, setMenuOpen] = useState(false);
     const [settingsOpen, setSettingsOpen] = useState(false);
@@ -68,16 +93,27 @@ export default function AdminLayout() {
                     <nav className="lc-shell-nav" aria-label={t('shell.sections')}>
                         <SectionLinks />
                     </nav>
-                    <span className="lc-shell-user" title={user.email} data-testid="shell-user">{user.email}</span>
-                    <Button minimal icon="cog" aria-label={t('shell.settings')} className="lc-shell-settings" onClick={() => setSettingsOpen(true)} data-testid="open-settings">
-                        <span className="lc-shell-wide">{t('shell.settings')}</span>
+                    <HeaderPresence />
+                    <Button minimal icon="user" className="lc-shell-profile" title={t('profile.open')} aria-label={user.email}
+                        onClick={() => setProfileOpen(true)} data-testid="open-profile">
+                        <span className="lc-shell-user" data-testid="shell-user">{user.email}</span>
                     </Button>
-                    <Button minimal icon="log-out" text={t('shell.logout')} onClick={logout} data-testid="logout" />
+                    <Button minimal icon="cog" aria-label={t('shell.settings')} className="lc-shell-settings" onClick={() => setSettingsOpen(true)} data-testid="open-settings">
+                        <span className="lc-shell-xwide">{t('shell.settings')}</span>
+                    </Button>
+                    <Button minimal icon="log-out" aria-label={t('shell.logout')} onClick={logout} disabled={leaving} data-testid="logout">
+                        <span className="lc-shell-xwide">{t('shell.logout')}</span>
+                    </Button>
                 </div>
+                <AwayNotice />
                 {menuOpen && (
                     <nav id="lc-shell-menu-panel" className="lc-shell-menu-panel" aria-label={t('shell.sectionsMenu')}>
                         <SectionLinks onNavigate={() => setMenuOpen(false)} />
                         <div className="lc-shell-menu-user">{t('shell.signedInAs', { email: user.email })}</div>
+                        <div className="lc-shell-menu-actions">
+                            <Button icon="user" text={t('profile.open')} onClick={() => { setMenuOpen(false); setProfileOpen(true); }} />
+                            <Button icon="cog" text={t('shell.settings')} onClick={() => { setMenuOpen(false); setSettingsOpen(true); }} />
+                        </div>
                     </nav>
                 )}
             </header>
@@ -87,6 +123,7 @@ export default function AdminLayout() {
                 </Suspense>
             </main>
             <SettingsDrawer isOpen={settingsOpen} onClose={() => setSettingsOpen(false)} />
+            <ProfileDialog isOpen={profileOpen} onClose={() => setProfileOpen(false)} />
         </div>
     );
 }

@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Intent, OverlayToaster } from '@blueprintjs/core';
-import { NavLink } from 'react-router-dom';
+import { Alert, Intent, OverlayToaster } from '@blueprintjs/core';
+import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import {
     appendMessage, ChatMessage, ChatSession, chatKeys, SocketCommand, useAcceptChat, useActiveChats, useChatMessages, useEndChat, useSendMessage,
     useSessionFlag, useWaitingChats
 } from '../api/chat';
 import { consoleKeys, useMarkRead } from '../api/console';
-import { useAdminAuth } from '../auth/AdminGuard';
-import { AgentPush, AgentSocket, ConnectionState } from '../components/chat/agent-socket';
-import { AgentStatusPanel } from '../components/chat/AgentStatusPanel';
+import { AgentPush } from '../components/chat/agent-socket';
+import { useAgentPushes, useAgentSocket } from '../layout/agent-presence';
+import { notifyBrowser } from '../components/chat/alerts';
 import { ActiveChats, WaitingChats } from '../components/chat/ChatLists';
 import { LeftMessagesView, MessagesViewLink } from '../components/chat/LeftMessagesView';
 import { leftMessageKeys } from '../api/console';
@@ -18,11 +18,8 @@ import { useT } from '../i18n';
 import { Conversation, ConversationHandle } from '../components/chat/Conversation';
 import { CustomerPanel } from '../components/chat/CustomerPanel';
 import { HistoryView } from '../components/chat/HistoryView';
-import { notifyBrowser, playTwoBeeps } from '../components/chat/alerts';
 import '../components/chat/chat.css';
 
-/** SPEC §9: the new-request banner shows for 6 s. */
-const BANNER_MS = 6000;
 /** Drafts outlive a reload of the tab (never shared between tabs or agents). */
 const DRAFTS_KEY = 'lc-chat-drafts';
 
@@ -86,7 +83,10 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
     const queryClient = useQueryClient();
     const t = useT();
     const customerLabel = useCustomerName();
-    const { user, token } = useAdminAuth();
+    // The shell's agent socket (issue 23): the console never opens one of its own.
+    const { socket, connection, dismissBanner } = useAgentSocket();
+    const location = useLocation();
+    const navigate = useNavigate();
     const waiting = useWaitingChats();
     const active = useActiveChats();
     const star = useSessionFlag('star');
@@ -95,15 +95,13 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
     const [selected, setSelected] = useState<string | null>(null);
     /** The chat this agent just accepted, until the active list holds it. */
     const [accepted, setAccepted] = useState<ChatSession | null>(null);
-    const [connection, setConnection] = useState<ConnectionState>('connecting');
-    const [attempt, setAttempt] = useState(0);
-    const [banner, setBanner] = useState<{ phone: string; until: number } | null>(null);
     const [drafts, setDrafts] = useState<Record<string, string>>(readDrafts);
     const [pane, setPane] = useState<Pane>('list');
     const [archiving, setArchiving] = useState<ChatSession | null>(null);
     /** The question each AI hand-off started from (ai_transfer_request), by chat session. */
     const [aiQuestions, setAiQuestions] = useState<Record<string, string>>({});
-    const socketRef = useRef<AgentSocket | null>(null);
+    const socketRef = useRef(socket);
+    socketRef.current = socket;
     const toasterRef = useRef<OverlayToaster | null>(null);
     const conversationRef = useRef<ConversationHandle | null>(null);
     /** Until when each chat's customer counts as typing (their typing signal, issue 11). */
@@ -146,8 +144,8 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
     }, [view, selectedId, lastSeq, readSeq, unread]);
 
     const command = useCallback<SocketCommand>((method, path, payload) => {
-        const socket = socketRef.current;
-        return socket ? socket.request(method, path, payload) : Promise.reject(new Error('Not connected to the chat server'));
+        const current = socketRef.current;
+        return current ? current.request(method, path, payload) : Promise.reject(new Error('Not connected to the chat server'));
     }, []);
     const acceptChat = useAcceptChat(command);
     const sendMessage = useSendMessage(command);
@@ -166,22 +164,13 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
             case 'new_customer':
             case 'ai_transfer':
             case 'ai_transfer_request': {
+                // The shell shows the banner, plays the sound, toasts and notifies (on every staff page).
                 void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
-                const phone = String(push.phoneNumber ?? 'Unknown');
                 if (push.type !== 'new_customer' && typeof push.originalQuestion === 'string') {
                     const id = String(push.sessionId);
                     const question = push.originalQuestion;
                     setAiQuestions((q) => ({ ...q, [id]: question }));
                     void queryClient.invalidateQueries({ queryKey: consoleKeys.context(id) });
-                }
-                playTwoBeeps();
-                setBanner({ phone, until: Date.now() + BANNER_MS });
-                const who = phone === 'Unknown' ? 'A customer' : `Customer ${phone}`;
-                const text = push.type === 'new_customer' ? `${who} is waiting for an agent` : `The AI agent is transferring ${phone === 'Unknown' ? 'a customer' : phone} to you`;
-                toast('New chat request', text, 'primary');
-                // The banner and the sound are enough while the agent looks at this tab.
-                if (document.visibilityState === 'hidden' || !document.hasFocus()) {
-                    notifyBrowser('New chat request', text);
                 }
                 break;
             }
@@ -247,51 +236,22 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
         }
     }, [queryClient, toast, t]);
 
+    useAgentPushes(onPush);
+
+    // Opened from a new-chat banner, toast or notification on another page: the chat's Accept Chat has the focus.
+    const openWaiting = (location.state as { openWaiting?: string } | null)?.openWaiting ?? null;
+    const waitingIds = (waiting.data ?? []).map((c) => c.sessionId).join(' ');
     useEffect(() => {
-        if (user.organizationId === null) {
+        if (!openWaiting || view !== 'inbox') {
             return;
         }
-        const socket = new AgentSocket({
-            token,
-            organizationId: user.organizationId,
-            onPush: (push) => onPushRef.current(push),
-            onState: (state, n) => {
-                setConnection(state);
-                setAttempt(n);
-                if (state === 'lost') {
-                    toastRef.current('Connection Lost', 'The connection to the chat server was lost. Please refresh the page.', 'danger');
-                }
-            },
-            onConnected: () => {
-                void queryClient.invalidateQueries({ queryKey: ['chat'] });
-            },
-            // Pushes may have been lost while the server's pub/sub was down: the waiting list, the active chats,
-            // the open conversation's messages (and the agent's status) are fetched again.
-            onResync: () => {
-                void queryClient.invalidateQueries({ queryKey: ['chat'] });
-            }
-        });
-        socketRef.current = socket;
-        socket.start();
-        return () => {
-            socket.stop();
-            socketRef.current = null;
-        };
-    }, [token, user.organizationId]);
-
-    // Keep the socket's callbacks current without reconnecting.
-    const onPushRef = useRef(onPush);
-    onPushRef.current = onPush;
-    const toastRef = useRef(toast);
-    toastRef.current = toast;
-
-    useEffect(() => {
-        if (!banner) {
-            return;
+        const item = document.querySelector<HTMLElement>(`[data-session="${CSS.escape(openWaiting)}"]`);
+        if (item) {
+            item.scrollIntoView({ block: 'nearest' });
+            item.querySelector<HTMLButtonElement>('button')?.focus();
+            navigate('.', { replace: true, state: null });
         }
-        const timer = setTimeout(() => setBanner(null), Math.max(0, banner.until - Date.now()));
-        return () => clearTimeout(timer);
-    }, [banner]);
+    }, [openWaiting, waitingIds, view, navigate]);
 
     const open = useCallback((sessionId: string) => {
         setSelected(sessionId);
@@ -304,9 +264,6 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
     useEffect(() => {
         const onKey = (e: KeyboardEvent) => {
             const target = e.target as HTMLElement | null;
-            if (e.key === 'Escape') {
-                setBanner(null);        // Esc always dismisses the new-request banner, even from the reply box
-            }
             if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || target?.closest?.('.bp5-overlay')) {
                 return;
             }
@@ -344,7 +301,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
         onSuccess: (session) => {
             setAccepted(session);
             open(session.sessionId);
-            setBanner(null);
+            dismissBanner();
         },
         onError: (err) => toast('Could not accept the chat', errorText(err), 'danger')
     });
@@ -377,16 +334,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
 
     return (
         <div className={`lc-console${view === 'history' ? ' is-history' : ''}`}>
-            <OverlayToaster ref={toasterRef} maxToasts={1} position="top-right" />
-            {banner && (
-                <div className="lc-banner" role="status" aria-live="assertive" data-testid="new-chat-banner" onClick={() => setBanner(null)}>
-                    <span className="lc-banner-text">
-                        <strong>New chat request!</strong>
-                        <small>{banner.phone === 'Unknown' ? 'A customer' : banner.phone} is waiting for an agent</small>
-                    </span>
-                    <Button small minimal icon="cross" aria-label="Dismiss (Esc)" className="lc-banner-close" onClick={(e) => { e.stopPropagation(); setBanner(null); }} />
-                </div>
-            )}
+            <OverlayToaster ref={toasterRef} maxToasts={1} position="top-right" className="lc-below-header" />
             <div className="lc-console-head">
                 <h1 className="lc-h1 lc-console-title">Live Chat</h1>
                 <nav className="lc-console-views" aria-label="Live chat views">
@@ -394,7 +342,6 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                     <MessagesViewLink />
                     <NavLink to="/admin-chat/history" className={({ isActive }) => `lc-view-link${isActive ? ' is-current' : ''}`}>{t('chat.viewHistory')}</NavLink>
                 </nav>
-                <AgentStatusPanel connection={connection} attempt={attempt} toast={toast} />
                 <span className="lc-keys-hint" aria-hidden="true">j/k move · Enter open · r reply · / canned · Esc back</span>
             </div>
             {view === 'history' && <HistoryView pane={pane} setPane={setPane} />}

@@ -27,11 +27,16 @@ export function notificationsSupported(): boolean {
     return typeof window !== 'undefined' && 'Notification' in window;
 }
 
-/** A browser notification when the agent allowed them. */
-export function notifyBrowser(title: string, body: string): void {
+/** A browser notification when the agent allowed them; a click brings the tab forward and runs `onClick`. */
+export function notifyBrowser(title: string, body: string, onClick?: () => void): void {
     if (notificationsSupported() && Notification.permission === 'granted') {
         try {
-            new Notification(title, { body, tag: 'loyalty-chat-new-request' });
+            const notification = new Notification(title, { body, tag: 'loyalty-chat-new-request' });
+            notification.onclick = () => {
+                window.focus();
+                notification.close();
+                onClick?.();
+            };
         }
         catch {
             // some browsers allow notifications only from a service worker

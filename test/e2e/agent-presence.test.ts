@@ -1,0 +1,190 @@
+import { expect } from 'chai';
+import * as Fs from 'fs';
+import * as Path from 'path';
+import type { Browser, Page } from 'puppeteer-core';
+import { startTestServer, TestServer } from '../helpers/server';
+import { launchBrowser, screenshot, SCREENSHOT_DIR, SCREENSHOTS, storeAdminToken } from '../helpers/browser';
+import { seedDemo } from '../../bin/commands/seed';
+import { signUserToken } from '../../core/auth/tokens';
+import { DEMO_USERS } from '../../plugins/auth/demo-data';
+
+/** Runs in the customer's page: the widget's shadow root (expressions, not functions: the storefront's CSP refuses eval). */
+const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
+
+async function waitForWidgetText(page: Page, text: string, timeout = 15000): Promise<void> {
+    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
+}
+
+async function customerTypes(page: Page, text: string): Promise<void> {
+    await page.waitForFunction(`!${ROOT}.querySelector('.lc-input').disabled`);
+    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
+    await (input as any).type(text);
+    await (input as any).press('Enter');
+}
+
+/** The header's Available switch (Blueprint puts the test id on its input, or its label): click it, read it. */
+const SWITCH = `(() => { const el = document.querySelector('[data-testid="availability"]'); return el && (el.tagName === 'INPUT' ? el : el.querySelector('input')); })()`;
+async function toggleAvailable(page: Page): Promise<void> {
+    await page.evaluate(`${SWITCH}.click()`);
+}
+async function isAvailable(page: Page): Promise<boolean> {
+    return page.evaluate(`!!${SWITCH}?.checked`) as Promise<boolean>;
+}
+async function waitAvailable(page: Page, value: boolean): Promise<void> {
+    await page.waitForFunction(`!!${SWITCH} && ${SWITCH}.checked === ${value} && !${SWITCH}.disabled`, { timeout: 10000 });
+}
+const WAITING = `document.querySelector('[data-testid="waiting-count"] .lc-presence-waiting-n')?.textContent`;
+
+/** The header only (the presence under test), at the current viewport width. */
+async function headerShot(page: Page, name: string): Promise<void> {
+    if (!SCREENSHOTS) {
+        return;
+    }
+    Fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const width = await page.evaluate(() => window.innerWidth);
+    await page.screenshot({ path: Path.join(SCREENSHOT_DIR, `${name}.png`) as `${string}.png`, clip: { x: 0, y: 0, width, height: 160 } });
+}
+
+/**
+ * Issue 23: presence belongs to the staff app, not to /admin-chat. An agent sets Available and works on /analytics;
+ * a customer asks the storefront's widget for a human; the agent is told on /analytics (banner, toast), opens the
+ * chat in one click, accepts it in /admin-chat, and the customer reads the agent's display name.
+ */
+describe('an Available agent stays reachable on any staff page (issue 23)', function () {
+    this.timeout(120000);
+    let t: TestServer;
+    let agentBrowser: Browser;
+    let customerBrowser: Browser;
+
+    before(async () => {
+        t = await startTestServer({ listen: true });
+        agentBrowser = await launchBrowser();
+        customerBrowser = await launchBrowser();
+    });
+    after(async () => {
+        await customerBrowser?.close();
+        await agentBrowser?.close();
+        await t?.close();
+    });
+
+    it('tells the agent on /analytics about a new chat; one click opens it in /admin-chat; the customer reads the agent\'s display name', async () => {
+        const { organizationId } = await seedDemo(t.server);
+        const admin = (await t.server.app.services.users.findRecordByEmail(DEMO_USERS[1].email))!;
+        const token = signUserToken(t.server.app.config.jwtSecret, { id: admin.id, role: 'admin', organizationId, tokenVersion: admin.tokenVersion });
+
+        const agent = await agentBrowser.newPage();
+        const agentErrors: string[] = [];
+        agent.on('pageerror', (err) => agentErrors.push(String(err)));
+        await agent.setViewport({ width: 1280, height: 860 });
+        await storeAdminToken(agent, t.url, token);
+        await agent.goto(`${t.url}/admin-dashboard`, { waitUntil: 'networkidle2' });
+
+        // The profile dialog from the header: the display name customers will read.
+        await agent.click('[data-testid="open-profile"]');
+        await agent.waitForSelector('[data-testid="display-name"]');
+        await agent.waitForFunction(() => (document.querySelector('[data-testid="display-name"]') as HTMLInputElement)?.placeholder === 'Sam');
+        await agent.type('[data-testid="display-name"]', 'Sammy R.');
+        await agent.click('[data-testid="save-profile"]');
+        await agent.waitForFunction(() => document.querySelector('.lc-profile-dialog')?.textContent?.includes('Saved.'), { timeout: 10000 });
+        await agent.keyboard.press('Escape');
+        await agent.waitForSelector('.lc-profile-dialog', { hidden: true });
+
+        // Available from the header (the dashboard, not /admin-chat), then on to /analytics in the same tab.
+        await agent.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Connected', { timeout: 15000 });
+        await toggleAvailable(agent);
+        await waitAvailable(agent, true);
+        await agent.click('nav[aria-label="Admin sections"] a[href="/analytics"]');
+        await agent.waitForFunction(() => location.pathname === '/analytics' && !!document.querySelector('h1')?.textContent?.includes('Analytics'), { timeout: 15000 });
+        expect(await isAvailable(agent), 'the switch is in the header of /analytics, on').to.equal(true);
+        expect(await agent.$eval('[data-testid="connection-state"]', (el) => el.textContent)).to.equal('Connected');
+        await agent.waitForFunction(`${WAITING} === '0'`, { timeout: 10000 });
+        await headerShot(agent, 'presence-analytics-1280');
+        await agent.setViewport({ width: 390, height: 844 });
+        await agent.waitForFunction(() => !!document.querySelector('[data-testid="menu-button"]')?.getBoundingClientRect().width);
+        const overflow = await agent.evaluate(() => {
+            const bar = document.querySelector('.lc-shell-bar')!;
+            return { scroll: document.documentElement.scrollWidth, width: window.innerWidth, barRight: Math.max(...Array.from(bar.children).map((c) => c.getBoundingClientRect().right)) };
+        });
+        expect(overflow.scroll, 'no sideways scrolling at 390 px').to.be.at.most(overflow.width);
+        expect(overflow.barRight, 'the header fits at 390 px').to.be.at.most(overflow.width);
+        await headerShot(agent, 'presence-analytics-390');
+        await agent.setViewport({ width: 1280, height: 860 });
+
+        // The customer, on the demo storefront, asks for a human: an agent is available (the one on /analytics).
+        const customer = await customerBrowser.newPage();
+        await customer.setViewport({ width: 1100, height: 800 });
+        const port = new URL(t.url).port;
+        await customer.goto(`http://localhost:${port}/`, { waitUntil: 'load' });
+        await customer.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`, { timeout: 15000 });
+        await customer.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
+        await waitForWidgetText(customer, 'Welcome to Demo Store');
+        await customerTypes(customer, 'Can a person help me with my order?');
+        await waitForWidgetText(customer, 'Connecting you with a member of our team.');
+
+        // On /analytics: the banner, the toast with its Open chat action, the waiting count.
+        await agent.waitForSelector('[data-testid="new-chat-banner"]', { timeout: 15000 });
+        expect(await agent.evaluate(() => location.pathname)).to.equal('/analytics');
+        await agent.waitForFunction(() => document.querySelector('.bp5-toast')?.textContent?.includes('New chat request'), { timeout: 5000 });
+        await agent.waitForFunction(`${WAITING} === '1'`, { timeout: 10000 });
+        await screenshot(agent, 'presence-analytics-new-chat');
+        await headerShot(agent, 'presence-analytics-new-chat-1280');
+        await agent.click('[data-testid="new-chat-open"]');
+        await agent.waitForFunction(() => location.pathname === '/admin-chat', { timeout: 10000 });
+        await agent.waitForFunction(() => document.querySelector('[data-testid="waiting-list"]')?.textContent?.includes('Can a person help me with my order?'), { timeout: 10000 });
+        // The chat's Accept Chat has the focus: Enter accepts it.
+        await agent.waitForFunction(() => document.activeElement?.textContent === 'Accept Chat', { timeout: 5000 });
+        await agent.keyboard.press('Enter');
+        await agent.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('Can a person help me with my order?'), { timeout: 10000 });
+        expect(await agent.$$eval('[data-testid="connection-state"]', (els) => els.length), 'one socket, one status').to.equal(1);
+
+        // The customer reads who joined, and the name on the agent's messages.
+        await waitForWidgetText(customer, 'Sammy R. has joined the chat.');
+        await agent.type('[data-testid="agent-input"]', 'Hi! Let me look at your order.');
+        await agent.keyboard.press('Enter');
+        await waitForWidgetText(customer, 'Hi! Let me look at your order.');
+        expect(await customer.evaluate(`Array.from(${ROOT}.querySelectorAll('.lc-author')).map((el) => el.textContent)`)).to.deep.equal(['Sammy R.']);
+        await screenshot(customer, 'presence-customer-sees-name');
+        await screenshot(agent, 'presence-admin-chat-accepted');
+
+        // One socket per tab: the server counts one connection for this agent.
+        const status = await t.server.inject({ method: 'GET', url: '/api/chat/agent/status', headers: { authorization: `Bearer ${token}` } });
+        expect(status.result).to.include({ available: true, connections: 1 });
+
+        // Logout sets the agent Away before the token goes.
+        await agent.click('[data-testid="logout"]');
+        await agent.waitForFunction(() => location.pathname === '/admin-access-2024', { timeout: 10000 });
+        const after = await t.server.inject({ method: 'GET', url: '/api/chat/agent/status', headers: { authorization: `Bearer ${token}` } });
+        expect(after.result).to.include({ available: false, awayReason: 'logout' });
+        expect(agentErrors).to.deep.equal([]);
+        await customer.close();
+        await agent.close();
+    });
+
+    it('tells an agent set Away for idleness in the header of any page, and Set Available brings them back', async () => {
+        const idle = await startTestServer({ listen: true, env: { AGENT_IDLE_MINUTES: '0.03' } });     // 1.8 s
+        const page = await agentBrowser.newPage();
+        try {
+            const { organizationId } = await seedDemo(idle.server);
+            const admin = (await idle.server.app.services.users.findRecordByEmail(DEMO_USERS[1].email))!;
+            const token = signUserToken(idle.server.app.config.jwtSecret, { id: admin.id, role: 'admin', organizationId, tokenVersion: admin.tokenVersion });
+            await page.setViewport({ width: 1280, height: 860 });
+            await storeAdminToken(page, idle.url, token);
+            await page.goto(`${idle.url}/admin-questions`, { waitUntil: 'networkidle2' });
+            await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Connected', { timeout: 15000 });
+            await toggleAvailable(page);
+            await waitAvailable(page, true);
+            // No mouse or keyboard: Away after the window, said in the header.
+            await page.waitForSelector('[data-testid="away-notice"]', { timeout: 15000 });
+            expect(await page.$eval('[data-testid="away-notice"]', (el) => el.textContent)).to.contain('You were set to Away after 0.03 minutes without activity.');
+            expect(await isAvailable(page)).to.equal(false);
+            await headerShot(page, 'presence-away-notice-1280');
+            await page.click('xpath/.//*[@data-testid="away-notice"]//button[contains(., "Set Available")]');
+            await page.waitForSelector('[data-testid="away-notice"]', { hidden: true });
+            await waitAvailable(page, true);
+        }
+        finally {
+            await page.close();
+            await idle.close();
+        }
+    });
+});

@@ -1,0 +1,73 @@
+import { useEffect, useState } from 'react';
+import { Button, Callout, Classes, FormGroup, InputGroup } from '@blueprintjs/core';
+import { useProfile, useSaveProfile } from '../api/profile';
+import { ApiError } from '../api/client';
+import { AppDialog } from '../components/a11y';
+import { BusyButton } from '../components/BusyButton';
+import { AdminTextKey, useT } from '../i18n';
+
+/** The server's error code (core/http/errors.ts) as the catalogue's text, else the server's message. */
+function errorText(err: unknown, t: ReturnType<typeof useT>): string {
+    if (err instanceof ApiError) {
+        try {
+            const code = (JSON.parse(err.body) as { code?: string }).code;
+            if (code === 'auth.display_name_invalid') {
+                return t(`error.${code}` as AdminTextKey);
+            }
+        }
+        catch {
+            // not JSON: the raw text below
+        }
+        return err.serverMessage;
+    }
+    return t('profile.saveFailed');
+}
+
+/**
+ * The agent's profile (issue 23), from the header: the display name customers see on the agent's messages and when
+ * the agent joins their chat. Empty means the first name of the account.
+ */
+export function ProfileDialog({ isOpen, onClose }: { isOpen: boolean; onClose(): void }) {
+    const t = useT();
+    const profile = useProfile();
+    const save = useSaveProfile();
+    const [name, setName] = useState('');
+    const [saved, setSaved] = useState(false);
+
+    // On opening (and when the profile first arrives), the stored name; a save's answer does not reset the form.
+    const loadedId = profile.data?.id;
+    useEffect(() => {
+        if (isOpen && profile.data) {
+            setName(profile.data.displayName ?? '');
+            setSaved(false);
+            save.reset();
+        }
+    }, [isOpen, loadedId]);
+
+    const first = profile.data ? profile.data.shownName : '';
+    return (
+        <AppDialog title={t('profile.title')} isOpen={isOpen} onClose={onClose} className="lc-profile-dialog">
+            <form onSubmit={(e) => {
+                e.preventDefault();
+                save.mutate({ displayName: name.trim() }, { onSuccess: () => setSaved(true) });
+            }}>
+                <div className={Classes.DIALOG_BODY}>
+                    <FormGroup label={t('profile.displayName')} labelFor="lc-display-name"
+                        helperText={t('profile.displayNameHelp', { email: profile.data?.email ?? '' })}>
+                        <InputGroup id="lc-display-name" data-testid="display-name" value={name} maxLength={40} disabled={!profile.data}
+                            placeholder={profile.data?.displayName ? '' : first} onChange={(e) => { setName(e.target.value); setSaved(false); }} />
+                    </FormGroup>
+                    {profile.data && <p className="lc-profile-preview">{t('profile.preview', { name: name.trim() || first })}</p>}
+                    {save.isError && <Callout intent="danger" role="alert">{errorText(save.error, t)}</Callout>}
+                    {saved && <Callout intent="success" role="status">{t('profile.saved')}</Callout>}
+                </div>
+                <div className={Classes.DIALOG_FOOTER}>
+                    <div className={Classes.DIALOG_FOOTER_ACTIONS}>
+                        <Button text={t('profile.close')} onClick={onClose} />
+                        <BusyButton type="submit" intent="primary" text={t('profile.save')} busy={save.isPending} disabled={!profile.data} data-testid="save-profile" />
+                    </div>
+                </div>
+            </form>
+        </AppDialog>
+    );
+}
