@@ -118,7 +118,7 @@ describe('accounts in the browser: admin, super admin and organization user', fu
         await page.waitForFunction(() => location.pathname === '/admin-dashboard');
         await waitForText(page, 'Quick actions');
 
-        await page.click('::-p-text(Logout)');
+        await page.click('[data-testid=logout]');
         await page.waitForFunction(() => location.pathname === '/admin-access-2024');
         await waitForText(page, 'Admin Login');
         expect(await page.evaluate(() => localStorage.getItem('adminToken'))).to.equal(null);
