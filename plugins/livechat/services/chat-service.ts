@@ -511,7 +511,8 @@ export class ChatService {
         if (!result.created) {
             const { session } = result;
             await this.deps.realtime.publish(paths.agents(input.organizationId), {
-                type: 'ai_transfer_request', sessionId: session.sessionId, phoneNumber: session.phoneNumber, message: input.originalQuestion,
+                type: 'ai_transfer_request', sessionId: session.sessionId, phoneNumber: session.phoneNumber, visitorNumber: session.visitorNumber,
+                visitorLabel: session.visitorLabel, message: input.originalQuestion,
                 originalQuestion: input.originalQuestion, aiConversation: input.aiConversation, createdAt: session.createdAt
             });
         }

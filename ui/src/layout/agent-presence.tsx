@@ -5,10 +5,12 @@ import { Button, Intent, OverlayToaster } from '@blueprintjs/core';
 import type { AgentStatus } from '../../../core/types/api';
 import { ADMIN_TOKEN_KEY, apiRequest } from '../api/client';
 import { chatKeys } from '../api/chat';
+import { leftMessageKeys } from '../api/console';
 import { useAdminAuth } from '../auth/AdminGuard';
 import { AgentPush, AgentSocket, ConnectionState } from '../components/chat/agent-socket';
 import { notifyBrowser, playTwoBeeps } from '../components/chat/alerts';
 import { Translate, useT } from '../i18n';
+import { useCustomerName } from '../phone';
 
 /** SPEC §9: the new-request banner shows for 6 s. */
 const BANNER_MS = 6000;
@@ -101,6 +103,7 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
     const queryClient = useQueryClient();
     const navigate = useNavigate();
     const t = useT();
+    const customerName = useCustomerName();
     const [socket, setSocket] = useState<AgentSocket | null>(null);
     const [connection, setConnection] = useState<ConnectionState>('connecting');
     const [attempt, setAttempt] = useState(0);
@@ -127,10 +130,12 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
             case 'ai_transfer_request': {
                 void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
                 const sessionId = String(push.sessionId ?? '');
-                const phone = String(push.phoneNumber ?? 'Unknown');
-                const who = phone === 'Unknown' ? t('alert.aCustomer') : phone;
+                // Named as on every staff screen: the phone in the store's format, else the visitor label (issue 23).
+                const phone = typeof push.phoneNumber === 'string' && push.phoneNumber !== 'Unknown' ? push.phoneNumber : null;
+                const visitor = typeof push.visitorNumber === 'number' ? push.visitorNumber : undefined;
+                const who = phone || visitor ? customerName({ phoneNumber: phone, visitorNumber: visitor }) : t('alert.aCustomer');
                 const text = push.type === 'new_customer' ? t('alert.waiting', { who })
-                    : phone === 'Unknown' ? t('alert.transferUnknown') : t('alert.transfer', { who });
+                    : phone || visitor ? t('alert.transfer', { who }) : t('alert.transferUnknown');
                 // Outside the console, only an Available agent is alerted (an admin reading analytics while Away is not
                 // rung for every customer); in the console, every agent sees the queue move.
                 const available = queryClient.getQueryData<AgentStatusView>(chatKeys.agentStatus)?.available ?? false;
@@ -156,6 +161,33 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
                 void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
                 setBanner((b) => (b?.sessionId === push.sessionId ? null : b));
                 break;
+            case 'left_message': {
+                // A customer left a message (no agent was available): the Messages inbox and its count, and the same
+                // alerts as a new chat minus the sound, on any staff page (issue 23), one click to the inbox.
+                void queryClient.invalidateQueries({ queryKey: leftMessageKeys.all });
+                const available = queryClient.getQueryData<AgentStatusView>(chatKeys.agentStatus)?.available ?? false;
+                if (!available && !window.location.pathname.startsWith('/admin-chat')) {
+                    break;
+                }
+                const named = typeof push.name === 'string' && push.name ? push.name
+                    : typeof push.email === 'string' && push.email ? push.email
+                        : customerName({ phoneNumber: null, visitorNumber: typeof push.visitorNumber === 'number' ? push.visitorNumber : undefined });
+                const text = t('messages.newToastText', { customer: named });
+                const openInbox = () => navigate('/admin-chat/messages');
+                toaster.current?.show({
+                    message: <div><strong>{t('messages.newToast')}</strong><div>{text}</div></div>,
+                    intent: 'primary',
+                    timeout: 5000,
+                    action: { text: t('messages.view'), onClick: openInbox }
+                }, 'left-message');
+                if (document.visibilityState === 'hidden' || !document.hasFocus()) {
+                    notifyBrowser(t('messages.newToast'), text, openInbox);
+                }
+                break;
+            }
+            case 'left_message_updated':
+                void queryClient.invalidateQueries({ queryKey: leftMessageKeys.all });
+                break;
             case 'agent_availability':
                 if (push.agentId === user.id) {
                     const reason = typeof push.reason === 'string' ? push.reason as AgentStatus['awayReason'] : null;
@@ -176,7 +208,7 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
         for (const listener of [...listeners.current]) {
             listener(push);
         }
-    }, [queryClient, t, openChat, user.id, logout]);
+    }, [queryClient, t, openChat, user.id, logout, customerName, navigate]);
 
     const onPushRef = useRef(onPush);
     onPushRef.current = onPush;

@@ -9,10 +9,8 @@ import {
 import { consoleKeys, useMarkRead } from '../api/console';
 import { AgentPush } from '../components/chat/agent-socket';
 import { useAgentPushes, useAgentSocket } from '../layout/agent-presence';
-import { notifyBrowser } from '../components/chat/alerts';
 import { ActiveChats, WaitingChats } from '../components/chat/ChatLists';
 import { LeftMessagesView, MessagesViewLink } from '../components/chat/LeftMessagesView';
-import { leftMessageKeys } from '../api/console';
 import { useCustomerName } from '../phone';
 import { useT } from '../i18n';
 import { Conversation, ConversationHandle } from '../components/chat/Conversation';
@@ -164,8 +162,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
             case 'new_customer':
             case 'ai_transfer':
             case 'ai_transfer_request': {
-                // The shell shows the banner, plays the sound, toasts and notifies (on every staff page).
-                void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
+                // The shell refreshes the queue, shows the banner, plays the sound, toasts and notifies (on every staff page).
                 if (push.type !== 'new_customer' && typeof push.originalQuestion === 'string') {
                     const id = String(push.sessionId);
                     const question = push.originalQuestion;
@@ -175,30 +172,18 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                 break;
             }
             case 'session_accepted':
-                void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
                 void queryClient.invalidateQueries({ queryKey: chatKeys.active });
                 break;
             case 'session_ended':
                 setAccepted((a) => (a?.sessionId === push.sessionId ? null : a));
-                void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
                 void queryClient.invalidateQueries({ queryKey: chatKeys.active });
                 void queryClient.invalidateQueries({ queryKey: ['chat', 'history'] });
                 if (push.reason === 'customer_disconnected') {
                     toast('Customer Disconnected', 'The customer left the chat', 'warning');
                 }
                 break;
-            case 'left_message': {
-                // A customer left a message (no agent was available): the Messages inbox and its count (issue 23).
-                void queryClient.invalidateQueries({ queryKey: leftMessageKeys.all });
-                const who = typeof push.name === 'string' && push.name ? push.name : typeof push.email === 'string' ? push.email : t('chat.visitor', { n: String(push.visitorNumber ?? '') });
-                toast(t('messages.newToast'), t('messages.newToastText', { customer: who }), 'primary');
-                if (document.visibilityState === 'hidden' || !document.hasFocus()) {
-                    notifyBrowser(t('messages.newToast'), t('messages.newToastText', { customer: who }));
-                }
-                break;
-            }
             case 'left_message_updated':
-                void queryClient.invalidateQueries({ queryKey: leftMessageKeys.all });
+                // The shell refreshes the inbox and alerts (issue 23); the open thread is the console's.
                 void queryClient.invalidateQueries({ queryKey: ['chat', 'transcript', String(push.sessionId)] });
                 break;
             case 'customer_disconnected':
