@@ -108,6 +108,14 @@ describe('AI triage and bulk resolve (issue 23)', function () {
             await setAvailable(server, a, false);
         });
 
+        it('marks a session whose customer left a message for a person unresolved (nobody was available)', async () => {
+            const answer = await ask(a, 'widget_tr_left', 'What are your store hours?');
+            const res = await server.inject({ method: 'POST', url: '/api/chat/offline-message', headers: { ...widget(a), origin: 'http://localhost' },
+                payload: { sessionId: 'widget_tr_left', email: 'kim@example.test', message: 'Are you open on the 26th?' } });
+            expect(res.statusCode, res.payload).to.equal(201);
+            expect(await record(a, answer.historyId)).to.include({ triage: 'unresolved', triageReason: 'handoff' });
+        });
+
         it('resolves by silence: only once the session asked nothing more for the window, a follow-up keeping the earlier answer pending', async () => {
             expect(server.app.services.ai.resolvedAfterMs).to.equal(10 * 60_000);
             const q1 = await ask(a, 'widget_tr_quiet', 'What are your store hours?');

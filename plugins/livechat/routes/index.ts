@@ -188,6 +188,8 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                         message: body.message, phoneNumber: body.phoneNumber ?? null, name: body.name || null, pageUrl: body.pageUrl || null, lang: body.lang ?? null,
                         domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined)
                     });
+                    // Leaving a message for a person is a hand-off too: the AI's answers still pending were not enough (issue 23).
+                    await server.app.services.ai?.handedOff(c.organizationId, body.sessionId);
                     return h.response({ ok: true, sessionId: session.sessionId, message: 'Thanks! The store will answer by email.' }).code(201);
                 }
             }
