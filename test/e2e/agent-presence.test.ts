@@ -124,7 +124,7 @@ describe('an Available agent stays reachable on any staff page (issue 23)', func
         // On /analytics: the banner, the toast with its Open chat action, the waiting count.
         await agent.waitForSelector('[data-testid="new-chat-banner"]', { timeout: 15000 });
         expect(await agent.evaluate(() => location.pathname)).to.equal('/analytics');
-        await agent.waitForFunction(() => document.querySelector('.bp5-toast')?.textContent?.includes('New chat request'), { timeout: 5000 });
+        await agent.waitForFunction(() => Array.from(document.querySelectorAll('.bp5-toast')).some((el) => el.textContent?.includes('New chat request')), { timeout: 5000 });
         // An unverified customer is named by their visitor label, as in the queue (never "A customer" or "Unknown").
         const bannerText = await agent.$eval('[data-testid="new-chat-banner"]', (el) => el.textContent ?? '');
         expect(bannerText).to.match(/(Visitor \d{4} is waiting for an agent|is transferring Visitor \d{4} to you)/).and.not.include('Unknown');
@@ -154,7 +154,7 @@ describe('an Available agent stays reachable on any staff page (issue 23)', func
         await agent.waitForFunction(() => location.pathname === '/analytics', { timeout: 10000 });
         await t.server.app.services.livechat.offlineMessage({ organizationId, botInstanceId: null, sessionId: 'widget_1_leftonanalytics', email: 'lee@example.test',
             name: 'Lee', message: 'Is the red scarf back in stock?', phoneNumber: null, domain: 'localhost' });
-        await agent.waitForFunction(() => document.querySelector('.bp5-toast')?.textContent?.includes('Lee left a message'), { timeout: 10000 });
+        await agent.waitForFunction(() => Array.from(document.querySelectorAll('.bp5-toast')).some((el) => el.textContent?.includes('Lee left a message')), { timeout: 10000 });
         await agent.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('.bp5-toast button, .bp5-toast a')).find((b) => b.textContent === 'View')?.click());
         await agent.waitForFunction(() => location.pathname === '/admin-chat/messages'
             && !!document.querySelector('[data-testid="messages-list"]')?.textContent?.includes('Is the red scarf back in stock?'), { timeout: 10000 });

@@ -271,7 +271,7 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
     return (
         <AgentSocketContext.Provider value={value}>
             {/* Bottom right: the header (Available, Logout) and the new-chat banner stay uncovered. */}
-            <OverlayToaster ref={toaster} maxToasts={1} position="bottom-right" />
+            <OverlayToaster ref={toaster} maxToasts={3} position="bottom-right" />
             {banner && (
                 <div className="lc-banner" role="status" aria-live="assertive" data-testid="new-chat-banner" onClick={() => openChat(banner.sessionId)}>
                     <span className="lc-banner-text">

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Intent, OverlayToaster } from '@blueprintjs/core';
+import { Alert, Intent } from '@blueprintjs/core';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import {
     appendMessage, ChatMessage, ChatSession, chatKeys, SocketCommand, useAcceptChat, useActiveChats, useChatMessages, useEndChat, useSendMessage,
@@ -82,7 +82,8 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
     const t = useT();
     const customerLabel = useCustomerName();
     // The shell's agent socket (issue 23): the console never opens one of its own.
-    const { socket, connection, dismissBanner } = useAgentSocket();
+    // Its toasts too: bottom right, where they cover none of the console's own buttons.
+    const { socket, connection, dismissBanner, toast } = useAgentSocket();
     const location = useLocation();
     const navigate = useNavigate();
     const waiting = useWaitingChats();
@@ -100,7 +101,6 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
     const [aiQuestions, setAiQuestions] = useState<Record<string, string>>({});
     const socketRef = useRef(socket);
     socketRef.current = socket;
-    const toasterRef = useRef<OverlayToaster | null>(null);
     const conversationRef = useRef<ConversationHandle | null>(null);
     /** Until when each chat's customer counts as typing (their typing signal, issue 11). */
     const [typingUntil, setTypingUntil] = useState<Record<string, number>>({});
@@ -149,13 +149,6 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
     const sendMessage = useSendMessage(command);
     const endChat = useEndChat(command);
 
-    const toast = useCallback((title: string, message: string, intent: Intent = 'none') => {
-        toasterRef.current?.show({
-            message: <div><strong>{title}</strong><div>{message}</div></div>,
-            intent,
-            timeout: 5000
-        });
-    }, []);
 
     const onPush = useCallback((push: AgentPush) => {
         switch (push.type) {
@@ -319,7 +312,6 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
 
     return (
         <div className={`lc-console${view === 'history' ? ' is-history' : ''}`}>
-            <OverlayToaster ref={toasterRef} maxToasts={1} position="top-right" className="lc-below-header" />
             <div className="lc-console-head">
                 <h1 className="lc-h1 lc-console-title">Live Chat</h1>
                 <nav className="lc-console-views" aria-label="Live chat views">
