@@ -47,7 +47,7 @@ function fuzzer(random: () => number) {
             }
         }
         if (out.type === 'message' && random() < 0.6) {
-            out.message = { type: pick(['end_chat', 'chat_message', 'agent_accept_chat', 'agent_availability', 'ping', 'customer_connect', 'x']), sessionId: weird(), message: weird(), available: weird() };
+            out.message = { type: pick(['end_chat', 'chat_message', 'agent_accept_chat', 'agent_availability', 'typing', 'ping', 'customer_connect', 'x']), sessionId: weird(), message: weird(), available: weird() };
         }
         if (out.type === 'request' && random() < 0.6) {
             out.method = pick(['GET', 'POST', 'PATCH', 'DELETE', 'AUTH', '*', 7]);
