@@ -13,6 +13,9 @@ import type { AppContext, Services } from './types';
 import type { FeaturePlugin } from './types/feature';
 import { ROOT, PUBLIC_DIR, packageVersion } from './paths';
 import { usePasswordCost } from './auth/passwords';
+import { AuditTrail } from './privacy/audit';
+import { registerRouteAudit } from './http/audit-routes';
+import { PersonalDataRegistry } from './privacy/personal-data';
 
 export { ROOT, PUBLIC_DIR, packageVersion };
 
@@ -110,12 +113,15 @@ export async function createServer(config: Config, features: FeaturePlugin[], op
         realtime: new Realtime(server, pubsub, log),
         log,
         services: {} as Services,
+        personalData: new PersonalDataRegistry(),
+        audit: new AuditTrail(config.jwtSecret, log),
         features,
         version: packageVersion()
     };
     Object.assign(server.app, app);
 
     registerErrorHandling(server);
+    registerRouteAudit(server);
     rejectControlCharacters(server);
     await server.register([
         {

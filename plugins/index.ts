@@ -10,6 +10,7 @@ import widget from './widget';
 import conversation from './conversation';
 import livechat from './livechat';
 import systemTest from './system-test';
+import privacy from './privacy';
 import web from './web';
 
 /**
@@ -30,6 +31,7 @@ export const plugins: FeaturePlugin[] = [
     conversation,
     widget,
     livechat,
+    privacy,
     systemTest,
     web
 ];

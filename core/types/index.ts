@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import type { AuditTrail } from '../privacy/audit';
+import type { PersonalDataRegistry } from '../privacy/personal-data';
 import type Redis from 'ioredis';
 import type { Config } from '../../config';
 import type { Db, DbClient } from '../db';
@@ -30,6 +32,10 @@ export interface AppContext {
     realtime: Realtime;
     log: Logger;
     services: Services;
+    /** The port every plugin keeping customers' data plugs into: export and erasure (issue 25). */
+    personalData: PersonalDataRegistry;
+    /** Who did what and when (issue 25): any plugin records, the privacy plugin stores. */
+    audit: AuditTrail;
     /** The feature plugins this server was built with (plugins/index.ts), in their order. */
     features: FeaturePlugin[];
     version: string;

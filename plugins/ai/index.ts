@@ -17,6 +17,7 @@ import { AI_ERRORS, AiService, KnowledgeInput, knowledgeCreateSchema, knowledgeU
 import { BuiltinProvider } from './providers/builtin';
 import { OpenAiProvider } from './providers/openai';
 import { AiBudget } from './services/budget';
+import { aiPersonalData } from './services/personal-data';
 
 declare module '../../core/types' {
     interface Services {
@@ -93,6 +94,7 @@ const feature: FeaturePlugin = {
             const budget = new AiBudget(server.app, { perHour: config.ai.questionsPerStoreHour, perDay: config.ai.questionsPerStoreDay }, log);
             const service = new AiService({ db, log, provider, services: () => server.app.services, budget, resolvedAfterMs: config.ai.resolvedAfterMinutes * 60_000 });
             provide(server, 'ai', service);
+            server.app.personalData.register(aiPersonalData);
             let sweep: NodeJS.Timeout | null = null;
             server.ext('onPostStart', () => {
                 sweep = setInterval(() => {
@@ -123,6 +125,7 @@ const feature: FeaturePlugin = {
                 path: '/api/ai/knowledge',
                 options: {
                     id: 'ai.knowledge.create',
+                    plugins: { audit: { action: 'knowledge.create', target: (_r, s) => `knowledge:${(s as { id?: number })?.id ?? ''}` } },
                     auth: allow('admin'),
                     validate: { payload: knowledgeCreateSchema.required() },
                     handler: async (request, h) => h.response(await service.createKnowledge(orgOf(request), request.payload)).code(201)
@@ -133,6 +136,7 @@ const feature: FeaturePlugin = {
                 path: '/api/ai/knowledge/import',
                 options: {
                     id: 'ai.knowledge.import',
+                    plugins: { audit: { action: 'knowledge.import' } },
                     auth: allow('admin'),
                     payload: { maxBytes: 2 * 1024 * 1024 },
                     validate: {
@@ -149,6 +153,7 @@ const feature: FeaturePlugin = {
                 path: '/api/ai/knowledge/{id}',
                 options: {
                     id: 'ai.knowledge.update',
+                    plugins: { audit: { action: 'knowledge.update', target: (r) => `knowledge:${r.params.id}` } },
                     auth: allow('admin'),
                     validate: { params: idParam, payload: knowledgeUpdateSchema.required() },
                     handler: (request) => service.updateKnowledge(orgOf(request), request.params.id, request.payload)
@@ -159,6 +164,7 @@ const feature: FeaturePlugin = {
                 path: '/api/ai/knowledge/{id}',
                 options: {
                     id: 'ai.knowledge.delete',
+                    plugins: { audit: { action: 'knowledge.delete', target: (r) => `knowledge:${r.params.id}` } },
                     auth: allow('admin'),
                     validate: { params: idParam },
                     handler: async (request, h) => {
@@ -233,6 +239,7 @@ const feature: FeaturePlugin = {
                 path: '/api/ai-agent/config',
                 options: {
                     id: 'ai.agent.config',
+                    plugins: { audit: { action: 'settings.ai-agent.update' } },
                     auth: allow('admin'),
                     validate: { payload: Joi.object({ isEnabled: Joi.boolean().required() }).required() },
                     handler: (request) => service.setEnabled(orgOf(request), request.payload.isEnabled)

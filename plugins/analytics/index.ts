@@ -15,6 +15,7 @@ import { SocketCounts, REFRESH_MS } from './lib/socket-counts';
 import { registerOrgTotalsRoute } from './routes/org-totals';
 import { registerDashboardRoutes } from './routes/dashboard';
 import { migrations } from './migrations';
+import { analyticsPersonalData } from './services/personal-data';
 
 declare module '../../core/types' {
     interface Services {
@@ -79,6 +80,7 @@ const feature: FeaturePlugin = {
                 chatSessionCount
             });
             provide(server, 'analytics', service);
+            server.app.personalData.register(analyticsPersonalData);
             const reports = new AnalyticsReports(server.app.db, chatSessionCount);
             const { config } = server.app;
             const sockets = new SocketCounts(server.app.redis, config.redisPrefix, config.nodeId,

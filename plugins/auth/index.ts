@@ -1,5 +1,6 @@
 import * as Crypto from 'crypto';
 import Boom from '@hapi/boom';
+import { clientIp } from '../../core/http/client-ip';
 import type { Request, Server, ServerRoute } from '@hapi/hapi';
 import type { FeaturePlugin } from '../../core/types/feature';
 import { provide } from '../../core/types';
@@ -132,9 +133,17 @@ const feature: FeaturePlugin = {
                     if (!(Boom.isBoom(err) && err.output.statusCode === 401)) {
                         await attempt.cancelled();
                     }
+                    else {
+                        // A refused sign-in names no account (the address may be nobody's): the role tried and the address.
+                        await server.app.audit.fromRequest(request, { organizationId: null, action: 'auth.sign_in_failed', details: { roles: roles.join(',') } });
+                    }
                     throw err;
                 }
                 await attempt.succeeded();
+                await server.app.audit.record({
+                    organizationId: result.user.organizationId, actorUserId: result.user.id, actorRole: result.user.role,
+                    action: 'auth.sign_in', target: `user:${result.user.id}`, ip: clientIp(request)
+                });
                 return result;
             }
 

@@ -8,6 +8,7 @@ import { notFound } from '../../core/http/errors';
 import { RealtimeSocket, upgradeOf } from '../../core/realtime/socket-server';
 import { ChatService, SESSION_ROUTE, TRANSCRIPT_JOB, WAIT_TIMEOUT_JOB } from './services/chat-service';
 import { MailService } from './services/mail-service';
+import { livechatPersonalData } from './services/personal-data';
 import { registerCustomerScheme } from './customer-auth';
 import { livechatRoutes } from './routes';
 import { consoleRoutes } from './routes/console';
@@ -100,6 +101,7 @@ const feature: FeaturePlugin = {
             const presence = new PresenceService({ db, realtime, awayGraceMs: config.chat.agentAwayGraceMs, idleMs: config.chat.agentIdleMs });
             const chat = new ChatService({ db, dbClient, jobs, realtime, chat: config.chat, mail, tenants: services.tenants, users: services.users, presence });
             provide(server, 'livechat', chat);
+            server.app.personalData.register(livechatPersonalData);
             provide(server, 'presence', presence);
             services.users.onProfileChange((user) => chat.forgetAgentNames(user.organizationId));
             provide(server, 'mail', mail);

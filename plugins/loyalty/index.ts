@@ -16,6 +16,7 @@ import { ProviderSettingsService, ProviderSettingsUpdate, providerSettingsUpdate
 import { OutboxSmsSender, TwilioSmsSender } from './sms';
 import { DEMO_CUSTOMERS } from './demo-data';
 import { migrations } from './migrations';
+import { loyaltyPersonalData } from './services/personal-data';
 
 declare module '../../core/types' {
     interface Services {
@@ -96,6 +97,7 @@ const feature: FeaturePlugin = {
                 providerOf: (organizationId) => settings.resolve(organizationId)
             });
             provide(server, 'loyalty', service);
+            server.app.personalData.register(loyaltyPersonalData(async (organizationId) => (await settings.resolve(organizationId)).provider.name));
 
             // ---- super admin: an organization's loyalty provider (the API key is never answered) ----
             const orgParams = Joi.object<{ id: number }>({ id: fields.id.required() });
@@ -114,6 +116,7 @@ const feature: FeaturePlugin = {
                 path: '/api/super-admin/organizations/{id}/loyalty-provider',
                 options: {
                     id: 'loyalty.provider-settings.update',
+                    plugins: { audit: { action: 'loyalty.provider.update', target: (r) => `organization:${r.params.id}`, organization: (r) => Number(r.params.id) } },
                     auth: allow('super_admin'),
                     validate: { params: orgParams, payload: providerSettingsUpdate },
                     handler: (request) => settings.update(request.params.id, request.payload, staffOf(request).userId)

@@ -60,6 +60,7 @@ const feature: FeaturePlugin = {
                 path: '/api/questions',
                 options: {
                     id: 'questions.question.create',
+                    plugins: { audit: { action: 'questions.create', target: (_r, s) => `question:${(s as { id?: number })?.id ?? ''}` } },
                     auth: allow('admin'),
                     validate: { payload: createSchema.required() },
                     handler: async (request, h) => h.response(await service.create(orgOf(request), request.payload)).code(201)
@@ -80,6 +81,7 @@ const feature: FeaturePlugin = {
                 path: '/api/questions/{id}',
                 options: {
                     id: 'questions.question.update',
+                    plugins: { audit: { action: 'questions.update', target: (r) => `question:${r.params.id}` } },
                     auth: allow('admin'),
                     validate: { params: idParam, payload: updateSchema.required() },
                     handler: (request) => service.update(orgOf(request), request.params.id, request.payload)
@@ -90,6 +92,7 @@ const feature: FeaturePlugin = {
                 path: '/api/questions/{id}',
                 options: {
                     id: 'questions.question.delete',
+                    plugins: { audit: { action: 'questions.delete', target: (r) => `question:${r.params.id}` } },
                     auth: allow('admin'),
                     validate: { params: idParam },
                     handler: async (request, h) => {

@@ -178,6 +178,7 @@ const feature: FeaturePlugin = {
                     path: '/api/widget/bots/{id}/look',
                     options: {
                         id: 'widget.bot-look.update',
+                        plugins: { audit: { action: 'settings.widget-look.update' } },
                         auth: allow('admin'),
                         validate: { params: Joi.object({ id: fields.id.required() }), payload: lookSchema.required() },
                         handler: (request) => server.app.services.tenants.updateBotLook(

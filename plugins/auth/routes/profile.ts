@@ -36,6 +36,7 @@ export function registerProfileRoutes(server: Server, users: UserService): void 
         path: '/api/admin/profile',
         options: {
             id: 'auth.profile.update',
+            plugins: { audit: { action: 'profile.update' } },
             auth: allow('admin'),
             validate: { payload: Joi.object({ displayName }) },
             handler: (request) => users.updateProfile(adminOf(request).userId, { displayName: request.payload.displayName })

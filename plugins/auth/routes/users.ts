@@ -35,6 +35,7 @@ export function registerUserRoutes(server: Server, users: UserService): void {
         path: '/api/super-admin/users',
         options: {
             id: 'auth.users.create',
+            plugins: { audit: { action: 'users.create', target: (_r, s) => `user:${(s as { id?: number })?.id ?? ''}` } },
             auth,
             validate: { payload: Schemas.userCreate },
             handler: async (request, h) => h.response(await users.create(request.payload)).code(201)
@@ -45,6 +46,7 @@ export function registerUserRoutes(server: Server, users: UserService): void {
         path: '/api/super-admin/users/{id}',
         options: {
             id: 'auth.users.update',
+            plugins: { audit: { action: 'users.update', target: (r) => `user:${r.params.id}` } },
             auth,
             description: 'A new password or isActive false revokes every token of that user',
             validate: { params: idParams, payload: Schemas.userUpdate },
@@ -59,6 +61,7 @@ export function registerUserRoutes(server: Server, users: UserService): void {
         path: '/api/super-admin/users/{id}/deactivate',
         options: {
             id: 'auth.users.deactivate',
+            plugins: { audit: { action: 'users.deactivate', target: (r) => `user:${r.params.id}` } },
             auth,
             description: 'Deactivates (soft); reactivate with PATCH isActive: true',
             validate: { params: idParams },

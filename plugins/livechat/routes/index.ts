@@ -425,6 +425,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             path: '/api/chat/email-settings',
             options: {
                 id: 'livechat.email-settings.update',
+                plugins: { audit: { action: 'settings.email.update' } },
                 auth: allow('admin'),
                 validate: {
                     payload: Joi.object({

@@ -25,6 +25,7 @@ export function registerSuperAdminRoutes(server: Server, tenants: TenantService)
         path: '/api/super-admin/organizations',
         options: {
             id: 'tenants.organizations.create',
+            plugins: { audit: { action: 'organizations.create', target: (_r, s) => `organization:${(s as { id?: number })?.id ?? ''}`, organization: (_r, s) => (s as { id?: number })?.id ?? null } },
             auth,
             validate: { payload: Schemas.organizationCreate },
             handler: async (request, h) => h.response(await tenants.createOrganization(request.payload)).code(201)
@@ -35,6 +36,7 @@ export function registerSuperAdminRoutes(server: Server, tenants: TenantService)
         path: '/api/super-admin/organizations/{id}',
         options: {
             id: 'tenants.organizations.update',
+            plugins: { audit: { action: 'organizations.update', target: (r) => `organization:${r.params.id}`, organization: (r) => Number(r.params.id) } },
             auth,
             validate: { params: idParams, payload: Schemas.organizationUpdate },
             handler: (request) => tenants.updateOrganization(request.params.id, request.payload)
@@ -45,6 +47,7 @@ export function registerSuperAdminRoutes(server: Server, tenants: TenantService)
         path: '/api/super-admin/organizations/{id}/deactivate',
         options: {
             id: 'tenants.organizations.deactivate',
+            plugins: { audit: { action: 'organizations.deactivate', target: (r) => `organization:${r.params.id}`, organization: (r) => Number(r.params.id) } },
             auth,
             ...deactivate,
             validate: { params: idParams },
@@ -67,6 +70,7 @@ export function registerSuperAdminRoutes(server: Server, tenants: TenantService)
         path: '/api/super-admin/bot-instances',
         options: {
             id: 'tenants.bot-instances.create',
+            plugins: { audit: { action: 'bot-instances.create', target: (_r, s) => `bot:${(s as { id?: number })?.id ?? ''}` } },
             auth,
             validate: { payload: Schemas.botCreate },
             handler: async (request, h) => h.response(await tenants.createBotInstance(request.payload, requestBaseUrl(request))).code(201)
@@ -77,6 +81,7 @@ export function registerSuperAdminRoutes(server: Server, tenants: TenantService)
         path: '/api/super-admin/bot-instances/{id}',
         options: {
             id: 'tenants.bot-instances.update',
+            plugins: { audit: { action: 'bot-instances.update', target: (r) => `bot:${r.params.id}` } },
             auth,
             validate: { params: idParams, payload: Schemas.botUpdate },
             handler: (request) => tenants.updateBotInstance(request.params.id, request.payload, requestBaseUrl(request))
@@ -87,6 +92,7 @@ export function registerSuperAdminRoutes(server: Server, tenants: TenantService)
         path: '/api/super-admin/bot-instances/{id}/deactivate',
         options: {
             id: 'tenants.bot-instances.deactivate',
+            plugins: { audit: { action: 'bot-instances.deactivate', target: (r) => `bot:${r.params.id}` } },
             auth,
             ...deactivate,
             validate: { params: idParams },

@@ -1,0 +1,5 @@
+import type { MigrationEntry } from '../../../core/db/migration-source';
+import auditLog from './20261203000000-audit-log';
+
+/** The privacy plugin's migrations, oldest first. */
+export const migrations: MigrationEntry[] = [auditLog];

@@ -1,0 +1,234 @@
+import Boom from '@hapi/boom';
+import { parsePhoneNumberFromString, CountryCode } from 'libphonenumber-js';
+import type { Db } from '../../../core/db';
+import type { AuditTrail, StoredAuditEntry } from '../../../core/privacy/audit';
+import { ExternalRecord, normalEmail, Person, PersonalDataRegistry, PersonScope, personHash } from '../../../core/privacy/personal-data';
+
+/** What an admin types to find a customer: a phone (in the store's format or international) and/or an email. */
+export interface PersonQuery {
+    phone?: string | null;
+    email?: string | null;
+}
+
+export interface PersonFound {
+    /** The phone in E.164 and the email as the tables keep them. */
+    phone: string | null;
+    email: string | null;
+    /** The keyed hash the audit trail names them by. */
+    subject: string | null;
+    /** Rows about them, by plugin and table (only tables with at least one). */
+    counts: Record<string, number>;
+    total: number;
+    sessions: number;
+    external: ExternalRecord[];
+}
+
+export interface PersonExport {
+    format: 'loyalty-chat customer export';
+    version: 1;
+    exportedAt: string;
+    organization: { id: number; name: string | null };
+    person: { phone: string | null; email: string | null };
+    /** Every row the store keeps about the person, by `plugin.table` (timestamps: ms since 1970, UTC). */
+    data: Record<string, unknown[]>;
+    /** What the store keeps about them outside this product, and what it must do there. */
+    external: ExternalRecord[];
+}
+
+export interface AuditRow {
+    id: number;
+    organizationId: number | null;
+    actorUserId: number | null;
+    actorRole: string | null;
+    action: string;
+    target: string | null;
+    subjectHash: string | null;
+    details: Record<string, unknown> | null;
+    ip: string | null;
+    createdAt: string;
+}
+
+export interface AuditQuery {
+    organizationId?: number | null;
+    action?: string;
+    actorUserId?: number;
+    subject?: string;
+    from?: number;
+    to?: number;
+    limit: number;
+    offset: number;
+}
+
+interface Deps {
+    db: Db;
+    secret: string;
+    registry: PersonalDataRegistry;
+    audit: AuditTrail;
+    /** The store's country (for phones typed without a country code) and name; null when there is no such store. */
+    organization(organizationId: number): Promise<{ name: string; country: string } | null>;
+}
+
+/**
+ * Customers' data under their control (issue 25): finds everything a store keeps about one person (through every
+ * plugin's holder: core/privacy/personal-data.ts), exports it as one JSON document, and erases it in one transaction.
+ * Also the audit trail's store: append-only rows, read by a store's admins (their store) and super admins.
+ */
+export class PrivacyService {
+    constructor(private readonly deps: Deps) {
+        deps.audit.plug((entry) => this.append(entry));
+    }
+
+    /** The person a query names in this store, or 400 when it names nobody (no valid phone, no email). */
+    async person(organizationId: number, query: PersonQuery): Promise<Person> {
+        const org = await this.deps.organization(organizationId);
+        if (!org) {
+            throw Boom.notFound('Organization not found');
+        }
+        let phone: string | null = null;
+        if (query.phone?.trim()) {
+            const parsed = parsePhoneNumberFromString(query.phone.trim(), org.country as CountryCode);
+            if (!parsed || !parsed.isPossible()) {
+                throw Boom.badRequest('Please enter a valid phone number');
+            }
+            phone = parsed.number;
+        }
+        const email = normalEmail(query.email);
+        if (!phone && !email) {
+            throw Boom.badRequest('Give the customer\'s phone number or email address');
+        }
+        return { organizationId, phone, email };
+    }
+
+    /** The person and every widget session any plugin ties to them. */
+    private async scope(person: Person, db: Db = this.deps.db): Promise<PersonScope> {
+        const sessions = new Set<string>();
+        for (const holder of this.deps.registry.holders) {
+            for (const id of await holder.sessionsOf?.(person, db) ?? []) {
+                sessions.add(id);
+            }
+        }
+        return { ...person, sessionIds: [...sessions] };
+    }
+
+    private async collect(scope: PersonScope): Promise<{ data: Record<string, unknown[]>; external: ExternalRecord[] }> {
+        const data: Record<string, unknown[]> = {};
+        const external: ExternalRecord[] = [];
+        for (const holder of this.deps.registry.holders) {
+            for (const [table, rows] of Object.entries(await holder.export(scope, this.deps.db))) {
+                data[`${holder.plugin}.${table}`] = rows;
+            }
+            external.push(...await holder.external?.(scope) ?? []);
+        }
+        return { data, external };
+    }
+
+    async find(organizationId: number, query: PersonQuery): Promise<PersonFound> {
+        const person = await this.person(organizationId, query);
+        const scope = await this.scope(person);
+        const { data, external } = await this.collect(scope);
+        const counts = Object.fromEntries(Object.entries(data).filter(([, rows]) => rows.length).map(([table, rows]) => [table, rows.length]));
+        return {
+            phone: person.phone, email: person.email, subject: personHash(this.deps.secret, person), counts,
+            total: Object.values(counts).reduce((a, b) => a + b, 0), sessions: scope.sessionIds.length, external
+        };
+    }
+
+    async export(organizationId: number, query: PersonQuery): Promise<PersonExport> {
+        const person = await this.person(organizationId, query);
+        const org = await this.deps.organization(organizationId);
+        const { data, external } = await this.collect(await this.scope(person));
+        return {
+            format: 'loyalty-chat customer export', version: 1, exportedAt: new Date().toISOString(),
+            organization: { id: organizationId, name: org?.name ?? null },
+            person: { phone: person.phone, email: person.email }, data, external
+        };
+    }
+
+    /**
+     * Deletes every row about the person in every plugin's tables, in one transaction (all or nothing); the counts by
+     * `plugin.table`. What lives outside (the loyalty provider's account) is named, for the store to do there.
+     */
+    async erase(organizationId: number, query: PersonQuery): Promise<{ erased: Record<string, number>; total: number; external: ExternalRecord[] }> {
+        const person = await this.person(organizationId, query);
+        const { erased, scope } = await this.deps.db.transaction(async (trx) => {
+            const inTrx = await this.scope(person, trx);
+            const counts: Record<string, number> = {};
+            for (const holder of this.deps.registry.holders) {
+                for (const [table, n] of Object.entries(await holder.erase(inTrx, trx))) {
+                    if (n) {
+                        counts[`${holder.plugin}.${table}`] = n;
+                    }
+                }
+            }
+            return { erased: counts, scope: inTrx };
+        });
+        const external: ExternalRecord[] = [];
+        for (const holder of this.deps.registry.holders) {
+            external.push(...await holder.external?.(scope) ?? []);
+        }
+        return { erased, total: Object.values(erased).reduce((a, b) => a + b, 0), external };
+    }
+
+    // ---- the audit trail -------------------------------------------------------------------------------
+
+    private async append(entry: StoredAuditEntry): Promise<void> {
+        await this.deps.db('audit_log').insert({
+            organization_id: entry.organizationId,
+            actor_user_id: entry.actorUserId,
+            actor_role: entry.actorRole,
+            action: entry.action,
+            target: entry.target ?? null,
+            subject_hash: entry.subjectHash,
+            details: entry.details ? JSON.stringify(entry.details) : null,
+            ip: entry.ip ?? null,
+            created_at: Date.now()
+        });
+    }
+
+    /** The trail, newest first: one store's (organizationId), or every store's and the platform's (undefined). */
+    async auditLog(q: AuditQuery): Promise<{ rows: AuditRow[]; total: number }> {
+        const base = this.deps.db('audit_log').where((w) => {
+            if (q.organizationId !== undefined) {
+                if (q.organizationId === null) {
+                    w.whereNull('organization_id');
+                }
+                else {
+                    w.where('organization_id', q.organizationId);
+                }
+            }
+            if (q.action) {
+                // A prefix: `customers` finds customers.export and customers.erase (its own _ and % taken literally).
+                w.whereRaw(`action like ? escape '\\'`, [`${q.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
+            }
+            if (q.actorUserId !== undefined) {
+                w.where('actor_user_id', q.actorUserId);
+            }
+            if (q.subject) {
+                w.where('subject_hash', q.subject);
+            }
+            if (q.from !== undefined) {
+                w.where('created_at', '>=', q.from);
+            }
+            if (q.to !== undefined) {
+                w.where('created_at', '<', q.to);
+            }
+        });
+        const [{ n }] = await base.clone().count({ n: '*' });
+        const rows = await base.clone().orderBy('id', 'desc').limit(q.limit).offset(q.offset);
+        return {
+            total: Number(n),
+            rows: rows.map((r: Record<string, unknown>) => ({
+                id: Number(r.id),
+                organizationId: r.organization_id === null ? null : Number(r.organization_id),
+                actorUserId: r.actor_user_id === null ? null : Number(r.actor_user_id),
+                actorRole: (r.actor_role as string | null) ?? null,
+                action: String(r.action),
+                target: (r.target as string | null) ?? null,
+                subjectHash: (r.subject_hash as string | null) ?? null,
+                details: r.details ? JSON.parse(String(r.details)) as Record<string, unknown> : null,
+                ip: (r.ip as string | null) ?? null,
+                createdAt: new Date(Number(r.created_at)).toISOString()
+            }))
+        };
+    }
+}
