@@ -21,15 +21,16 @@ const feature: FeaturePlugin = {
     migrations,
     plugin: {
         name: 'privacy',
-        dependencies: ['tenants'],
+        dependencies: ['tenants', 'auth'],
         register(server: Server) {
             const { db, config, personalData, audit, services } = server.app;
             const service = new PrivacyService({
                 db, secret: config.jwtSecret, registry: personalData, audit,
                 organization: async (id) => {
                     const org = await services.tenants.getOrganization(id);
-                    return org ? { name: org.name, country: org.country ?? 'US' } : null;
-                }
+                    return org ? { name: org.name, country: org.country ?? 'US', timeZone: await services.tenants.timeZoneOf(id) } : null;
+                },
+                staffEmails: async (ids) => new Map((await services.users.findRecordsByIds(ids)).map((u) => [u.id, u.email]))
             });
             provide(server, 'privacy', service);
             registerPrivacyRoutes(server, service);

@@ -47,7 +47,7 @@ describe('the audit trail (issue 25)', function () {
         expect(actions).to.include.members(['auth.sign_in user:' + a.admin.id, `knowledge.create knowledge:${id}`, `knowledge.update knowledge:${id}`, 'settings.email.update']);
         expect(actions.filter((x) => x.startsWith('knowledge.update')), 'the 404 left no row').to.have.length(1);
         const signIn = rows.find((r) => r.action === 'auth.sign_in')!;
-        expect(signIn).to.include({ actorUserId: a.admin.id, actorRole: 'admin', organizationId: a.organization.id, ip: '10.25.0.7' });
+        expect(signIn).to.include({ actorUserId: a.admin.id, actorEmail: a.admin.email, actorRole: 'admin', organizationId: a.organization.id, ip: '10.25.0.7' });
         expect(new Date(signIn.createdAt).getTime()).to.be.closeTo(Date.now(), 60_000);
         // A refused sign-in names no account and belongs to no store: super admins see it.
         expect(rows.some((r) => r.action === 'auth.sign_in_failed')).to.equal(false);
@@ -77,7 +77,7 @@ describe('the audit trail (issue 25)', function () {
         const csv = await server.inject({ url: '/api/privacy/audit?format=csv', headers: bearer(a.admin.token) });
         expect(csv.statusCode).to.equal(200);
         expect(csv.headers['content-type']).to.match(/^text\/csv/);
-        expect(csv.payload.split('\r\n')[0]).to.equal('id,createdAt,organizationId,actorUserId,actorRole,action,target,subjectHash,details,ip');
+        expect(csv.payload.split('\r\n')[0]).to.equal('id,createdAt,organizationId,actorUserId,actorEmail,actorRole,action,target,subjectHash,details,ip');
         expect(csv.payload).to.include('knowledge.update');
     });
 

@@ -20,6 +20,7 @@ const AiManagement = lazy(() => import('./pages/AiManagement'));
 const AiTest = lazy(() => import('./pages/AiTest'));
 // The analytics screen and its charts load only on /analytics (DESIGN §9).
 const AnalyticsPage = lazy(() => import('./pages/analytics/AnalyticsPage'));
+const Privacy = lazy(() => import('./pages/Privacy'));
 
 /** The routes of SPEC §2. */
 export function App() {
@@ -37,6 +38,7 @@ export function App() {
                     <Route path="/admin-questions" element={<AdminQuestions />} />
                     <Route path="/ai-management" element={<AiManagement />} />
                     <Route path="/ai-test" element={<AiTest />} />
+                    <Route path="/privacy" element={<Privacy />} />
                 </Route>
                 {/* …or, for these (SPEC §2), sends the visitor to /admin-login. */}
                 <Route element={<AdminGuard redirect><AdminLayout /></AdminGuard>}>

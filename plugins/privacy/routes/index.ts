@@ -38,7 +38,7 @@ function storeOf<Refs extends ReqRef>(request: Request<Refs>, asked: number | un
     return staff.organizationId;
 }
 
-const AUDIT_COLUMNS = ['id', 'createdAt', 'organizationId', 'actorUserId', 'actorRole', 'action', 'target', 'subjectHash', 'details', 'ip'] as const;
+const AUDIT_COLUMNS = ['id', 'createdAt', 'organizationId', 'actorUserId', 'actorEmail', 'actorRole', 'action', 'target', 'subjectHash', 'details', 'ip'] as const;
 
 export function registerPrivacyRoutes(server: Server, service: PrivacyService): void {
     const audit = server.app.audit;

@@ -40,6 +40,8 @@ export interface AuditRow {
     organizationId: number | null;
     actorUserId: number | null;
     actorRole: string | null;
+    /** The staff member's email (null: the CLI, a refused sign-in, or a user deleted since). */
+    actorEmail: string | null;
     action: string;
     target: string | null;
     subjectHash: string | null;
@@ -65,7 +67,9 @@ interface Deps {
     registry: PersonalDataRegistry;
     audit: AuditTrail;
     /** The store's country (for phones typed without a country code) and name; null when there is no such store. */
-    organization(organizationId: number): Promise<{ name: string; country: string } | null>;
+    organization(organizationId: number): Promise<{ name: string; country: string; timeZone: string | null } | null>;
+    /** Staff emails by user id (the audit trail shows who). */
+    staffEmails(ids: number[]): Promise<Map<number, string>>;
 }
 
 /**
@@ -186,7 +190,7 @@ export class PrivacyService {
     }
 
     /** The trail, newest first: one store's (organizationId), or every store's and the platform's (undefined). */
-    async auditLog(q: AuditQuery): Promise<{ rows: AuditRow[]; total: number }> {
+    async auditLog(q: AuditQuery): Promise<{ rows: AuditRow[]; total: number; timeZone: string }> {
         const base = this.deps.db('audit_log').where((w) => {
             if (q.organizationId !== undefined) {
                 if (q.organizationId === null) {
@@ -215,13 +219,18 @@ export class PrivacyService {
         });
         const [{ n }] = await base.clone().count({ n: '*' });
         const rows = await base.clone().orderBy('id', 'desc').limit(q.limit).offset(q.offset);
+        const emails = await this.deps.staffEmails([...new Set(rows.map((r: { actor_user_id: number | null }) => r.actor_user_id).filter((id: number | null): id is number => id !== null).map(Number))]);
+        // Staff read times in the store's zone (DESIGN §10); the platform's trail in UTC.
+        const timeZone = q.organizationId ? (await this.deps.organization(q.organizationId))?.timeZone ?? 'UTC' : 'UTC';
         return {
             total: Number(n),
+            timeZone,
             rows: rows.map((r: Record<string, unknown>) => ({
                 id: Number(r.id),
                 organizationId: r.organization_id === null ? null : Number(r.organization_id),
                 actorUserId: r.actor_user_id === null ? null : Number(r.actor_user_id),
                 actorRole: (r.actor_role as string | null) ?? null,
+                actorEmail: r.actor_user_id === null ? null : emails.get(Number(r.actor_user_id)) ?? null,
                 action: String(r.action),
                 target: (r.target as string | null) ?? null,
                 subjectHash: (r.subject_hash as string | null) ?? null,

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { Button, Callout, Drawer, DrawerSize, FormGroup, H2, Icon, InputGroup, Intent, Switch, Tag } from '@blueprintjs/core';
 import { useEmailSettings, useSaveEmailSettings, useTestEmail } from '../api/chat';
 import { ApiError } from '../api/client';
@@ -68,6 +69,13 @@ export function SettingsDrawer({ isOpen, onClose }: { isOpen: boolean; onClose()
                             })} />
                     </div>
                     {result && <Callout intent={result.intent} title={result.title} role="status" className="lc-drawer-result">{result.text}</Callout>}
+                </section>
+                <section aria-labelledby="lc-settings-privacy">
+                    <h3 id="lc-settings-privacy" className="lc-drawer-heading">{t('settings.privacy')}</h3>
+                    <p className="lc-drawer-text">{t('settings.privacyHelp')}</p>
+                    <Link to="/privacy" className="bp5-button" onClick={onClose} data-testid="open-privacy">
+                        <Icon icon="shield" /><span className="bp5-button-text">{t('settings.privacyOpen')}</span>
+                    </Link>
                 </section>
             </div>
         </Drawer>
