@@ -39,6 +39,24 @@ export interface PersonalDataHolder {
     erase(scope: PersonScope, db: Db): Promise<Record<string, number>>;
     /** What the store keeps about the person outside the product, and what it must do there. */
     external?(scope: PersonScope): Promise<ExternalRecord[]>;
+    /**
+     * Retention (issue 25): deletes the store's rows older than their kind's cutoff (ms since 1970; a kind absent from
+     * `cutoffs` is kept forever); the counts by table.
+     */
+    retain?(organizationId: number, cutoffs: RetentionCutoffs, db: Db): Promise<Record<string, number>>;
+}
+
+/** What a store keeps for a chosen number of days (its privacy settings). */
+export const RETENTION_KINDS = ['chats', 'ai', 'verifications', 'analytics', 'mail', 'audit'] as const;
+export type RetentionKind = typeof RETENTION_KINDS[number];
+export type RetentionCutoffs = Partial<Record<RetentionKind, number>>;
+
+/** Deletes a store's rows whose time column is before the cutoff; how many. */
+export async function deleteOlder(db: Db, table: string, column: string, organizationId: number, cutoff: number | undefined): Promise<number> {
+    if (cutoff === undefined) {
+        return 0;
+    }
+    return db(table).where('organization_id', organizationId).where(column, '<', cutoff).delete();
 }
 
 export class PersonalDataRegistry {

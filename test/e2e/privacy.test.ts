@@ -127,6 +127,24 @@ describe('a customer\'s data in the admin app: find, download, erase (issue 25)'
         const after = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
         expect(after.scroll, 'the trail scrolls inside its box').to.be.at.most(after.width);
         await screenshot(page, 'privacy-06-audit-390');
+
+        // How long data is kept: chats 30 days, mails forever; a bad value is refused in place.
+        await page.click('#bp5-tab-title_privacy-tabs_retention');
+        await page.waitForFunction(() => (document.querySelector('[data-testid="retention-chats"]') as HTMLInputElement)?.value === '730');
+        await page.click('[data-testid="retention-chats"]', { clickCount: 3 });
+        await page.type('[data-testid="retention-chats"]', 'a month');
+        expect(await page.$eval('[data-testid="retention-save"]', (el) => (el as HTMLButtonElement).disabled)).to.equal(true);
+        await page.click('[data-testid="retention-chats"]', { clickCount: 3 });
+        await page.type('[data-testid="retention-chats"]', '30');
+        await page.click('[data-testid="retention-mail"]', { clickCount: 3 });
+        await page.keyboard.press('Backspace');
+        await page.click('[data-testid="retention-save"]');
+        await page.waitForFunction(() => document.body.innerText.includes('Saved. The next daily run deletes what is older.'));
+        const stored = JSON.parse((await t.server.inject({ url: '/api/privacy/retention', headers: bearer(shop.admin.token) })).payload);
+        expect(stored).to.include({ chats: 30, mail: null, ai: 365 });
+        const wide = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+        expect(wide.scroll).to.be.at.most(wide.width);
+        await screenshot(page, 'privacy-07-retention-390');
         await page.close();
     });
 });
@@ -134,9 +152,16 @@ describe('a customer\'s data in the admin app: find, download, erase (issue 25)'
 async function waitForFile(dir: string, name: RegExp, timeoutMs = 10000): Promise<string> {
     const until = Date.now() + timeoutMs;
     while (Date.now() < until) {
+        // Chromium may create the file before it has written it: wait for a whole JSON document.
         const found = Fs.readdirSync(dir).find((f) => name.test(f));
         if (found) {
-            return Path.join(dir, found);
+            try {
+                JSON.parse(Fs.readFileSync(Path.join(dir, found), 'utf8'));
+                return Path.join(dir, found);
+            }
+            catch {
+                // not yet complete
+            }
         }
         await new Promise((r) => setTimeout(r, 100));
     }

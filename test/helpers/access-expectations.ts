@@ -108,6 +108,8 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'privacy.customer.export': ['admin', 'super_admin'],
     'privacy.customer.erase': ['admin', 'super_admin'],
     'privacy.audit.list': ['admin', 'super_admin'],
+    'privacy.retention.get': ['admin'],
+    'privacy.retention.update': ['admin'],
     'system-test.organization.get': ['admin'],
     'system-test.analytics.run': ['admin'],
     'system-test.availability.get': ['admin'],

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../../core/db';
-import { chunks, containsClause, Person, PersonalDataHolder, PersonScope, plainRows } from '../../../core/privacy/personal-data';
+import { chunks, containsClause, deleteOlder, Person, PersonalDataHolder, PersonScope, plainRows, RetentionCutoffs } from '../../../core/privacy/personal-data';
 
 /**
  * What livechat keeps about a customer (issue 25): their chats and left messages (phone, email, name, page), every
@@ -72,5 +72,24 @@ export const livechatPersonalData: PersonalDataHolder = {
             sessions += await db('chat_sessions').whereIn('id', part).delete();
         }
         return { chat_sessions: sessions, chat_messages: messages, email_outbox: mails };
+    },
+
+    /**
+     * Chats (and left messages) that ended before the 'chats' cutoff go with their messages; a chat still waiting or
+     * connected stays whatever its age. Mails go after the 'mail' window.
+     */
+    async retain(organizationId: number, cutoffs: RetentionCutoffs, db: Db) {
+        let sessions = 0;
+        let messages = 0;
+        if (cutoffs.chats !== undefined) {
+            const old: number[] = (await db('chat_sessions').where('organization_id', organizationId).whereNotIn('status', ['waiting', 'agent_connected'])
+                .where((q) => q.where('ended_at', '<', cutoffs.chats!).orWhere((o) => o.whereNull('ended_at').where('created_at', '<', cutoffs.chats!)))
+                .select('id')).map((r: { id: number }) => r.id);
+            for (const part of chunks(old)) {
+                messages += await db('chat_messages').whereIn('chat_session_id', part).delete();
+                sessions += await db('chat_sessions').whereIn('id', part).delete();
+            }
+        }
+        return { chat_sessions: sessions, chat_messages: messages, email_outbox: await deleteOlder(db, 'email_outbox', 'created_at', organizationId, cutoffs.mail) };
     }
 };

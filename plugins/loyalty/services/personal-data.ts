@@ -1,5 +1,5 @@
 import type { Db } from '../../../core/db';
-import { chunks, ExternalRecord, Person, PersonalDataHolder, PersonScope, plainRows, rowsOfPerson, sessionsByPhone, tableHolder } from '../../../core/privacy/personal-data';
+import { chunks, deleteOlder, ExternalRecord, RetentionCutoffs, Person, PersonalDataHolder, PersonScope, plainRows, rowsOfPerson, sessionsByPhone, tableHolder } from '../../../core/privacy/personal-data';
 
 /**
  * What loyalty keeps about a customer (issue 25): the store's member record and orders (the built-in provider's
@@ -57,6 +57,15 @@ export function loyaltyPersonalData(providerName: (organizationId: number) => Pr
                 customers += await db('loyalty_customers').whereIn('id', part).delete();
             }
             return { loyalty_customers: customers, loyalty_orders: orders, ...await flat.erase(scope, db) };
+        },
+
+        /** Verifications, the widget visits they proved and the SMS sent: the 'verifications' window (members stay). */
+        async retain(organizationId: number, cutoffs: RetentionCutoffs, db: Db) {
+            return {
+                verification_codes: await deleteOlder(db, 'verification_codes', 'created_at', organizationId, cutoffs.verifications),
+                widget_sessions: await deleteOlder(db, 'widget_sessions', 'last_seen_at', organizationId, cutoffs.verifications),
+                sms_outbox: await deleteOlder(db, 'sms_outbox', 'created_at', organizationId, cutoffs.verifications)
+            };
         },
 
         async external(scope): Promise<ExternalRecord[]> {

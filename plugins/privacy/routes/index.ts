@@ -5,7 +5,8 @@ import { allow } from '../../../core/http/access';
 import { staffOf } from '../../../core/http/callers';
 import { fields } from '../../../core/http/fields';
 import { csvLine } from '../../../core/shared/csv';
-import type { PersonQuery, PrivacyService } from '../services/privacy-service';
+import type { PersonQuery, PrivacyService, RetentionPolicy } from '../services/privacy-service';
+import { RETENTION_KINDS } from '../../../core/privacy/personal-data';
 
 interface PersonPayload extends PersonQuery {
     organizationId?: number;
@@ -144,6 +145,31 @@ export function registerPrivacyRoutes(server: Server, service: PrivacyService): 
                 }
                 return result;
             }
+        }
+    });
+
+    const days = Joi.number().integer().min(1).max(36500).allow(null)
+        .messages({ 'number.base': '{{#label}} must be a number of days, or null for forever', 'number.min': '{{#label}} must be at least 1 day' });
+    server.route({
+        method: 'GET',
+        path: '/api/privacy/retention',
+        options: {
+            id: 'privacy.retention.get',
+            auth: allow('admin'),
+            description: 'How many days the store keeps each kind of data (null: forever), and the defaults',
+            handler: (request) => service.retention(storeOf(request, undefined))
+        }
+    });
+    server.route<{ Payload: Partial<RetentionPolicy> }>({
+        method: 'PUT',
+        path: '/api/privacy/retention',
+        options: {
+            id: 'privacy.retention.update',
+            auth: allow('admin'),
+            plugins: { audit: { action: 'settings.retention.update' } },
+            description: 'Sets how many days the store keeps each kind of data (null: forever); the daily job deletes what is older',
+            validate: { payload: Joi.object(Object.fromEntries(RETENTION_KINDS.map((k) => [k, days]))).min(1).required() },
+            handler: (request) => service.setRetention(storeOf(request, undefined), request.payload)
         }
     });
 }

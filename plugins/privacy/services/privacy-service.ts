@@ -2,7 +2,7 @@ import Boom from '@hapi/boom';
 import { parsePhoneNumberFromString, CountryCode } from 'libphonenumber-js';
 import type { Db } from '../../../core/db';
 import type { AuditTrail, StoredAuditEntry } from '../../../core/privacy/audit';
-import { ExternalRecord, normalEmail, Person, PersonalDataRegistry, PersonScope, personHash } from '../../../core/privacy/personal-data';
+import { ExternalRecord, normalEmail, Person, PersonalDataRegistry, PersonScope, personHash, RETENTION_KINDS, RetentionCutoffs, RetentionKind } from '../../../core/privacy/personal-data';
 
 /** What an admin types to find a customer: a phone (in the store's format or international) and/or an email. */
 export interface PersonQuery {
@@ -61,6 +61,9 @@ export interface AuditQuery {
     offset: number;
 }
 
+/** Days each kind is kept (null: forever). */
+export type RetentionPolicy = Record<RetentionKind, number | null>;
+
 interface Deps {
     db: Db;
     secret: string;
@@ -70,6 +73,10 @@ interface Deps {
     organization(organizationId: number): Promise<{ name: string; country: string; timeZone: string | null } | null>;
     /** Staff emails by user id (the audit trail shows who). */
     staffEmails(ids: number[]): Promise<Map<number, string>>;
+    /** The days each kind is kept when a store chose nothing. */
+    retentionDefaults: RetentionPolicy;
+    /** The stores the retention job runs for. */
+    organizationIds(): Promise<number[]>;
 }
 
 /**
@@ -239,5 +246,66 @@ export class PrivacyService {
                 createdAt: new Date(Number(r.created_at)).toISOString()
             }))
         };
+    }
+
+    // ---- retention -------------------------------------------------------------------------------------
+
+    async retention(organizationId: number): Promise<RetentionPolicy & { defaults: RetentionPolicy }> {
+        const row = await this.deps.db('retention_settings').where('organization_id', organizationId).first();
+        const policy = { ...this.deps.retentionDefaults };
+        if (row) {
+            for (const kind of RETENTION_KINDS) {
+                const days = row[`${kind}_days`];
+                policy[kind] = days === null || days === undefined ? null : Number(days);
+            }
+        }
+        return { ...policy, defaults: this.deps.retentionDefaults };
+    }
+
+    /** Sets the store's windows (a kind left out keeps its current value; null: forever). */
+    async setRetention(organizationId: number, input: Partial<RetentionPolicy>): Promise<RetentionPolicy & { defaults: RetentionPolicy }> {
+        const current = await this.retention(organizationId);
+        const row: Record<string, unknown> = { organization_id: organizationId, updated_at: Date.now() };
+        for (const kind of RETENTION_KINDS) {
+            row[`${kind}_days`] = kind in input ? input[kind] : current[kind];
+        }
+        await this.deps.db('retention_settings').insert(row).onConflict('organization_id').merge();
+        return this.retention(organizationId);
+    }
+
+    /**
+     * One retention run (the daily job): for each store (or one), every plugin deletes what is past the store's windows;
+     * the audit trail too. The counts by store and `plugin.table`, only where something went.
+     */
+    async runRetention(now = Date.now(), only?: number): Promise<Record<number, Record<string, number>>> {
+        const out: Record<number, Record<string, number>> = {};
+        for (const organizationId of only !== undefined ? [only] : await this.deps.organizationIds()) {
+            const policy = await this.retention(organizationId);
+            const cutoffs: RetentionCutoffs = {};
+            for (const kind of RETENTION_KINDS) {
+                const days = policy[kind];
+                if (days !== null) {
+                    cutoffs[kind] = now - days * 24 * 3600 * 1000;
+                }
+            }
+            const counts: Record<string, number> = {};
+            for (const holder of this.deps.registry.holders) {
+                for (const [table, n] of Object.entries(await holder.retain?.(organizationId, cutoffs, this.deps.db) ?? {})) {
+                    if (n) {
+                        counts[`${holder.plugin}.${table}`] = n;
+                    }
+                }
+            }
+            if (cutoffs.audit !== undefined) {
+                const n = await this.deps.db('audit_log').where('organization_id', organizationId).where('created_at', '<', cutoffs.audit).delete();
+                if (n) {
+                    counts['privacy.audit_log'] = n;
+                }
+            }
+            if (Object.keys(counts).length) {
+                out[organizationId] = counts;
+            }
+        }
+        return out;
     }
 }

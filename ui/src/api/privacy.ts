@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ADMIN_TOKEN_KEY, apiRequest, getJson } from './client';
 
 /** Issue 25: a customer's data (find, export, erase) and the audit trail, for a store's admins. */
@@ -111,4 +111,20 @@ export async function downloadAuditCsv(action: string): Promise<void> {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export const RETENTION_KINDS = ['chats', 'ai', 'verifications', 'analytics', 'mail', 'audit'] as const;
+export type RetentionKind = typeof RETENTION_KINDS[number];
+export type RetentionPolicy = Record<RetentionKind, number | null>;
+
+export function useRetention() {
+    return useQuery({ queryKey: ['privacy', 'retention'], queryFn: () => getJson<RetentionPolicy & { defaults: RetentionPolicy }>('/api/privacy/retention') });
+}
+
+export function useSaveRetention() {
+    const queryClient = useQueryClient();
+    return useMutation({
+        mutationFn: (policy: RetentionPolicy) => apiRequest<RetentionPolicy & { defaults: RetentionPolicy }>('/api/privacy/retention', { method: 'PUT', body: policy }),
+        onSuccess: (data) => queryClient.setQueryData(['privacy', 'retention'], data)
+    });
 }

@@ -1,7 +1,7 @@
-import { FormEvent, useState } from 'react';
+import { FormEvent, useEffect, useState } from 'react';
 import { Alert, Button, Callout, Card, FormGroup, HTMLSelect, HTMLTable, InputGroup, Intent, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
-import { AuditRow, downloadAuditCsv, downloadExport, ErasureResult, PersonFound, PersonQuery, useAuditTrail, useEraseCustomer, useFindCustomer } from '../api/privacy';
+import { AuditRow, downloadAuditCsv, downloadExport, ErasureResult, PersonFound, PersonQuery, RETENTION_KINDS, RetentionPolicy, useAuditTrail, useEraseCustomer, useFindCustomer, useRetention, useSaveRetention } from '../api/privacy';
 import { AdminTextKey, Translate, useT } from '../i18n';
 import { usePhoneFormat } from '../phone';
 import { formatTime } from './analytics/common';
@@ -29,13 +29,14 @@ function tableLabel(t: Translate, key: string): string {
  */
 export default function Privacy() {
     const t = useT();
-    const [tab, setTab] = useState<'customer' | 'audit'>('customer');
+    const [tab, setTab] = useState<'customer' | 'retention' | 'audit'>('customer');
     return (
         <div className="lc-page lc-privacy">
             <h1 className="lc-h1">{t('privacy.title')}</h1>
             <p className="bp5-text-muted">{t('privacy.intro')}</p>
-            <Tabs id="privacy-tabs" selectedTabId={tab} onChange={(id) => setTab(id as 'customer' | 'audit')} renderActiveTabPanelOnly>
+            <Tabs id="privacy-tabs" selectedTabId={tab} onChange={(id) => setTab(id as 'customer' | 'retention' | 'audit')} renderActiveTabPanelOnly>
                 <Tab id="customer" title={t('privacy.tabCustomer')} panel={<CustomerData />} />
+                <Tab id="retention" title={t('privacy.tabRetention')} panel={<Retention />} />
                 <Tab id="audit" title={t('privacy.tabAudit')} panel={<AuditTrail />} />
             </Tabs>
         </div>
@@ -208,5 +209,50 @@ function AuditTrail() {
                 </>
             )}
         </div>
+    );
+}
+
+/** How long the store keeps each kind of data: days, or empty for forever; the daily job deletes what is older. */
+function Retention() {
+    const t = useT();
+    const current = useRetention();
+    const save = useSaveRetention();
+    const [draft, setDraft] = useState<Record<string, string>>({});
+    const [saved, setSaved] = useState(false);
+    useEffect(() => {
+        if (current.data) {
+            setDraft(Object.fromEntries(RETENTION_KINDS.map((k) => [k, current.data[k] === null ? '' : String(current.data[k])])));
+        }
+    }, [current.data]);
+    const bad = RETENTION_KINDS.filter((k) => draft[k]?.trim() && !/^\d{1,5}$/.test(draft[k].trim()) || draft[k]?.trim() === '0');
+    const submit = (e: FormEvent) => {
+        e.preventDefault();
+        setSaved(false);
+        const policy = Object.fromEntries(RETENTION_KINDS.map((k) => [k, draft[k]?.trim() ? Number(draft[k].trim()) : null])) as RetentionPolicy;
+        save.mutate(policy, { onSuccess: () => setSaved(true) });
+    };
+    if (current.isError) {
+        return <Callout intent={Intent.DANGER}>{errorText(current.error)}</Callout>;
+    }
+    return (
+        <Card className="lc-privacy-retention">
+            <p>{t('privacy.retentionIntro')}</p>
+            <form onSubmit={submit} aria-label={t('privacy.tabRetention')}>
+                {RETENTION_KINDS.map((k) => (
+                    <FormGroup key={k} inline label={t(`privacy.kind.${k}` as AdminTextKey)} labelFor={`retention-${k}`}
+                        helperText={current.data ? t('privacy.retentionDefault', { days: current.data.defaults[k] ?? 0 }) : undefined}
+                        intent={bad.includes(k) ? Intent.DANGER : Intent.NONE}>
+                        <InputGroup id={`retention-${k}`} inputMode="numeric" value={draft[k] ?? ''} placeholder={t('privacy.forever')} disabled={!current.data}
+                            rightElement={<span className="lc-privacy-unit">{t('privacy.days')}</span>} data-testid={`retention-${k}`}
+                            intent={bad.includes(k) ? Intent.DANGER : Intent.NONE}
+                            onChange={(e) => { setSaved(false); setDraft((d) => ({ ...d, [k]: e.target.value })); }} />
+                    </FormGroup>
+                ))}
+                {bad.length > 0 && <Callout intent={Intent.DANGER}>{t('privacy.retentionBad')}</Callout>}
+                <Button type="submit" intent={Intent.PRIMARY} text={t('privacy.save')} loading={save.isPending} disabled={!current.data || bad.length > 0} data-testid="retention-save" />
+                {save.isError && <Callout intent={Intent.DANGER}>{errorText(save.error)}</Callout>}
+                {saved && <Callout intent={Intent.SUCCESS} role="status">{t('privacy.retentionSaved')}</Callout>}
+            </form>
+        </Card>
     );
 }
