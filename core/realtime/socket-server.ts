@@ -42,8 +42,18 @@ export interface RealtimeOptions {
     heartbeat?: { interval: number; timeout: number };
 }
 
-const CHANNEL = 'realtime:publish';
+/**
+ * Targeted fan-out (issue 24): every subscription path has its own pub/sub channel, and a node subscribes to a path's
+ * channel only while one of its own sockets subscribes to that path. A push therefore reaches the nodes that hold a
+ * subscriber, not every node: a node's pub/sub traffic follows its own sockets, not the whole cluster's. Order holds
+ * per path (one channel), and across paths for one publisher (Redis delivers one connection's publishes in order).
+ */
+const PATH_CHANNEL = 'realtime:path:';
 const REVOKE_CHANNEL = 'realtime:revoke';
+
+function channelOf(path: string): string {
+    return PATH_CHANNEL + path;
+}
 const DEFAULT_HEARTBEAT = { interval: 15000, timeout: 10000 };
 /** One slot of the sockets is pinged every this many ms (each socket is in one slot). */
 const HEARTBEAT_TICK_MS = 50;
@@ -94,11 +104,18 @@ export class Realtime {
     /** Sockets per exact path of the subscriptions made with `subscription()`. */
     private readonly index = new Map<string, Set<RealtimeSocket>>();
     private readonly filters = new Map<string, SubscriptionFilter>();
+    /** This node's sockets per subscribed path (every subscription, indexed or not): the channels it listens to. */
+    private readonly local = new Map<string, number>();
+    /** A path's channel subscription in flight: a second socket on the same path waits for it too. */
+    private readonly subscribing = new Map<string, Promise<void>>();
+    /** Pub/sub messages this node received (each a push or a batch for one path): the fan-out, measured. */
+    private receivedCount = 0;
     private readonly perIdentity = new Map<string, number>();
     private credentialsCheck: CredentialsCheck | null = null;
     private sweeping = false;
 
     private readonly bridgeListener = (msg: Push | { batch: Push[] }) => {
+        this.receivedCount++;
         for (const push of 'batch' in msg ? msg.batch : [msg]) {
             try {
                 if (push.route !== undefined) {
@@ -210,7 +227,6 @@ export class Realtime {
         });
 
         server.ext('onPreStart', async () => {
-            await this.pubsub.subscribe(CHANNEL, this.bridgeListener);
             await this.pubsub.subscribe(REVOKE_CHANNEL, this.revokeListener);
         });
         // Revocation without pub/sub (issue 25): the revocation push reaches other nodes through Redis, and is lost
@@ -227,7 +243,10 @@ export class Realtime {
                 clearInterval(sweepTimer);
             }
             heartbeat.stop();
-            await this.pubsub.unsubscribe(CHANNEL, this.bridgeListener);
+            for (const path of [...this.local.keys()]) {
+                this.local.delete(path);
+                await this.pubsub.unsubscribe(channelOf(path), this.bridgeListener).catch(() => undefined);
+            }
             await this.pubsub.unsubscribe(REVOKE_CHANNEL, this.revokeListener);
         });
         this.pubsub.onResync(() => void this.resync());
@@ -285,6 +304,13 @@ export class Realtime {
                     }
                     set.add(socket);
                 }
+                // The path's channel is listened to before the subscription is confirmed: what the client then
+                // fetches (by sequence) and what is pushed afterwards leave no gap.
+                const listening = (socket.app.listening ??= new Set<string>()) as Set<string>;
+                if (!listening.has(path)) {
+                    listening.add(path);
+                    await this.listenTo(path);
+                }
             },
             onUnsubscribe: (socket: RealtimeSocket, path: string) => {
                 const set = this.index.get(path);
@@ -293,6 +319,10 @@ export class Realtime {
                     if (!set.size) {
                         this.index.delete(path);
                     }
+                }
+                const listening = socket.app.listening as Set<string> | undefined;
+                if (listening?.delete(path)) {
+                    this.stopListening(path);
                 }
             }
         });
@@ -311,14 +341,61 @@ export class Realtime {
         }
     }
 
-    /** Publishes to a subscription path on every node (through pub/sub). */
-    async publish(path: string, message: unknown): Promise<void> {
-        await this.pubsub.publish(CHANNEL, { path, message });
+    /** One more local subscriber of a path: the first one subscribes this node to the path's channel. */
+    private async listenTo(path: string): Promise<void> {
+        const n = (this.local.get(path) ?? 0) + 1;
+        this.local.set(path, n);
+        if (n === 1) {
+            const pending = this.pubsub.subscribe(channelOf(path), this.bridgeListener).finally(() => {
+                if (this.subscribing.get(path) === pending) {
+                    this.subscribing.delete(path);
+                }
+            });
+            this.subscribing.set(path, pending);
+        }
+        await this.subscribing.get(path);
     }
 
-    /** Several pushes in one pub/sub message (one Redis round trip), delivered in order on every node. */
+    /** One local subscriber of a path fewer: the last one unsubscribes this node from the path's channel. */
+    private stopListening(path: string): void {
+        const n = (this.local.get(path) ?? 0) - 1;
+        if (n > 0) {
+            this.local.set(path, n);
+            return;
+        }
+        if (this.local.delete(path)) {
+            this.pubsub.unsubscribe(channelOf(path), this.bridgeListener).catch((err) => this.log.warn({ err, path }, 'realtime unsubscribe failed'));
+        }
+    }
+
+    /** Publishes to a subscription path, on the nodes that hold a subscriber of it (through pub/sub). */
+    async publish(path: string, message: unknown): Promise<void> {
+        await this.pubsub.publish(channelOf(path), { path, message });
+    }
+
+    /**
+     * Several pushes, in order: one pub/sub message per path (consecutive pushes to one path travel together), published
+     * one after the other on one connection, so every node receives them in this order.
+     */
     async publishAll(pushes: Push[]): Promise<void> {
-        await this.pubsub.publish(CHANNEL, { batch: pushes });
+        const groups: Push[][] = [];
+        for (const push of pushes) {
+            const last = groups[groups.length - 1];
+            if (last && last[0].path === push.path) {
+                last.push(push);
+            }
+            else {
+                groups.push([push]);
+            }
+        }
+        for (const group of groups) {
+            await this.pubsub.publish(channelOf(group[0].path), group.length === 1 ? group[0] : { batch: group });
+        }
+    }
+
+    /** What this node's pub/sub carried to it: messages received, and the paths it listens to (issue 24's bench). */
+    fanOutStats(): { received: number; paths: number } {
+        return { received: this.receivedCount, paths: this.local.size };
     }
 
     /**

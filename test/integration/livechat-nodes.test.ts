@@ -59,4 +59,48 @@ describe('live chat across two nodes sharing PostgreSQL and Redis', function () 
         expect(gone.statusCode).to.equal(200);
         expect(gone.result, 'the agent left node A').to.include({ available: false });
     });
+
+    it('carries a push only to the nodes that hold a subscriber of its path (targeted fan-out, issue 24)', async () => {
+        const other = await createTenant(nodeA.server, 'fanoutother', 'fanout-other.test');
+        const agentA = await connectAgent(nodeA.url, tenant);
+        const agentOther = await connectAgent(nodeB.url, other);
+        const created = await createSession(nodeB.server, tenant, 'fanout_1', 'Hello');
+        await agentA.box.waitFor((m) => m.type === 'new_customer' && m.sessionId === 'fanout_1');
+        const customer = await connectCustomer(nodeB.url, created.token, 'fanout_1');
+        await request(agentA.client, 'POST', '/api/chat/session/fanout_1/accept');
+        await customer.box.waitFor((m) => m.type === 'agent_connected');
+
+        // The store's agent feed: node A holds its only subscriber (node B holds another store's feed only).
+        const stats = () => ({ a: nodeA.server.app.realtime.fanOutStats().received, b: nodeB.server.app.realtime.fanOutStats().received });
+        let before = stats();
+        for (let i = 0; i < 5; i++) {
+            await nodeB.server.app.realtime.publish('/agents/' + tenant.organization.id, { type: 'probe', i });
+        }
+        await agentA.box.waitFor((m) => m.type === 'probe' && m.i === 4);
+        let after = stats();
+        expect(after.a - before.a, 'node A received the five').to.equal(5);
+        expect(after.b - before.b, 'node B, published from, received none').to.equal(0);
+        expect(agentOther.box.messages.filter((m) => m.type === 'probe'), 'another store\'s agent hears nothing of it').to.deep.equal([]);
+
+        // The chat's own path: both nodes hold a subscriber (the customer on B, the accepting agent on A).
+        before = stats();
+        await nodeA.server.app.realtime.publish('/chat/sessions/fanout_1', { type: 'probe_customer' });
+        await customer.box.waitFor((m) => m.type === 'probe_customer');
+        await new Promise((r) => setTimeout(r, 100));
+        after = stats();
+        expect(after.b - before.b).to.equal(1);
+        expect(after.a - before.a).to.be.at.most(1);
+
+        // A push on a path no node subscribes to is received by nobody.
+        const idle = { a: nodeA.server.app.realtime.fanOutStats().received, b: nodeB.server.app.realtime.fanOutStats().received };
+        for (let i = 0; i < 10; i++) {
+            await nodeA.server.app.realtime.publish('/chat/sessions/nobody_here', { type: 'lost' });
+        }
+        await new Promise((r) => setTimeout(r, 200));
+        expect(nodeA.server.app.realtime.fanOutStats().received - idle.a).to.equal(0);
+        expect(nodeB.server.app.realtime.fanOutStats().received - idle.b).to.equal(0);
+        await customer.client.disconnect();
+        await agentA.client.disconnect();
+        await agentOther.client.disconnect();
+    });
 });
