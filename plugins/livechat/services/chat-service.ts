@@ -443,6 +443,12 @@ export class ChatService {
         return !!await ChatSessionModel.query(this.db).select('id').findOne({ organization_id: organizationId, session_id: sessionId });
     }
 
+    /** True when this widget session has a chat still open (waiting or with an agent). */
+    async hasOpenChat(organizationId: number, widgetSessionId: string): Promise<boolean> {
+        return !!await ChatSessionModel.query(this.db).select('id')
+            .findOne({ organization_id: organizationId, widget_session_id: widgetSessionId }).whereIn('status', OPEN_STATUSES);
+    }
+
     /**
      * A customer asks for a human. Idempotent for a session that is still open (a retried call, or the
      * widget refreshing its token); a widget session whose earlier chat ended gets a new chat with a
