@@ -14,6 +14,7 @@ import { consoleRoutes } from './routes/console';
 import { ConsoleService } from './services/console-service';
 import { PresenceService } from './services/presence-service';
 import { HoursService } from './services/hours-service';
+import { QueueService } from './services/queue-service';
 import { hoursRoutes } from './routes/hours';
 import { originAllowed } from '../../core/http/origins';
 import { migrations } from './migrations';
@@ -28,6 +29,8 @@ declare module '../../core/types' {
         presence: PresenceService;
         /** Support hours (issue 26): the schedule, open now, the next opening. */
         livechatHours: HoursService;
+        /** The waiting customers' places in the queue and the typical wait (issue 26). */
+        livechatQueue: QueueService;
     }
 }
 
@@ -107,6 +110,11 @@ const feature: FeaturePlugin = {
             provide(server, 'presence', presence);
             const hours = new HoursService({ db, tenants: services.tenants });
             provide(server, 'livechatHours', hours);
+            const queue = new QueueService({ db, realtime });
+            provide(server, 'livechatQueue', queue);
+            chat.onQueueChange((organizationId) => {
+                queue.changed(organizationId).catch((err) => server.app.log.warn({ err }, 'queue positions not pushed'));
+            });
             services.users.onProfileChange((user) => chat.forgetAgentNames(user.organizationId));
             provide(server, 'mail', mail);
             // The AI agent hands customers over through this port (ai cannot depend on livechat, which depends on it).

@@ -253,7 +253,9 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                     const actor = actorOf(request);
                     const { session, messages } = await chat().messagesAfter(actor.organizationId,
                         (request.params as { sessionId: string }).sessionId, (request.query as { after: number }).after);
-                    return { sessionId: session.sessionId, status: session.status, endReason: session.endReason, lastSeq: session.lastSeq, messages };
+                    // Waiting: the customer's place in the queue and the typical wait (issue 26), read on every (re)connect.
+                    const queue = session.status === 'waiting' ? await server.app.services.livechatQueue.placeOf(actor.organizationId, session.sessionId) : null;
+                    return { sessionId: session.sessionId, status: session.status, endReason: session.endReason, lastSeq: session.lastSeq, messages, ...(queue ? { queue } : {}) };
                 }
             }
         },

@@ -429,6 +429,19 @@ export class ChatService {
         }
     }
 
+    // ---- the waiting queue (issue 26: each waiting customer's place, queue-service.ts) ---------------
+
+    private readonly queueListeners: Array<(organizationId: number) => void> = [];
+
+    /** Called when a chat joins the store's waiting queue or leaves it (accepted, ended). */
+    onQueueChange(listener: (organizationId: number) => void): void {
+        this.queueListeners.push(listener);
+    }
+
+    private queueChanged(organizationId: number): void {
+        this.queueListeners.forEach((listener) => listener(organizationId));
+    }
+
     // ---- sessions -------------------------------------------------------------------------------
 
     /** The chat of this organization with this id; a 404 (objection's NotFoundError) when there is none. */
@@ -503,6 +516,7 @@ export class ChatService {
         });
         await this.deps.jobs.add(WAIT_TIMEOUT_JOB, { organizationId: input.organizationId, sessionId },
             { delay: this.deps.chat.waitTimeoutSeconds * 1000, jobId: `wait-${input.organizationId}-${sessionId}` });
+        this.queueChanged(input.organizationId);
         return { session, created: true };
     }
 
@@ -649,6 +663,7 @@ export class ChatService {
                 organizationId, type: 'agent_connected', sessionId, timestamp: session.acceptedAt, agentName: await this.agentJoinName(organizationId, agentId)
             } }
         ]);
+        this.queueChanged(organizationId);
         return session;
     }
 
@@ -766,6 +781,9 @@ export class ChatService {
         }
         const push = { type: 'session_ended', sessionId, reason: endReason, endedBy: by, status, timestamp: iso(t) };
         await this.pushToChat(organizationId, sessionId, push);
+        if (row.status === 'waiting') {
+            this.queueChanged(organizationId);
+        }
         const settings = await this.getEmailSettings(organizationId);
         if (settings.emailNotificationsEnabled && fresh.lastSeq > 0) {
             await this.deps.jobs.add(TRANSCRIPT_JOB, { organizationId, sessionId }, { jobId: `transcript-${fresh.id}` });
