@@ -20,6 +20,7 @@ describe('the widget outside support hours, and the customer\'s place in the que
     let t: TestServer;
     let browser: Browser;
     let merchant: { port: number; close(): Promise<void> };
+    let spanish: { port: number; close(): Promise<void> };
     let shop: Tenant;
     const clients: any[] = [];
 
@@ -29,6 +30,7 @@ describe('the widget outside support hours, and the customer\'s place in the que
         await t.server.app.db('organizations').where('id', shop.organization.id).update({ time_zone: STORE_ZONE });
         await t.server.app.services.questions.addDefaults(shop.organization.id);
         merchant = await startMerchantSite(`${t.url}/widget-hours.js`);
+        spanish = await startMerchantSite(`${t.url}/widget-hours.js`, { lang: 'es' });
         browser = await launchBrowser();
         // An agent is online and Available all along: only the hours close live support.
         const agent = await connectAgent(t.url, shop);
@@ -41,6 +43,7 @@ describe('the widget outside support hours, and the customer\'s place in the que
         }
         await browser?.close();
         await merchant?.close();
+        await spanish?.close();
         await t?.close();
     });
 
@@ -121,6 +124,25 @@ describe('the widget outside support hours, and the customer\'s place in the que
         expect(text).to.match(expectedBack(opensAt));
         expect(await page.evaluate(`!!${ROOT}.querySelector('form.lc-offline')`)).to.equal(false);
         await screenshot(page, 'hours-closed-ai-only-1280');
+        await page.close();
+    });
+
+    it('says it in the widget\'s language and the customer\'s zone: Spanish, in Mexico City', async () => {
+        const opensAt = await closedToday('offline_form');
+        const page = await browser.newPage();
+        await page.emulateTimezone('America/Mexico_City');
+        await page.setViewport({ width: 390, height: 844 });
+        await page.goto(`http://localhost:${spanish.port}/`, { waitUntil: 'load' });
+        await openWidget(page);
+        await clickTalk(page);
+        await page.waitForFunction(`!!${ROOT}.querySelector('form.lc-offline')`, { timeout: 10000 });
+        // The store's 9 AM in Los Angeles is 11:00 in Mexico City, as Spanish writes it.
+        const time = new Intl.DateTimeFormat('es', { timeZone: 'America/Mexico_City', hour: 'numeric', minute: '2-digit' }).format(new Date(opensAt));
+        expect(time).to.equal('11:00');
+        const text = await messagesText(page);
+        expect(text).to.match(new RegExp(`Volvemos (hoy|mañana) a las ${time}, tu hora \\(Mexico City\\)\\.`));
+        expect(text).to.include('Déjanos un mensaje y te responderemos por correo electrónico.');
+        await screenshot(page, 'hours-closed-es-390');
         await page.close();
     });
 
