@@ -69,6 +69,8 @@ describe('the widget outside support hours, and the customer\'s place in the que
 
     async function customerPage(width: number, height: number): Promise<Page> {
         const page = await browser.newPage();
+        // The loader script (with the store's settings, e.g. whether its AI agent is on) may be cached 5 minutes.
+        await page.setCacheEnabled(false);
         await page.emulateTimezone(CUSTOMER_ZONE);
         await page.setViewport({ width, height });
         await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
@@ -146,6 +148,23 @@ describe('the widget outside support hours, and the customer\'s place in the que
         await page.close();
     });
 
+    it('closed with the AI agent alone in a store whose AI agent is off: the form, so the customer is not left with nothing', async () => {
+        await t.server.app.services.ai.setEnabled(shop.organization.id, false);
+        try {
+            await closedToday('ai_only');
+            const page = await customerPage(390, 844);
+            await clickTalk(page);
+            await page.waitForFunction(`!!${ROOT}.querySelector('form.lc-offline')`, { timeout: 10000 });
+            const text = await messagesText(page);
+            expect(text).to.include('Leave us a message');
+            expect(text).to.not.include('our assistant can answer');
+            await page.close();
+        }
+        finally {
+            await t.server.app.services.ai.setEnabled(shop.organization.id, true);
+        }
+    });
+
     async function clickTalk(page: Page): Promise<void> {
         const chip = `Array.from(${ROOT}.querySelectorAll('.lc-chip')).find((b) => b.textContent === 'Talk to live support' && !b.disabled)`;
         await page.waitForFunction(`!!${chip}`, { timeout: 5000 });
@@ -163,6 +182,9 @@ describe('the widget outside support hours, and the customer\'s place in the que
         // No chat was accepted yet: no typical wait to tell.
         expect(await page.evaluate(queueLine)).to.not.include('Typical wait');
         await screenshot(page, 'hours-queue-2-390');
+        // The customer reloads the page while waiting: the chat and their place come back.
+        await page.reload({ waitUntil: 'load' });
+        await page.waitForFunction(`(${queueLine}).includes("You're number 2 in the queue.")`, { timeout: 15000 });
 
         const accepted = await t.server.inject({ method: 'POST', url: '/api/chat/session/widget_ahead_1/accept', headers: bearer(shop.admin.token) });
         expect(accepted.statusCode).to.equal(200);

@@ -112,14 +112,16 @@ export function useLiveChat(host: LiveChatHost) {
 
     /**
      * Outside the store's support hours (issue 26): when the team is back, in the customer's own time, then what the
-     * store chose: the leave-a-message form, the AI agent alone, or nothing more (`hide`).
+     * store chose: the leave-a-message form, the AI agent alone (the form when the store's AI agent is off), or nothing
+     * more (`hide`).
      */
     function closed(status: Availability, offlineText: string, d: (action: Action) => void): void {
         d(said(backAtText(status.opensAt)));
         if (status.whenClosed === 'ai_only' && config.aiEnabled) {
             d(said(t('closedAiOnly')));
         }
-        else if (status.whenClosed !== 'hide' && status.whenClosed !== 'ai_only') {
+        else if (status.whenClosed !== 'hide') {
+            // The form, also for `ai_only` in a store whose AI agent is off: the customer is never left with nothing.
             d(said(t('closedLeaveMessage')));
             setOffline({ email: '', text: offlineText, error: null });
         }
