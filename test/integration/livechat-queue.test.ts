@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startTestServer, createTenant, bearer, TestServer, Tenant } from '../helpers/server';
+import { startTestServer, createTenant, bearer, TestServer, Tenant, usingPostgres, usingRedis } from '../helpers/server';
 import { connectCustomer, createSession, inbox, Inbox } from '../helpers/livechat-client';
 
 /**
@@ -75,6 +75,27 @@ describe('live chat: the customer\'s place in the queue and the typical wait', f
         // A newcomer joins behind.
         const fourth = await waitingCustomer(a, 'widget_q_4');
         expect(await place(a, 'widget_q_4', fourth.token)).to.deep.include({ position: 2, waiting: 2 });
+    });
+
+    it('moves a customer connected to another node when an agent on this one accepts the chat ahead (PostgreSQL + Redis)', async function () {
+        if (!(usingPostgres && usingRedis)) {
+            this.skip();
+        }
+        const nodeB = await startTestServer({ listen: true, shareWith: t });
+        try {
+            await createSession(t.server, a, 'widget_q_nodes_1');
+            const created = await createSession(nodeB.server, a, 'widget_q_nodes_2');
+            const box = inbox();
+            clients.push((await connectCustomer(nodeB.url, created.token, 'widget_q_nodes_2', box)).client);
+            const before = await nodeB.server.inject({ method: 'GET', url: '/api/chat/session/widget_q_nodes_2/messages', headers: bearer(created.token) });
+            const ahead = (before.result as any).queue.position;
+            expect(ahead).to.be.greaterThan(1);
+            await t.server.inject({ method: 'POST', url: '/api/chat/session/widget_q_nodes_1/accept', headers: bearer(a.admin.token) });
+            await box.waitFor((m) => m.type === 'queue_position' && m.position === ahead - 1);
+        }
+        finally {
+            await nodeB.close();
+        }
     });
 
     it('takes the typical wait as the median of the last 20 accepted chats only', async () => {
