@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { startTestServer, createTenant, bearer, TestServer, Tenant } from '../helpers/server';
 import { connectAgent, createSession, setAvailable } from '../helpers/livechat-client';
 import { instantOf, isoWithOffset } from '../../core/shared/support-hours';
+import { HoursService } from '../../plugins/livechat/services/hours-service';
 
 /** The local date of an instant in a zone ('YYYY-MM-DD'). */
 const localDate = (ms: number, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
@@ -160,6 +161,24 @@ describe('live chat: support hours (GET|PUT /api/chat/business-hours) and availa
         const reply = await t.server.inject({ method: 'POST', url: '/api/chat/session/widget_hours_waiting/messages', headers: bearer(a.admin.token), payload: { message: 'Still here for you' } });
         expect(reply.statusCode, reply.payload).to.equal(201);
         await put(a, { weekly: [], exceptions: [], whenClosed: 'offline_form' });
+    });
+
+    it('opens and closes on time as the clock moves, and follows a schedule saved on another node at once', async () => {
+        let clock = Date.parse('2026-11-30T03:29:00Z');           // Monday 30 November, 08:59 in Kolkata
+        const hours = new HoursService({ db: t.server.app.db, tenants: t.server.app.services.tenants, now: () => clock });
+        await put(a, { weekly: [{ day: 1, open: '09:00', close: '17:00' }], exceptions: [], whenClosed: 'offline_form' });
+        expect(await hours.availability(a.organization.id)).to.deep.equal({ open: false, opensAt: '2026-11-30T09:00:00+05:30', whenClosed: 'offline_form' });
+        clock += 60_000;                                          // 09:00
+        expect((await hours.availability(a.organization.id)).open).to.equal(true);
+        clock = Date.parse('2026-11-30T11:29:00Z');               // 16:59
+        expect((await hours.availability(a.organization.id)).open).to.equal(true);
+        clock += 60_000;                                          // 17:00
+        expect(await hours.availability(a.organization.id)).to.deep.equal({ open: false, opensAt: '2026-12-07T09:00:00+05:30', whenClosed: 'offline_form' });
+        // Saved through the API (this service instance is like another node's): read at the next question.
+        await put(a, { weekly: [{ day: 1, open: '09:00', close: '18:00' }], exceptions: [], whenClosed: 'hide' });
+        expect(await hours.availability(a.organization.id)).to.deep.equal({ open: true, opensAt: null, whenClosed: 'hide' });
+        await put(a, { weekly: [], exceptions: [], whenClosed: 'offline_form' });
+        expect((await hours.availability(a.organization.id)).open).to.equal(true);
     });
 
     it('tells the AI agent nobody is available while closed, so it offers no hand-off', async () => {

@@ -7,6 +7,9 @@ import { SupportHoursModel } from '../models';
 /** organizations.time_zone's default (DESIGN §5), for a store the tenants service no longer knows. */
 const DEFAULT_STORE_ZONE = 'America/New_York';
 
+/** How long an answer is kept at most (the schedule is ~1 ms of Intl work; the rows are read every time). */
+const CACHE_MAX_MS = 60_000;
+
 const openOf = (e: HoursException): string => ('open' in e ? e.open : '');
 
 /** GET /api/chat/business-hours: the saved schedule (empty: none, always open), the store's zone and what it means now. */
@@ -80,13 +83,28 @@ export class HoursService {
         return this.get(organizationId);
     }
 
+    /**
+     * The answer per store, kept until the next opening or closing (the only moments it can change) as long as the
+     * schedule and the zone read are the same: every node reads both each time, so a change on another node counts at once.
+     */
+    private readonly statusCache = new Map<number, { key: string; until: number; status: HoursStatus }>();
+
     /** Is live support open now (always, without a schedule), when it opens next, and what the widget does meanwhile. */
     async availability(organizationId: number): Promise<SupportAvailability> {
         const row = await SupportHoursModel.query(this.deps.db).findById(organizationId);
         if (!row || !hasSchedule(row)) {
             return { open: true, opensAt: null, whenClosed: row?.whenClosed ?? 'offline_form' };
         }
-        const status = hoursStatus(row, await this.zoneOf(organizationId), this.now());
-        return { open: status.open, opensAt: status.opensAt, whenClosed: row.whenClosed };
+        const zone = await this.zoneOf(organizationId);
+        const now = this.now();
+        const key = `${zone}|${JSON.stringify(row.weekly)}|${JSON.stringify(row.exceptions)}`;
+        let cached = this.statusCache.get(organizationId);
+        if (!cached || cached.key !== key || now >= cached.until || now < cached.until - CACHE_MAX_MS) {
+            const status = hoursStatus(row, zone, now);
+            const next = Date.parse((status.open ? status.closesAt : status.opensAt) ?? '');
+            cached = { key, status, until: Math.min(Number.isFinite(next) ? next : Infinity, now + CACHE_MAX_MS) };
+            this.statusCache.set(organizationId, cached);
+        }
+        return { open: cached.status.open, opensAt: cached.status.opensAt, whenClosed: row.whenClosed };
     }
 }
