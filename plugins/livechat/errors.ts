@@ -12,7 +12,9 @@ export const LIVECHAT_ERRORS = {
     offlineStoreFull: { code: 'livechat.offline_store_full', message: 'This store has received many messages in the last hour. Please try again later.' },
     invalidEmail: { code: 'livechat.invalid_email', message: 'Please enter a valid email address' },
     messageEmpty: { code: 'livechat.message_empty', message: 'Please write a message' },
-    chatEnded: { code: 'livechat.chat_ended', message: 'This chat has ended' }
+    chatEnded: { code: 'livechat.chat_ended', message: 'This chat has ended' },
+    /** A new chat asked for outside the store's support hours (issue 26; the widget asks check-availability first). */
+    closed: { code: 'livechat.closed', message: 'Live support is closed right now' }
 } satisfies Record<string, CustomerError>;
 
 /** What only staff read (the console's left messages, issue 23): codes the admin app can name, never the widget. */

@@ -14,6 +14,9 @@ import { livechatRoutes } from './routes';
 import { consoleRoutes } from './routes/console';
 import { ConsoleService } from './services/console-service';
 import { PresenceService } from './services/presence-service';
+import { HoursService } from './services/hours-service';
+import { QueueService } from './services/queue-service';
+import { hoursRoutes } from './routes/hours';
 import { originAllowed } from '../../core/http/origins';
 import { migrations } from './migrations';
 
@@ -25,6 +28,10 @@ declare module '../../core/types' {
         livechatConsole: ConsoleService;
         /** Agent presence: one per agent across tabs and nodes (issue 23). */
         presence: PresenceService;
+        /** Support hours (issue 26): the schedule, open now, the next opening. */
+        livechatHours: HoursService;
+        /** The waiting customers' places in the queue and the typical wait (issue 26). */
+        livechatQueue: QueueService;
     }
 }
 
@@ -103,11 +110,19 @@ const feature: FeaturePlugin = {
             provide(server, 'livechat', chat);
             server.app.personalData.register(livechatPersonalData);
             provide(server, 'presence', presence);
+            const hours = new HoursService({ db, tenants: services.tenants });
+            provide(server, 'livechatHours', hours);
+            const queue = new QueueService({ db, realtime });
+            provide(server, 'livechatQueue', queue);
+            chat.onQueueChange((organizationId) => {
+                queue.changed(organizationId).catch((err) => server.app.log.warn({ err }, 'queue positions not pushed'));
+            });
             services.users.onProfileChange((user) => chat.forgetAgentNames(user.organizationId));
             provide(server, 'mail', mail);
             // The AI agent hands customers over through this port (ai cannot depend on livechat, which depends on it).
             services.ai.useLiveSupport({
-                agentsAvailable: (organizationId) => chat.agentsAvailable(organizationId),
+                // Outside the store's support hours nobody is available, whoever is online (issue 26).
+                agentsAvailable: async (organizationId) => (await hours.availability(organizationId)).open && chat.agentsAvailable(organizationId),
                 handOff: (input) => chat.setAiTransferContext(input)
             });
             const consoleService = new ConsoleService({ db, realtime, services });
@@ -245,6 +260,7 @@ const feature: FeaturePlugin = {
 
             server.route(livechatRoutes(server));
             server.route(consoleRoutes(server, consoleService));
+            server.route(hoursRoutes(hours));
 
             let timer: NodeJS.Timeout | null = null;
             let presenceTimer: NodeJS.Timeout | null = null;

@@ -105,6 +105,11 @@ export const SCREENS: Screen[] = [
     },
     { path: '/admin-chat/history', as: 'admin', ready: 'History' },
     {
+        path: '/admin-chat/hours', as: 'admin', ready: 'Every week', states: [
+            { name: 'a range and a date added', step: steps(clickButton('Add hours'), clickButton('Add a date'), waitText('Closed now')) }
+        ]
+    },
+    {
         path: '/analytics', as: 'admin', ready: 'Analytics', states: [
             { name: 'phones tab', step: steps(clickButton('Phones')) },
             { name: 'chat trends tab', step: steps(clickButton('Chat trends')) }

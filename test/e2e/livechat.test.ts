@@ -81,7 +81,7 @@ const textOf = (page: Page) => page.evaluate(() => document.body.innerText);
 async function conversation(browser: Browser, agentNode: TestServer, customerNode: TestServer, tenant: Tenant, prefix: string): Promise<void> {
     const page = await openConsole(browser, agentNode.url, tenant);
     const cust = customer(customerNode.url, tenant, `${prefix}_session_1`);
-    expect(await cust.chat.checkAvailability(), 'no agent is Available yet').to.equal(false);
+    expect((await cust.chat.checkAvailability()).available, 'no agent is Available yet').to.equal(false);
 
     // Email transcript settings, in the shell's Settings drawer: enable, Save, Test (SPEC §8's messages).
     // Clicked through the DOM: a toast at the top right (a request or a disconnect) may be over the header's button.
@@ -116,7 +116,7 @@ async function conversation(browser: Browser, agentNode: TestServer, customerNod
         ((el.tagName === 'INPUT' ? el : el.querySelector('input')) as HTMLInputElement).click();
     });
     await page.waitForFunction(() => document.body.innerText.includes('Available') && !document.body.innerText.includes('Unavailable'));
-    expect(await cust.chat.checkAvailability(), 'the agent switched to Available').to.equal(true);
+    expect((await cust.chat.checkAvailability()).available, 'the agent switched to Available').to.equal(true);
 
     await cust.chat.start({ phoneNumber: '+15555550142', customerMessage: 'I need a human please' });
     await page.waitForSelector('[data-testid="new-chat-banner"]', { timeout: 10000 });

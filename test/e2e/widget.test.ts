@@ -208,7 +208,7 @@ describe('the customer widget on a merchant site (cross-origin)', function () {
                 liveChat(options: any) {
                     w.liveOptions = options;
                     return {
-                        async checkAvailability() { return true; },
+                        async checkAvailability() { return { available: true }; },
                         async start(details: unknown) { calls.started = details; },
                         async resume() { /* nothing saved */ },
                         send(text: string) { calls.sent.push(text); },

@@ -96,6 +96,8 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'auth.profile.update': ['admin'],
     'livechat.email-settings.get': ['admin'],
     'livechat.email-settings.update': ['admin'],
+    'livechat.business-hours.get': ['admin'],
+    'livechat.business-hours.update': ['admin'],
     'livechat.email.test': ['admin'],
     'livechat.session.read': ['admin'],
     'livechat.session.context': ['admin'],

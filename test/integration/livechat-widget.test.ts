@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { until } from '../helpers/wait';
 import { startTestServer, createTenant, bearer, TestServer, Tenant } from '../helpers/server';
 import { connectAgent, request, setAvailable } from '../helpers/livechat-client';
-import { createLiveChat, AGENT_JOINED_TEXT } from '../../widget/src/live-chat';
+import { createLiveChat, AGENT_JOINED_TEXT, QueueState } from '../../widget/src/live-chat';
 
 describe('the widget\'s live chat client (widget/src/live-chat.ts) against a real server', function () {
     this.timeout(30000);
@@ -20,12 +20,14 @@ describe('the widget\'s live chat client (widget/src/live-chat.ts) against a rea
     function widget(sessionId: string) {
         const incoming: Array<{ sender: string; message: string }> = [];
         const statuses: string[] = [];
+        const queue: QueueState[] = [];
         let endedReason: string | null = null;
         const chat = createLiveChat({
             apiOrigin: t.url,
             widgetKey: a.bot.publicKey,
             sessionId,
             onMessage: (m) => incoming.push(m),
+            onQueue: (q) => queue.push(q),
             onEnded: (reason) => {
                 endedReason = reason;
             },
@@ -33,7 +35,7 @@ describe('the widget\'s live chat client (widget/src/live-chat.ts) against a rea
             WebSocket: require('ws'),
             reconnectDelay: { min: 50, max: 300 }
         });
-        return { chat, incoming, statuses, ended: () => endedReason };
+        return { chat, incoming, statuses, queue, ended: () => endedReason };
     }
 
     function killCustomerSockets(sessionId: string): number {
@@ -47,10 +49,36 @@ describe('the widget\'s live chat client (widget/src/live-chat.ts) against a rea
 
     it('answers unavailable while no agent is available, and available once one is', async () => {
         const w = widget('w_avail');
-        expect(await w.chat.checkAvailability()).to.equal(false);
+        expect(await w.chat.checkAvailability()).to.deep.equal({ available: false, reason: 'no_agent', message: 'No agents are available right now' });
         const agent = await connectAgent(t.url, a);
         await setAvailable(t.server, a, true);
-        expect(await w.chat.checkAvailability()).to.equal(true);
+        expect(await w.chat.checkAvailability()).to.deep.equal({ available: true, reason: 'open' });
+        // Outside the support hours (issue 26): closed, with the next opening and what to offer meanwhile.
+        const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+        await t.server.inject({ method: 'PUT', url: '/api/chat/business-hours', headers: bearer(a.admin.token), payload: { weekly: [], exceptions: [{ date: today, closed: true }], whenClosed: 'hide' } });
+        const closed = await w.chat.checkAvailability();
+        expect(closed).to.include({ available: false, reason: 'closed', whenClosed: 'hide' });
+        expect(closed.opensAt).to.match(/^\d{4}-\d{2}-\d{2}T00:00:00-0[45]:00$/);
+        await t.server.inject({ method: 'PUT', url: '/api/chat/business-hours', headers: bearer(a.admin.token), payload: { weekly: [], exceptions: [] } });
+        await agent.client.disconnect();
+    });
+
+    it('hears its place in the queue on connect and as the chat ahead is accepted, and no more once an agent has it (issue 26)', async () => {
+        const agent = await connectAgent(t.url, a);
+        await setAvailable(t.server, a, true);
+        const first = widget('w_queue_1');
+        await first.chat.start({ phoneNumber: null, customerMessage: 'first' });
+        const second = widget('w_queue_2');
+        await second.chat.start({ phoneNumber: null, customerMessage: 'second' });
+        await until(() => second.queue.some((q) => q?.position === 2));
+        expect(second.queue.find((q) => q?.position === 2)).to.deep.equal({ position: 2, typicalWaitSeconds: null });
+        await t.server.inject({ method: 'POST', url: '/api/chat/session/w_queue_1/accept', headers: bearer(a.admin.token) });
+        await until(() => second.queue.some((q) => q?.position === 1));
+        await until(() => first.queue[first.queue.length - 1] === null);
+        await t.server.inject({ method: 'POST', url: '/api/chat/session/w_queue_2/accept', headers: bearer(a.admin.token) });
+        await until(() => second.queue[second.queue.length - 1] === null);
+        await first.chat.end();
+        await second.chat.end();
         await agent.client.disconnect();
     });
 

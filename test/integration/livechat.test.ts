@@ -46,7 +46,7 @@ describe('live chat over nes and HTTP', function () {
         const agent = track(await connectAgent(t.url, a));
         const res = await availability(a);
         expect(res.statusCode).to.equal(200);
-        expect(res.result).to.deep.equal({ available: true });
+        expect(res.result).to.deep.equal({ available: true, reason: 'open' });
         expect(await available(b), 'another store').to.equal(false);
         await setAvailable(t.server, a, false);
         expect(await available(a)).to.equal(false);

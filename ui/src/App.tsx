@@ -18,6 +18,7 @@ const AdminLayout = lazy(() => import('./layout/AdminLayout'));
 const SystemTest = lazy(() => import('./pages/SystemTest'));
 const AiManagement = lazy(() => import('./pages/AiManagement'));
 const AiTest = lazy(() => import('./pages/AiTest'));
+const SupportHours = lazy(() => import('./pages/SupportHours'));
 // The analytics screen and its charts load only on /analytics (DESIGN §9).
 const AnalyticsPage = lazy(() => import('./pages/analytics/AnalyticsPage'));
 const Privacy = lazy(() => import('./pages/Privacy'));
@@ -46,6 +47,7 @@ export function App() {
                     <Route path="/admin-chat" element={<AdminChat />} />
                     <Route path="/admin-chat/messages" element={<AdminChat view="messages" />} />
                     <Route path="/admin-chat/history" element={<AdminChat view="history" />} />
+                    <Route path="/admin-chat/hours" element={<SupportHours />} />
                 </Route>
                 <Route path="/super-admin-login" element={<SuperAdminLogin />} />
                 <Route path="/super-admin" element={<SuperAdmin />} />

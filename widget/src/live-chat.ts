@@ -8,6 +8,10 @@
  */
 import { Client } from '@hapi/nes/lib/client';
 import { pageUrl } from './config';
+import type { Availability } from './hours';
+
+/** The customer's place in the queue while waiting (issue 26); null once an agent has the chat. */
+export type QueueState = { position: number; typicalWaitSeconds: number | null } | null;
 
 export interface LiveChatOptions {
     /** e.g. 'https://chat.example.com' — where /api and /ws live. */
@@ -29,6 +33,8 @@ export interface LiveChatOptions {
     onEnded(reason: string): void;
     /** The agent is typing (a signal, shown a few seconds). */
     onTyping?(): void;
+    /** Waiting: the customer's place in the queue and the typical wait, as the queue moves (null: an agent took it). */
+    onQueue?(queue: QueueState): void;
     /** Connection state changes, for a subtle indicator. */
     onStatus?(status: 'connecting' | 'connected' | 'reconnecting' | 'closed'): void;
     /** For tests and non-browser hosts: the fetch to use (default: the global one). */
@@ -52,8 +58,11 @@ export interface LiveChatTexts {
 }
 
 export interface LiveChat {
-    /** POST /api/chat/check-availability: true when an agent of this store is connected and Available. Throws on network failure. */
-    checkAvailability(): Promise<boolean>;
+    /**
+     * POST /api/chat/check-availability: available when an agent of this store is connected and Available within its
+     * support hours; else why (no_agent, closed) and, closed, when it opens. Throws on network failure.
+     */
+    checkAvailability(): Promise<Availability>;
     /** POST /api/chat/create-session, then connect and send customer_connect. Throws on failure. */
     start(details: { phoneNumber: string | null; customerMessage: string }): Promise<void>;
     /**
@@ -81,6 +90,9 @@ interface Push {
     timestamp?: string;
     reason?: string;
     agentName?: string;
+    /** queue_position (issue 26). */
+    position?: number;
+    typicalWaitSeconds?: number | null;
 }
 
 interface Pending {
@@ -195,7 +207,14 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
             finish(push.reason ?? 'ended');
             return;
         }
+        if (push.type === 'queue_position') {
+            if (typeof push.position === 'number') {
+                options.onQueue?.({ position: push.position, typicalWaitSeconds: typeof push.typicalWaitSeconds === 'number' ? push.typicalWaitSeconds : null });
+            }
+            return;
+        }
         if (push.type === 'agent_connected') {
+            options.onQueue?.(null);
             options.onMessage({ sender: 'system', message: texts.agentJoined(typeof push.agentName === 'string' && push.agentName ? push.agentName : undefined), timestamp: push.timestamp ?? new Date().toISOString() });
             return;
         }
@@ -237,9 +256,12 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
             return;
         }
         const res = await client.request({ method: 'GET', path: `/api/chat/session/${encodeURIComponent(chatId)}/messages?after=${lastSeq}` });
-        const body = res.payload as { messages: Push[]; status: string; endReason: string | null };
+        const body = res.payload as { messages: Push[]; status: string; endReason: string | null; queue?: QueueState };
         for (const m of body.messages) {
             handle({ ...m, type: 'chat_message' });
+        }
+        if (body.status === 'waiting' && body.queue) {
+            handle({ type: 'queue_position', ...body.queue });
         }
         if (body.status !== 'waiting' && body.status !== 'agent_connected') {
             finish(body.endReason ?? body.status);
@@ -363,10 +385,10 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
         async checkAvailability() {
             const res = await post('/api/chat/check-availability', { sessionId: options.sessionId });
             if (!res.ok) {
-                return false;
+                return { available: false };
             }
-            const body = await res.json().catch(() => ({})) as { available?: boolean };
-            return body.available !== false;
+            const body = await res.json().catch(() => ({})) as Partial<Availability>;
+            return { ...body, available: body.available !== false };
         },
 
         async start(details) {

@@ -26,6 +26,7 @@ export const PANEL_CSS = `
 .lc-offline input,.lc-offline textarea{font:inherit;font-size:16px;padding:6px;border:1px solid #6b7280;border-radius:6px;width:100%;resize:vertical}
 .lc-offline-error{color:#b91c1c;margin:0;font-size:14px}
 .lc-typing{align-self:flex-start;color:#4b5563;font-size:20px;letter-spacing:2px}
+.lc-queue{margin:0;padding:6px 14px;border-top:1px solid #e5e7eb;background:#eff6ff;color:#1e3a8a;font-size:13px}
 .lc-quick{display:flex;flex-wrap:wrap;gap:6px;padding:8px 14px;border-top:1px solid #e5e7eb;background:#fff}
 .lc-quick[hidden]{display:none}
 .lc-chip{border:1px solid var(--lc-accent,#1d4ed8);background:#fff;color:var(--lc-accent,#1d4ed8);border-radius:999px;padding:6px 12px;cursor:pointer;font:inherit;font-size:13px}

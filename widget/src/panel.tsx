@@ -18,6 +18,7 @@ import { PANEL_CSS } from './panel-css';
 import { adoptStyles } from './styles';
 import { DEFAULT_QUESTIONS, FaqItem, language, Messages, setLanguage, t, TEXT } from './texts';
 import { useLiveChat } from './use-live-chat';
+import type { Availability } from './hours';
 
 export interface MountOptions {
     config: WidgetConfig;
@@ -143,6 +144,25 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         };
     }, [config]);
 
+    // Outside support hours with `hide` (issue 26), the live-support question is not offered: asked once per panel.
+    const [hideLive, setHideLive] = useState(false);
+    useEffect(() => {
+        if (!questions?.some((q) => q.kind === 'live_support')) {
+            return undefined;
+        }
+        let done = false;
+        api<Availability>(config, '/api/chat/check-availability', { sessionId: stateRef.current.sessionId }, { token: tokenRef.current })
+            .then((status) => {
+                if (!done) {
+                    setHideLive(status?.reason === 'closed' && status.whenClosed === 'hide');
+                }
+            })
+            .catch(() => undefined);
+        return () => {
+            done = true;
+        };
+    }, [questions]);
+
     // The greeting, once open with the questions known, for a new conversation.
     // After New Chat it comes 500 ms later (SPEC §4).
     const greetDelay = useRef(0);
@@ -230,8 +250,14 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             <MessageList messages={state.messages} agentTyping={state.agentTyping} listRef={listRef}>
                 {live.offline && <OfflineForm draft={live.offline} change={live.setOffline} send={() => void live.sendOffline()} />}
             </MessageList>
+            {step === 'live_chat' && live.queue && (
+                <p className="lc-queue" role="status">
+                    {t('queuePosition', { position: live.queue.position })}
+                    {live.queue.typicalWaitSeconds !== null && ` ${t('queueWait', { minutes: Math.max(1, Math.round(live.queue.typicalWaitSeconds / 60)) })}`}
+                </p>
+            )}
             <div className="lc-quick" role="group" aria-label={t('quickQuestions')} hidden={!showQuick}>
-                {showQuick && (questions ?? []).map((q) => (
+                {showQuick && (questions ?? []).filter((q) => !(hideLive && q.kind === 'live_support')).map((q) => (
                     <button key={q.id} type="button" className="lc-chip" disabled={state.pending} onClick={() => !state.pending && talk.choose(q)}>{q.question}</button>
                 ))}
             </div>

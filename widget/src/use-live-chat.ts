@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { MutableRefObject } from 'react';
 import { api, ApiError, pageUrl, TrackEvent, WidgetConfig } from './config';
 import { Action, FlowState, said } from './flow';
-import type { LiveChat, LiveChatOptions } from './live-chat';
+import type { LiveChat, LiveChatOptions, QueueState } from './live-chat';
+import { Availability, backAtText } from './hours';
 import { lazyLiveChat } from './live-chat-lazy';
 import { errorText, language, t, TEXT } from './texts';
 
@@ -40,6 +41,8 @@ export function useLiveChat(host: LiveChatHost) {
     const live = useRef<LiveChat | null>(null);
     const typingTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
     const [offline, setOffline] = useState<OfflineDraft | null>(null);
+    // Waiting for an agent: the place in the queue and the typical wait (issue 26).
+    const [queue, setQueue] = useState<QueueState>(null);
 
     const guard = (session: string) => (action: Action) => {
         if (stateRef.current.sessionId === session) {
@@ -66,6 +69,11 @@ export function useLiveChat(host: LiveChatHost) {
                     d({ type: 'live_seq', seq: m.seq });
                 }
             },
+            onQueue: (q) => {
+                if (stateRef.current.sessionId === session) {
+                    setQueue(q);
+                }
+            },
             onTyping: () => {
                 d({ type: 'agent_typing', typing: true });
                 if (typingTimer.current) {
@@ -85,6 +93,7 @@ export function useLiveChat(host: LiveChatHost) {
                     d(said(TEXT.liveEnded));
                 }
                 d({ type: 'live_ended' });
+                setQueue(null);
                 live.current = null;
             }
         });
@@ -101,9 +110,28 @@ export function useLiveChat(host: LiveChatHost) {
         }
     }, []);
 
+    /**
+     * Outside the store's support hours (issue 26): when the team is back, in the customer's own time, then what the
+     * store chose: the leave-a-message form, the AI agent alone (the form when the store's AI agent is off), or nothing
+     * more (`hide`).
+     */
+    function closed(status: Availability, offlineText: string, d: (action: Action) => void): void {
+        d(said(backAtText(status.opensAt)));
+        if (status.whenClosed === 'ai_only' && config.aiEnabled) {
+            d(said(t('closedAiOnly')));
+        }
+        else if (status.whenClosed !== 'hide') {
+            // The form, also for `ai_only` in a store whose AI agent is off: the customer is never left with nothing.
+            d(said(t('closedLeaveMessage')));
+            setOffline({ email: '', text: offlineText, error: null });
+        }
+        d({ type: 'step', step: 'questions' });
+    }
+
     return {
         offline,
         setOffline,
+        queue,
 
         /** `offlineText` starts the leave-a-message form when no agent is available (none for a question's own label). */
         async start(customerMessage: string, offlineText = customerMessage): Promise<void> {
@@ -113,7 +141,12 @@ export function useLiveChat(host: LiveChatHost) {
             d({ type: 'pending', pending: true });
             try {
                 const connection = chat();
-                if (!await connection.checkAvailability()) {
+                const status = await connection.checkAvailability();
+                if (status.reason === 'closed') {
+                    closed(status, offlineText, d);
+                    return;
+                }
+                if (!status.available) {
                     d(said(TEXT.liveUnavailable));
                     d({ type: 'step', step: 'questions' });
                     setOffline({ email: '', text: offlineText, error: null });
@@ -168,6 +201,7 @@ export function useLiveChat(host: LiveChatHost) {
         end(): void {
             const connection = live.current;
             live.current = null;
+            setQueue(null);
             if (connection && stateRef.current.step === 'live_chat') {
                 connection.end().catch(() => undefined);
             }

@@ -1,5 +1,6 @@
 import type { RelationMappings } from 'objection';
 import { Model } from '../../../core/db/model';
+import type { HoursException, WeeklyRange, WhenClosed } from '../../../core/shared/support-hours';
 import type { AwayReason, ChatKind, ChatStatus, LeftMessageState, Sender } from '../../../core/types/api';
 
 export type { ChatKind, ChatStatus, LeftMessageState, Sender };
@@ -135,4 +136,17 @@ export class EmailOutboxModel extends Model {
     status!: string;
     error!: string | null;
     createdAt!: number;
+}
+
+/** A store's support hours (issue 26): no row = always open. weekly / exceptions are JSON (core/shared/support-hours.ts). */
+export class SupportHoursModel extends Model {
+    static override tableName = 'support_hours';
+    static override idColumn = 'organization_id';
+    static override jsonAttributes = ['weekly', 'exceptions'];
+    static override timestamps = { updated: true };
+    organizationId!: number;
+    weekly!: WeeklyRange[];
+    exceptions!: HoursException[];
+    whenClosed!: WhenClosed;
+    updatedAt!: number;
 }

@@ -9,7 +9,7 @@ import { clientIp } from '../../../core/http/client-ip';
 import { fields, MAX_ID } from '../../../core/http/fields';
 import { adminOf, callerOf, widgetOf } from '../../../core/http/callers';
 import { customerTokenFor, signCustomerToken } from '../../../core/auth/customer-token';
-import { withCodes } from '../../../core/http/errors';
+import { coded, withCodes } from '../../../core/http/errors';
 import { LIVECHAT_ERRORS, LIVECHAT_INPUT_CODES, messageTooLong } from '../errors';
 
 const params = Joi.object({ sessionId: fields.chatSessionId.required() });
@@ -93,9 +93,14 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 validate: { payload: Joi.object({ sessionId: fields.widgetSessionId.allow('') }).allow(null).unknown(false) },
                 handler: async (request) => {
                     const c = widgetOf(request);
+                    // Outside the support hours (issue 26): closed, when it opens, and what the widget offers meanwhile.
+                    const hours = await server.app.services.livechatHours.availability(c.organizationId);
+                    if (!hours.open) {
+                        return { available: false, reason: 'closed', opensAt: hours.opensAt, whenClosed: hours.whenClosed, message: 'Live support is closed right now' };
+                    }
                     const available = await chat().agentsAvailable(c.organizationId);
                     // Nobody available is an expected outcome, not an error (issue 11): 200 either way.
-                    return available ? { available: true } : { available: false, message: 'No agents are available right now' };
+                    return available ? { available: true, reason: 'open' } : { available: false, reason: 'no_agent', message: 'No agents are available right now' };
                 }
             }
         },
@@ -119,6 +124,11 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                     const c = widgetOf(request);
                     await createLimit.consume(clientIp(request), LIVECHAT_ERRORS.tooManyChats);
                     const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null; pageUrl?: string | null };
+                    // Outside the support hours only a chat already open goes on (issue 26); a new one is refused.
+                    const hours = await server.app.services.livechatHours.availability(c.organizationId);
+                    if (!hours.open && !await chat().hasOpenChat(c.organizationId, body.sessionId)) {
+                        throw coded(Boom.conflict(LIVECHAT_ERRORS.closed.message), LIVECHAT_ERRORS.closed.code, hours.opensAt ? { opensAt: hours.opensAt } : undefined);
+                    }
                     // A customer who talked with the AI agent first arrives with that conversation (issue 13).
                     const aiConversation = await server.app.services.ai.conversationForSession(c.organizationId, body.sessionId) ?? [];
                     const { session, created } = await chat().createSession({
@@ -245,7 +255,9 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                     const actor = actorOf(request);
                     const { session, messages } = await chat().messagesAfter(actor.organizationId,
                         (request.params as { sessionId: string }).sessionId, (request.query as { after: number }).after);
-                    return { sessionId: session.sessionId, status: session.status, endReason: session.endReason, lastSeq: session.lastSeq, messages };
+                    // Waiting: the customer's place in the queue and the typical wait (issue 26), read on every (re)connect.
+                    const queue = session.status === 'waiting' ? await server.app.services.livechatQueue.placeOf(actor.organizationId, session.sessionId) : null;
+                    return { sessionId: session.sessionId, status: session.status, endReason: session.endReason, lastSeq: session.lastSeq, messages, ...(queue ? { queue } : {}) };
                 }
             }
         },

@@ -429,6 +429,19 @@ export class ChatService {
         }
     }
 
+    // ---- the waiting queue (issue 26: each waiting customer's place, queue-service.ts) ---------------
+
+    private readonly queueListeners: Array<(organizationId: number) => void> = [];
+
+    /** Called when a chat joins the store's waiting queue or leaves it (accepted, ended). */
+    onQueueChange(listener: (organizationId: number) => void): void {
+        this.queueListeners.push(listener);
+    }
+
+    private queueChanged(organizationId: number): void {
+        this.queueListeners.forEach((listener) => listener(organizationId));
+    }
+
     // ---- sessions -------------------------------------------------------------------------------
 
     /** The chat of this organization with this id; a 404 (objection's NotFoundError) when there is none. */
@@ -441,6 +454,12 @@ export class ChatService {
     /** True when the organization has a chat with this id (subscriptions check it before they answer). */
     async hasSession(organizationId: number, sessionId: string): Promise<boolean> {
         return !!await ChatSessionModel.query(this.db).select('id').findOne({ organization_id: organizationId, session_id: sessionId });
+    }
+
+    /** True when this widget session has a chat still open (waiting or with an agent). */
+    async hasOpenChat(organizationId: number, widgetSessionId: string): Promise<boolean> {
+        return !!await ChatSessionModel.query(this.db).select('id')
+            .findOne({ organization_id: organizationId, widget_session_id: widgetSessionId }).whereIn('status', OPEN_STATUSES);
     }
 
     /**
@@ -497,6 +516,7 @@ export class ChatService {
         });
         await this.deps.jobs.add(WAIT_TIMEOUT_JOB, { organizationId: input.organizationId, sessionId },
             { delay: this.deps.chat.waitTimeoutSeconds * 1000, jobId: `wait-${input.organizationId}-${sessionId}` });
+        this.queueChanged(input.organizationId);
         return { session, created: true };
     }
 
@@ -644,6 +664,7 @@ export class ChatService {
                 organizationId, type: 'agent_connected', sessionId, timestamp: session.acceptedAt, agentName: await this.agentJoinName(organizationId, agentId)
             } }
         ]);
+        this.queueChanged(organizationId);
         return session;
     }
 
@@ -761,6 +782,9 @@ export class ChatService {
         }
         const push = { type: 'session_ended', sessionId, reason: endReason, endedBy: by, status, timestamp: iso(t) };
         await this.pushToChat(organizationId, sessionId, push);
+        if (row.status === 'waiting') {
+            this.queueChanged(organizationId);
+        }
         const settings = await this.getEmailSettings(organizationId);
         if (settings.emailNotificationsEnabled && fresh.lastSeq > 0) {
             await this.deps.jobs.add(TRANSCRIPT_JOB, { organizationId, sessionId }, { jobId: `transcript-${fresh.id}` });

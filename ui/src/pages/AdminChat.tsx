@@ -318,6 +318,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                     <NavLink end to="/admin-chat" className={({ isActive }) => `lc-view-link${isActive ? ' is-current' : ''}`}>{t('chat.viewInbox')}</NavLink>
                     <MessagesViewLink />
                     <NavLink to="/admin-chat/history" className={({ isActive }) => `lc-view-link${isActive ? ' is-current' : ''}`}>{t('chat.viewHistory')}</NavLink>
+                    <NavLink to="/admin-chat/hours" className="lc-view-link">{t('hours.link')}</NavLink>
                 </nav>
                 <span className="lc-keys-hint" aria-hidden="true">j/k move · Enter open · r reply · / canned · Esc back</span>
             </div>
