@@ -11,7 +11,8 @@ export function registerServe(program: Command): void {
         .description('migrate the database to latest, then serve the API, the admin app and the widget')
         .option('--port <n>', 'port to listen on (default: PORT or 3000)')
         .option('--host <h>', 'interface to bind (default: HOST or 0.0.0.0)')
-        .action(async (opts: { port?: string; host?: string }) => {
+        .option('--no-migrate', 'serve without migrating (several nodes: a one-shot `loyalty-chat migrate` ran first)')
+        .action(async (opts: { port?: string; host?: string; migrate?: boolean }) => {
             const overrides: Record<string, unknown> = {};
             if (opts.port !== undefined) overrides.PORT = opts.port;
             if (opts.host !== undefined) overrides.HOST = opts.host;
@@ -19,7 +20,7 @@ export function registerServe(program: Command): void {
             const server = await createServer(config, plugins);
             const log = server.app.log;
             try {
-                const applied = await migratorFor(server).latest();
+                const applied = opts.migrate === false ? [] : await migratorFor(server).latest();
                 if (applied.length) {
                     log.info({ migrations: applied }, 'database migrated');
                 }
