@@ -107,7 +107,8 @@ export function knowledgeMatch(index: KnowledgeIndex, text: string): KnowledgeMa
     }
     return {
         kind: top.source.kind, id: top.source.id, title: top.source.title, confidence: Math.round(top.confidence * 1000) / 1000,
-        confident: top.confidence >= ABSTAIN_BELOW && top.matched.some((term) => !WEAK_TERMS.has(term))
+        // Knowledge beats the widget's keywords only on a word of the question itself, not on a word of close meaning alone.
+        confident: top.confidence >= ABSTAIN_BELOW && top.lexical.some((term) => !WEAK_TERMS.has(term))
     };
 }
 
