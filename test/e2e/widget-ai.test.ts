@@ -96,6 +96,25 @@ describe('the widget AI step in a browser on a merchant page (issue 13)', functi
         await page.close();
     });
 
+    it('answers a follow-up in the context of the previous question (issue 30)', async () => {
+        const page = await widgetPage();
+        await typeAndSend(page, 'How long does shipping take?');
+        await waitForText(page, 'Online orders ship within 2 business days.');
+        const before = await page.evaluate(`${ROOT}.querySelectorAll('.lc-msg').length`) as number;
+        // Alone, "and how much is it?" says nothing the store wrote about; after the shipping question it is about shipping.
+        await typeAndSend(page, 'and how much is it?');
+        await page.waitForFunction(`${ROOT}.querySelectorAll('.lc-msg').length >= ${before + 2}`, { timeout: 10000 });
+        const texts = await page.evaluate(`[...${ROOT}.querySelectorAll('.lc-msg')].map((m) => m.textContent)`) as string[];
+        expect(texts[texts.length - 1]).to.contain('free on orders over $50');
+        expect(texts[texts.length - 1]).to.not.contain('not sure');
+        await shot(page, 'widget-ai-04-follow-up-390');
+        const sessionId = await sessionIdOf(page);
+        const asked = (await history(sessionId!)).map((r) => r.userQuestion);
+        expect(asked).to.have.length(2);
+        expect(asked[0]).to.match(/how much is it\?$/);
+        await page.close();
+    });
+
     it('offers live chat for a question the knowledge cannot answer', async () => {
         await setAvailable(t.server, shop, true);
         agent.box.messages.length = 0;

@@ -125,6 +125,23 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
             expect(body.answer).to.match(/not sure/);
         });
 
+        it('answers a follow-up with the session\'s previous question, and not with another session\'s (issue 30)', async () => {
+            const first = answerOf(await ask(a, 'widget_f_1', 'How long does shipping take?'));
+            expect(first.sources[0]?.title).to.equal('Shipping and delivery');
+            const followUp = answerOf(await ask(a, 'widget_f_1', 'and how much is it?'));
+            expect(followUp.fallbackAction).to.equal(null);
+            expect(followUp.sources[0]?.title).to.equal('Shipping and delivery');
+            expect(followUp.answer).to.contain('free on orders over $50');
+            // The same words in a session that asked nothing before, or after another store's question: no context.
+            expect(answerOf(await ask(a, 'widget_f_2', 'and how much is it?')).sources).to.deep.equal([]);
+            await ask(b, 'widget_f_1', 'Is the store open 24/7?');
+            expect(answerOf(await ask(b, 'widget_f_1', 'and how much is it?')).answer).to.not.contain('$50');
+            // A customer who changes the subject gets the answer to the new subject.
+            await ask(a, 'widget_f_3', 'Do you accept Apple Pay?');
+            expect(answerOf(await ask(a, 'widget_f_3', 'what about in store?')).sources[0]?.title).to.equal('Payment methods');
+            expect(answerOf(await ask(a, 'widget_f_3', 'and what about returns?')).sources[0]?.title).to.equal('Returns');
+        });
+
         it('never answers from another store\'s knowledge', async () => {
             const body = answerOf(await ask(a, 'widget_k_3', 'Is the store open 24/7 around the clock?'));
             expect(body.answer).to.not.contain('24/7');

@@ -17,6 +17,7 @@ import { LiveSupport, ToolBox } from './tools';
 import type { AiBudget } from './budget';
 import { AI_BUDGET_CODE, AI_BUDGET_TEXT } from './budget';
 import { intentOf } from './intents';
+import { retrieveInContext } from './follow-up';
 import { coded, CustomerError } from '../../../core/http/errors';
 import { feedbackTriage, initialTriage, resolveSilent, triageColumns } from './triage';
 import type { AiBulkResolveAnswer } from '../../../core/types/api';
@@ -292,7 +293,8 @@ export class AiService implements KnowledgeRetrieval {
 
     private async respond(organizationId: number, question: string, tools: ToolBox, history: AiTurn[]) {
         const { index, storeName } = await this.indexFor(organizationId);
-        const retrieval = index.query(question);
+        // A follow-up ("and to Canada?") is read with the session's last question (follow-up.ts).
+        const { retrieval } = retrieveInContext(index, question, history);
         const reply = await this.deps.provider.answer({
             question, storeName, retrieval, history, tools,
             agentsAvailable: async () => !!this.support && this.support.agentsAvailable(organizationId)

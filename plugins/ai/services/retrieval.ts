@@ -52,6 +52,8 @@ export const WEAK_TERMS = new Set(['store', 'item', 'point', 'member']);
 /** Word vectors closer than this (cosine) count as a match of meaning; how much one counts is its cosine × SEMANTIC_WEIGHT. */
 export const SEMANTIC_FLOOR = 0.6;
 export const SEMANTIC_WEIGHT = 0.55;
+/** How much an earlier question's words weigh when a follow-up is read with it. */
+export const CONTEXT_WEIGHT = 0.5;
 /** The share of the confidence that the whole question's meaning (mean word vector) against the whole entry's gives. */
 export const SENTENCE_WEIGHT = 0;
 
@@ -281,13 +283,36 @@ export class KnowledgeIndex {
         return { language, words: read };
     }
 
-    query(question: string, limit = 3): RetrievalResult {
-        const { language, words } = this.read(question);
+    /**
+     * The best sources for a question. `context` (an earlier question of the conversation, follow-up.ts) adds its words
+     * at CONTEXT_WEIGHT of their weight: the question's own words decide, the earlier ones settle what they leave open.
+     */
+    query(question: string, limit = 3, context?: string): RetrievalResult {
+        const read = this.read(question);
+        const { language } = read;
+        const own = read.words.length;
+        const words = [...read.words];
+        if (context) {
+            for (const w of this.read(context).words) {
+                if (!words.some((x) => x.term === w.term)) {
+                    words.push(w);
+                }
+            }
+        }
         const qTerms = words.map((w) => w.term);
         if (!qTerms.length || !this.size) {
             return { hits: [], confidence: 0, terms: qTerms, language };
         }
         const weights = qTerms.map((t) => this.weight(t));
+        if (qTerms.length > own) {
+            // The earlier words weigh at most CONTEXT_WEIGHT each, and together no more than the question's own words.
+            const ownSum = weights.slice(0, own).reduce((sum, w) => sum + w, 0);
+            const contextSum = weights.slice(own).reduce((sum, w) => sum + w, 0) * CONTEXT_WEIGHT;
+            const factor = CONTEXT_WEIGHT * (ownSum > 0 && contextSum > ownSum ? ownSum / contextSum : 1);
+            for (let i = own; i < weights.length; i++) {
+                weights[i] *= factor;
+            }
+        }
         const total = weights.reduce((sum, w) => sum + w, 0);
         const results = this.search.search(qTerms.join(' '), {
             combineWith: 'OR',
