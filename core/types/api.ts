@@ -296,7 +296,12 @@ export interface KnowledgeEntry {
 }
 
 /** What the agent offered instead of an answer from the store's knowledge (null: it answered). */
-export type AiFallbackAction = 'live_chat' | 'questions' | 'verify_phone' | 'live_chat_unavailable';
+/**
+ * What the widget does after an answer: 'live_chat' hands over (the customer asked for a person), 'offer_live_chat'
+ * asks first ("Talk to a person", issue 30: the agent did not know and someone is available), 'leave_message' opens
+ * the leave-a-message form (nobody is available), 'questions' the quick questions, 'verify_phone' the phone step.
+ */
+export type AiFallbackAction = 'live_chat' | 'offer_live_chat' | 'leave_message' | 'questions' | 'verify_phone' | 'live_chat_unavailable';
 
 export interface AiChatRecord {
     id: number;
@@ -339,8 +344,11 @@ export interface AiChatAnswer {
     historyId: number | null;
     fallbackAction: AiFallbackAction | null;
     sources: AiSource[];
-    /** Set when the agent did not answer for a reason the widget shows in its own words: the store's AI budget is spent. */
-    code?: 'ai.budget_reached';
+    /**
+     * Set when the widget shows the answer in its own words (widget/locales `error.<code>`): the store's AI budget is
+     * spent, or the agent did not know and offers a person ('ai.offer_person') or a message ('ai.offer_message').
+     */
+    code?: 'ai.budget_reached' | 'ai.offer_person' | 'ai.offer_message';
 }
 
 /** The widget's steps in which a customer types to the bot (in live_chat every message goes to the agent). */

@@ -118,11 +118,13 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
             expect(history[0].aiResponse).to.equal(body.answer);
         });
 
-        it('abstains on a question the store cannot answer and offers the questions (no agent available)', async () => {
-            const body = answerOf(await ask(a, 'widget_k_2', 'Do you sell gift cards?'));
-            expect(body.fallbackAction).to.equal('questions');
+        it('abstains on a question the store cannot answer and offers to leave a message (no agent available)', async () => {
+            const res = await ask(a, 'widget_k_2', 'Do you sell gift cards?');
+            const body = JSON.parse(res.payload) as { fallbackAction: string; sources: unknown[]; answer: string; code: string };
+            expect(body.fallbackAction).to.equal('leave_message');
+            expect(body.code).to.equal('ai.offer_message');
             expect(body.sources).to.deep.equal([]);
-            expect(body.answer).to.match(/not sure/);
+            expect(body.answer).to.match(/not sure/).and.match(/Leave us a message/);
         });
 
         it('answers a follow-up with the session\'s previous question, and not with another session\'s (issue 30)', async () => {
@@ -290,6 +292,26 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
             expect(created.statusCode).to.equal(201);
             const push = await agent.box.waitFor((m) => m.type === 'ai_transfer_request' && m.sessionId === 'widget_h_2');
             expect(push.aiConversation.map((turn: any) => turn.question)).to.deep.equal(['Is there parking near the store?']);
+        });
+
+        it('asks before handing over: an unanswerable question offers a person and hands over nothing until the customer says yes (issue 30)', async () => {
+            const agent = await connectAgent(t.url, a);
+            clients.push(agent.client);
+            await setAvailable(server, a, true);
+            const offered = JSON.parse((await ask(a, 'widget_h_ask', 'Do you sell gift cards?')).payload) as { fallbackAction: string; code: string; answer: string };
+            expect(offered.fallbackAction).to.equal('offer_live_chat');
+            expect(offered.code).to.equal('ai.offer_person');
+            expect(offered.answer).to.match(/Would you like to talk to a person/);
+            // Nothing reached the agents: no transfer request, no chat.
+            await new Promise((r) => setTimeout(r, 300));
+            expect(agent.box.messages.filter((m: any) => m.type === 'ai_transfer_request' && m.sessionId === 'widget_h_ask')).to.deep.equal([]);
+            expect(await server.app.services.ai.conversationForSession(a.organization.id, 'widget_h_ask')).to.have.length(1);
+            // The customer says yes (the widget opens the live chat it was offered): the agents get the question and the conversation.
+            const created = await server.inject({ method: 'POST', url: '/api/chat/create-session', headers: widget(a), payload: { sessionId: 'widget_h_ask', phoneNumber: null, customerMessage: 'Do you sell gift cards?' } });
+            expect(created.statusCode, created.payload).to.equal(201);
+            const push = await agent.box.waitFor((m) => m.type === 'ai_transfer_request' && m.sessionId === 'widget_h_ask');
+            expect(push.aiConversation.map((turn: any) => turn.question)).to.deep.equal(['Do you sell gift cards?']);
+            await setAvailable(server, a, false);
         });
 
         it('offers the questions when no agent is available', async () => {

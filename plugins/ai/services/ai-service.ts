@@ -10,6 +10,7 @@ import type {
 } from '../../../core/types/api';
 import { AiAgentSettingsModel, AiChatHistoryModel, AiFunctionCallModel, KnowledgeEntryModel } from '../models';
 import type { AiProvider } from '../providers/types';
+import { ABSTAIN_TEXT, ABSTAIN_TEXT_NO_AGENTS } from '../providers/builtin';
 import { ABSTAIN_BELOW, AnswerSource, KnowledgeIndex, WEAK_TERMS } from './retrieval';
 import type { KnowledgeMatch, KnowledgeRetrieval } from '../../../core/types/knowledge';
 import { ImportError, MAX_CONTENT, MAX_TITLE, parseKnowledge } from './knowledge-import';
@@ -27,7 +28,10 @@ export const AI_ERRORS = {
     tooFast: { code: 'ai.too_fast', message: 'You are asking too fast. Please wait a minute.' },
     turnedOff: { code: 'ai.turned_off', message: 'The AI agent is turned off for this store' },
     /** Not an error status: a 200 answer with this code and text (the store's AI budget is spent; issue 25). */
-    budgetReached: { code: AI_BUDGET_CODE, message: AI_BUDGET_TEXT }
+    budgetReached: { code: AI_BUDGET_CODE, message: AI_BUDGET_TEXT },
+    /** Not errors either: the built-in agent did not know, and offers a person or the leave-a-message form (issue 30). */
+    offerPerson: { code: 'ai.offer_person', message: ABSTAIN_TEXT },
+    offerMessage: { code: 'ai.offer_message', message: ABSTAIN_TEXT_NO_AGENTS }
 } satisfies Record<string, CustomerError>;
 
 export interface KnowledgeInput {
@@ -353,7 +357,7 @@ export class AiService implements KnowledgeRetrieval {
             }
             return inserted;
         });
-        return { answer: reply.answer, historyId: row.id, fallbackAction: reply.fallbackAction, sources: reply.sources };
+        return { answer: reply.answer, historyId: row.id, fallbackAction: reply.fallbackAction, sources: reply.sources, ...(reply.code ? { code: reply.code } : {}) };
     }
 
     /** POST /api/ai/test: staff ask without a customer session (no tier-2 data); answer, entries used, confidence. */
