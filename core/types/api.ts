@@ -317,6 +317,22 @@ export interface AiChatRecord {
     triage: AiTriage;
     /** Why: the customer's yes or no, a hand-off, the agent abstaining, the customer's silence, or staff. null while pending. */
     triageReason: AiTriageReason | null;
+    /** The source the agent answered from (issue 30), with its title at the time; null when it answered from none. */
+    answeredFrom: { kind: 'knowledge' | 'question' | 'store'; id: number; title: string } | null;
+}
+
+/**
+ * GET /api/ai/knowledge/usage (issue 30): which sources answered customers' questions in the last 30 days, how often,
+ * and the latest questions each answered. Most used first.
+ */
+export interface AiSourceUsage {
+    kind: 'knowledge' | 'question' | 'store';
+    id: number;
+    title: string;
+    answers: number;
+    lastAnsweredAt: string | null;
+    /** The latest distinct questions it answered (at most 5), newest first. */
+    questions: string[];
 }
 
 /** An AI answer's standing (plugins/ai/services/triage.ts has the rule). */

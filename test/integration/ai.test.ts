@@ -210,6 +210,38 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
         });
     });
 
+    describe('learning from the store (issue 30)', () => {
+        it('answers an unanswered question once staff add it to the knowledge, and shows which entry answered which questions', async () => {
+            const first = answerOf(await ask(a, 'widget_l_1', 'Do you offer layaway?'));
+            expect(first.sources).to.deep.equal([]);
+            const unresolved = JSON.parse((await server.inject({ url: '/api/ai/unresolved-chats', headers: admin(a) })).payload) as Array<{ id: number; userQuestion: string; answeredFrom: unknown }>;
+            const record = unresolved.find((r) => r.id === first.historyId);
+            expect(record).to.include({ userQuestion: 'Do you offer layaway?', answeredFrom: null });
+            // "Add to knowledge" opens the entry with the question as its title; staff write the answer and save.
+            const created = await server.inject({ method: 'POST', url: '/api/ai/knowledge', headers: admin(a), payload: { title: record!.userQuestion, content: 'Yes: layaway holds an item for 60 days with 20 % down.' } });
+            expect(created.statusCode, created.payload).to.equal(201);
+            const entry = JSON.parse(created.payload) as { id: number };
+            // The next customer asking it (or close to it) gets the answer.
+            for (const [session, question] of [['widget_l_2', 'Do you offer layaway?'], ['widget_l_3', 'can I put a coat on layaway?']]) {
+                const again = answerOf(await ask(a, session, question));
+                expect(again.fallbackAction, question).to.equal(null);
+                expect(again.sources[0], question).to.include({ id: entry.id, title: 'Do you offer layaway?', kind: 'knowledge' });
+                expect(again.answer).to.equal('Yes: layaway holds an item for 60 days with 20 % down.');
+            }
+            const history = JSON.parse((await server.inject({ url: '/api/ai/chat-history?sessionId=widget_l_2', headers: admin(a) })).payload) as Array<{ answeredFrom: unknown }>;
+            expect(history[0].answeredFrom).to.deep.equal({ kind: 'knowledge', id: entry.id, title: 'Do you offer layaway?' });
+            // The admin sees how often each source answered, and which questions.
+            const usage = JSON.parse((await server.inject({ url: '/api/ai/knowledge/usage', headers: admin(a) })).payload) as Array<{ kind: string; id: number; title: string; answers: number; questions: string[] }>;
+            const used = usage.find((u) => u.kind === 'knowledge' && u.id === entry.id);
+            expect(used).to.include({ title: 'Do you offer layaway?', answers: 2 });
+            expect(used?.questions).to.deep.equal(['can I put a coat on layaway?', 'Do you offer layaway?']);
+            expect(usage.map((u) => u.answers)).to.deep.equal([...usage.map((u) => u.answers)].sort((x, y) => y - x));
+            // Another store sees only its own sources.
+            const ofB = JSON.parse((await server.inject({ url: '/api/ai/knowledge/usage', headers: admin(b) })).payload) as Array<{ id: number; kind: string }>;
+            expect(ofB.some((u) => u.kind === 'knowledge' && u.id === entry.id)).to.equal(false);
+        });
+    });
+
     describe('the address limit', () => {
         it('limits one client address to 300 questions a minute across session ids', async function () {
             this.timeout(120000);

@@ -6,7 +6,7 @@ import type { Db } from '../../../core/db';
 import { iso } from '../../../core/db/model';
 import type { Services } from '../../../core/types';
 import type {
-    AiChatAnswer, AiChatRecord, AiSessionsSummary, AiStatus, AiTestAnswer, AiTurn, KnowledgeEntry
+    AiChatAnswer, AiChatRecord, AiSessionsSummary, AiSourceUsage, AiStatus, AiTestAnswer, AiTurn, KnowledgeEntry
 } from '../../../core/types/api';
 import { AiAgentSettingsModel, AiChatHistoryModel, AiFunctionCallModel, KnowledgeEntryModel } from '../models';
 import type { AiProvider } from '../providers/types';
@@ -81,7 +81,8 @@ function toRecord(row: AiChatHistoryModel): AiChatRecord {
     return {
         id: row.id, userQuestion: row.userQuestion, aiResponse: row.aiResponse, sessionId: row.sessionId, phoneNumber: row.phoneNumber,
         domain: row.domain, createdAt: iso(row.createdAt), isResolved: row.isResolved, fallbackAction: row.fallbackAction,
-        triage: row.triage, triageReason: row.triageReason
+        triage: row.triage, triageReason: row.triageReason,
+        answeredFrom: row.sourceKind && row.sourceId !== null ? { kind: row.sourceKind, id: row.sourceId, title: row.sourceTitle ?? '' } : null
     };
 }
 
@@ -338,6 +339,8 @@ export class AiService implements KnowledgeRetrieval {
         const handoff = !abstained && reply.fallbackAction === 'live_chat';
         const start = initialTriage({ handoff, abstained });
         const now = Date.now();
+        // The source it answered from (issue 30: the admin sees which entries answer which questions); none for a tool's answer.
+        const source = !reply.fallbackAction ? reply.sources.find((s) => s.kind === 'knowledge' || s.kind === 'question' || s.kind === 'store') : undefined;
         const row = await this.db.transaction(async (trx) => {
             const inserted = await AiChatHistoryModel.query(trx).insertAndFetch({
                 organizationId: ctx.organizationId,
@@ -350,7 +353,10 @@ export class AiService implements KnowledgeRetrieval {
                 fallbackAction: reply.fallbackAction,
                 triage: start.triage,
                 triageReason: start.triageReason,
-                triagedAt: start.triage === 'pending' ? null : now
+                triagedAt: start.triage === 'pending' ? null : now,
+                sourceKind: source ? source.kind as 'knowledge' | 'question' | 'store' : null,
+                sourceId: source ? source.id : null,
+                sourceTitle: source ? source.title.slice(0, 300) : null
             });
             if (handoff) {
                 await this.handedOff(ctx.organizationId, ctx.sessionId, trx);
@@ -456,6 +462,41 @@ export class AiService implements KnowledgeRetrieval {
         await this.db('ai_chat_history').where({ organization_id: organizationId, id })
             .update(triageColumns({ triage: isResolved ? 'resolved' : 'unresolved', triageReason: 'staff' }, Date.now()));
         return toRecord(await AiChatHistoryModel.query(this.db).findById(id) as AiChatHistoryModel);
+    }
+
+    /**
+     * GET /api/ai/knowledge/usage (issue 30): the sources that answered in the last 30 days, how often, when last, and
+     * the latest questions each answered; titles as the sources read now (as they read then, for one since removed).
+     */
+    async usage(organizationId: number, now = Date.now()): Promise<AiSourceUsage[]> {
+        const since = now - RATES_WINDOW_MS;
+        const recent = () => this.db('ai_chat_history').where('organization_id', organizationId).where('created_at', '>=', since).whereNotNull('source_kind');
+        const [counts, latest, knowledge, questions] = await Promise.all([
+            recent().select('source_kind', 'source_id').count({ n: '*' }).max({ last: 'created_at' }).groupBy('source_kind', 'source_id') as Promise<Array<{ source_kind: AiSourceUsage['kind']; source_id: number; n: number | string; last: number | string }>>,
+            recent().select('source_kind', 'source_id', 'source_title', 'user_question').orderBy('id', 'desc').limit(2000) as Promise<Array<{ source_kind: string; source_id: number; source_title: string | null; user_question: string }>>,
+            this.knowledge(organizationId).select('id', 'title'),
+            this.deps.services().questions.list(organizationId)
+        ]);
+        const titles = new Map<string, string>([
+            ...knowledge.map((k) => [`knowledge:${k.id}`, k.title] as [string, string]),
+            ...questions.map((q) => [`question:${q.id}`, q.question] as [string, string])
+        ]);
+        const asked = new Map<string, { title: string | null; questions: string[] }>();
+        for (const row of latest) {
+            const key = `${row.source_kind}:${row.source_id}`;
+            const entry = asked.get(key) ?? { title: row.source_title, questions: [] };
+            asked.set(key, entry);
+            if (entry.questions.length < 5 && !entry.questions.includes(row.user_question)) {
+                entry.questions.push(row.user_question);
+            }
+        }
+        return counts.map((c) => {
+            const key = `${c.source_kind}:${c.source_id}`;
+            return {
+                kind: c.source_kind, id: Number(c.source_id), title: titles.get(key) ?? asked.get(key)?.title ?? '',
+                answers: Number(c.n), lastAnsweredAt: iso(Number(c.last)), questions: asked.get(key)?.questions ?? []
+            };
+        }).sort((x, y) => y.answers - x.answers || (y.lastAnsweredAt ?? '').localeCompare(x.lastAnsweredAt ?? ''));
     }
 
     async sessionsSummary(organizationId: number): Promise<AiSessionsSummary> {
