@@ -296,7 +296,12 @@ export interface KnowledgeEntry {
 }
 
 /** What the agent offered instead of an answer from the store's knowledge (null: it answered). */
-export type AiFallbackAction = 'live_chat' | 'questions' | 'verify_phone' | 'live_chat_unavailable';
+/**
+ * What the widget does after an answer: 'live_chat' hands over (the customer asked for a person), 'offer_live_chat'
+ * asks first ("Talk to a person", issue 30: the agent did not know and someone is available), 'leave_message' opens
+ * the leave-a-message form (nobody is available), 'questions' the quick questions, 'verify_phone' the phone step.
+ */
+export type AiFallbackAction = 'live_chat' | 'offer_live_chat' | 'leave_message' | 'questions' | 'verify_phone' | 'live_chat_unavailable';
 
 export interface AiChatRecord {
     id: number;
@@ -312,6 +317,22 @@ export interface AiChatRecord {
     triage: AiTriage;
     /** Why: the customer's yes or no, a hand-off, the agent abstaining, the customer's silence, or staff. null while pending. */
     triageReason: AiTriageReason | null;
+    /** The source the agent answered from (issue 30), with its title at the time; null when it answered from none. */
+    answeredFrom: { kind: 'knowledge' | 'question' | 'store'; id: number; title: string } | null;
+}
+
+/**
+ * GET /api/ai/knowledge/usage (issue 30): which sources answered customers' questions in the last 30 days, how often,
+ * and the latest questions each answered. Most used first.
+ */
+export interface AiSourceUsage {
+    kind: 'knowledge' | 'question' | 'store';
+    id: number;
+    title: string;
+    answers: number;
+    lastAnsweredAt: string | null;
+    /** The latest distinct questions it answered (at most 5), newest first. */
+    questions: string[];
 }
 
 /** An AI answer's standing (plugins/ai/services/triage.ts has the rule). */
@@ -339,8 +360,11 @@ export interface AiChatAnswer {
     historyId: number | null;
     fallbackAction: AiFallbackAction | null;
     sources: AiSource[];
-    /** Set when the agent did not answer for a reason the widget shows in its own words: the store's AI budget is spent. */
-    code?: 'ai.budget_reached';
+    /**
+     * Set when the widget shows the answer in its own words (widget/locales `error.<code>`): the store's AI budget is
+     * spent, or the agent did not know and offers a person ('ai.offer_person') or a message ('ai.offer_message').
+     */
+    code?: 'ai.budget_reached' | 'ai.offer_person' | 'ai.offer_message';
 }
 
 /** The widget's steps in which a customer types to the bot (in live_chat every message goes to the agent). */

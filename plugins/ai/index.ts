@@ -120,6 +120,16 @@ const feature: FeaturePlugin = {
                     handler: (request) => service.listKnowledge(orgOf(request))
                 }
             });
+            server.route({
+                method: 'GET',
+                path: '/api/ai/knowledge/usage',
+                options: {
+                    id: 'ai.knowledge.usage',
+                    auth: allow('admin'),
+                    description: 'Which knowledge entries and questions answered customers in the last 30 days, how often, and which questions (issue 30)',
+                    handler: (request) => service.usage(orgOf(request))
+                }
+            });
             server.route<{ Payload: KnowledgeInput }>({
                 method: 'POST',
                 path: '/api/ai/knowledge',

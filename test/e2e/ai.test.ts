@@ -135,13 +135,42 @@ describe('the AI agent screens in a browser', function () {
         expect(count).to.equal((await t.server.app.services.ai.unresolved(shop.organization.id)).length).and.be.at.least(2);
         await page.evaluate(() => (Array.from(document.querySelectorAll('[role=tab]')).find((tab) => tab.textContent?.startsWith('Chat History')) as HTMLElement).click());
         await page.waitForSelector('.lc-ai-record');
-        expect(await page.$$eval('.lc-ai-record-meta .bp5-tag', (els) => els.map((e) => e.textContent))).to.include('Unresolved').and.include('Questions');
+        expect(await page.$$eval('.lc-ai-record-meta .bp5-tag', (els) => els.map((e) => e.textContent))).to.include('Unresolved').and.include('Offered a message');
         await checkAccessible(page);
         await screenshot(page, 'ai-04-history');
         await clickButton(page, 'Mark Resolved');
         await page.waitForFunction((n: number) => Number(document.querySelector('[data-testid=unresolved-count]')?.textContent) === n - 1, {}, count);
         await page.waitForFunction(() => document.querySelector('.bp5-toast')?.textContent?.includes('Chat status updated'));
         expect(await page.$$eval('.lc-ai-record-meta .bp5-tag', (els) => els.map((e) => e.textContent))).to.include('Resolved');
+        await page.close();
+    });
+
+    it('adds an unanswered question to the knowledge from the history; the next customer gets the answer, and the entry shows what it answered (issue 30)', async () => {
+        expect((await ask('widget_e2e_l1', 'Do you offer gift wrapping?')).sources).to.deep.equal([]);
+        const page = await adminPage('/ai-management', 1280);
+        await page.evaluate(() => (Array.from(document.querySelectorAll('[role=tab]')).find((tab) => tab.textContent?.startsWith('Chat History')) as HTMLElement).click());
+        await page.waitForFunction(() => Array.from(document.querySelectorAll('.lc-ai-record')).some((c) => c.querySelector('.lc-ai-record-q')?.textContent === 'Do you offer gift wrapping?'));
+        await page.evaluate(() => {
+            const card = Array.from(document.querySelectorAll('.lc-ai-record')).find((c) => c.querySelector('.lc-ai-record-q')?.textContent === 'Do you offer gift wrapping?')!;
+            (Array.from(card.querySelectorAll('button')).find((b) => b.textContent === 'Add to knowledge') as HTMLButtonElement).click();
+        });
+        await page.waitForSelector('#kb-title');
+        expect(await page.$eval('#kb-title', (e) => (e as HTMLInputElement).value)).to.equal('Do you offer gift wrapping?');
+        expect(await page.evaluate(() => document.activeElement?.id)).to.equal('kb-content');
+        await page.type('#kb-content', 'Yes: gift wrapping is free at every register.');
+        await screenshot(page, 'ai-05-add-to-knowledge');
+        await clickButton(page, 'Save', '.bp5-dialog');
+        await page.waitForFunction(() => document.querySelector('.bp5-toast')?.textContent?.includes('Entry created'));
+        const answer = await ask('widget_e2e_l2', 'can you gift wrap a present for me?');
+        expect(answer.fallbackAction).to.equal(null);
+        expect(answer.answer).to.equal('Yes: gift wrapping is free at every register.');
+        // The knowledge tab shows what the entry answered.
+        await page.reload({ waitUntil: 'networkidle0' });
+        await page.waitForFunction(() => Array.from(document.querySelectorAll('.lc-ai-entry')).some((c) => c.querySelector('h3')?.textContent === 'Do you offer gift wrapping?'
+            && c.querySelector('[data-testid=entry-usage]')?.textContent?.includes('Answered 1 question in the last 30 days')));
+        await page.waitForFunction(() => document.querySelector('[data-testid=usage-table]')?.textContent?.includes('can you gift wrap a present for me?'));
+        await checkAccessible(page);
+        await screenshot(page, 'ai-06-knowledge-usage');
         await page.close();
     });
 

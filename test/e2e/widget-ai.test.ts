@@ -21,6 +21,16 @@ async function shot(page: Page, name: string): Promise<void> {
 
 const ROOT = WIDGET_ROOT;
 
+/** The merchant's page is not ours: give it the lang and main landmark it lacks, to check the page with the widget open. */
+async function merchantLandmarks(page: Page): Promise<void> {
+    await page.evaluate(() => {
+        document.documentElement.lang = 'en';
+        const main = document.createElement('main');
+        document.querySelectorAll('body > h1, body > p').forEach((el) => main.appendChild(el));
+        document.body.prepend(main);
+    });
+}
+
 const sessionIdOf = (page: Page) => page.evaluate(`JSON.parse(sessionStorage.getItem('lc-flow:aiw') ?? '{}').sessionId`) as Promise<string | undefined>;
 
 describe('the widget AI step in a browser on a merchant page (issue 13)', function () {
@@ -72,13 +82,7 @@ describe('the widget AI step in a browser on a merchant page (issue 13)', functi
         await waitForText(page, 'free on orders over $50');
         await waitForText(page, 'Sources: Shipping and delivery');
         await page.waitForFunction(`!!${ROOT}.querySelector('[aria-label="Did this answer help?"]')`);
-        // The merchant's page is not ours: give it the lang and main landmark it lacks, then check the page with the widget open.
-        await page.evaluate(() => {
-            document.documentElement.lang = 'en';
-            const main = document.createElement('main');
-            document.querySelectorAll('body > h1, body > p').forEach((el) => main.appendChild(el));
-            document.body.prepend(main);
-        });
+        await merchantLandmarks(page);
         await expectNoSeriousViolations(page, 'the widget in its AI step at 390 px');
         const overflow = await page.evaluate(`${ROOT}.querySelector('.lc-panel').getBoundingClientRect().right - innerWidth`) as number;
         expect(overflow).to.be.at.most(0);
@@ -96,19 +100,79 @@ describe('the widget AI step in a browser on a merchant page (issue 13)', functi
         await page.close();
     });
 
-    it('offers live chat for a question the knowledge cannot answer', async () => {
+    it('answers a follow-up in the context of the previous question (issue 30)', async () => {
+        const page = await widgetPage();
+        await typeAndSend(page, 'How long does shipping take?');
+        await waitForText(page, 'Online orders ship within 2 business days.');
+        const before = await page.evaluate(`${ROOT}.querySelectorAll('.lc-msg').length`) as number;
+        // Alone, "and how much is it?" says nothing the store wrote about; after the shipping question it is about shipping.
+        await typeAndSend(page, 'and how much is it?');
+        await page.waitForFunction(`${ROOT}.querySelectorAll('.lc-msg').length >= ${before + 2}`, { timeout: 10000 });
+        const texts = await page.evaluate(`[...${ROOT}.querySelectorAll('.lc-msg')].map((m) => m.textContent)`) as string[];
+        expect(texts[texts.length - 1]).to.contain('free on orders over $50');
+        expect(texts[texts.length - 1]).to.not.contain('not sure');
+        await shot(page, 'widget-ai-04-follow-up-390');
+        const sessionId = await sessionIdOf(page);
+        const asked = (await history(sessionId!)).map((r) => r.userQuestion);
+        expect(asked).to.have.length(2);
+        expect(asked[0]).to.match(/how much is it\?$/);
+        await page.close();
+    });
+
+    it('asks before handing over: "Talk to a person" and the questions, and a person only on yes (issue 30)', async () => {
         await setAvailable(t.server, shop, true);
         agent.box.messages.length = 0;
         const page = await widgetPage();
         await typeAndSend(page, 'Do you offer layaway?');
-        await waitForText(page, 'I can connect you with a member of our team');
+        await waitForText(page, 'Would you like to talk to a person from our team?');
+        await page.waitForFunction(`!!${ROOT}.querySelector('[aria-label="Talk to a person?"]')`);
+        // The questions stay below the offer, and nothing reached the agents yet.
+        await page.waitForFunction(`!${ROOT}.querySelector('.lc-quick[aria-label="Quick questions"]').hidden`);
+        await new Promise((r) => setTimeout(r, 500));
+        expect(agent.box.messages.filter((m: any) => m.type === 'ai_transfer_request')).to.deep.equal([]);
+        const overflow = await page.evaluate(`${ROOT}.querySelector('.lc-panel').getBoundingClientRect().right - innerWidth`) as number;
+        expect(overflow).to.be.at.most(0);
+        await merchantLandmarks(page);
+        await expectNoSeriousViolations(page, 'the AI agent\'s offer of a person at 390 px');
+        await shot(page, 'widget-ai-02-ask-before-hand-off-390');
+        await clickChip(page, 'Talk to a person');
         const asked = await agent.box.waitFor((m: any) => m.type === 'ai_transfer_request', 10000);
         expect(asked.sessionId).to.equal(await sessionIdOf(page));
         expect(asked.originalQuestion).to.equal('Do you offer layaway?');
         await page.waitForFunction(`!${ROOT}.querySelector('.lc-badge').hidden`, { timeout: 10000 });
-        await shot(page, 'widget-ai-02-live-chat');
+        await shot(page, 'widget-ai-03-handed-over-390');
+        await page.close();
+    });
+
+    it('hands over nothing when the customer says no, and on a typed "yes" after the offer (issue 30)', async () => {
+        await setAvailable(t.server, shop, true);
+        agent.box.messages.length = 0;
+        const page = await widgetPage();
+        await typeAndSend(page, 'Do you offer layaway?');
+        await waitForText(page, 'Would you like to talk to a person from our team?');
+        await clickChip(page, 'No, thanks');
+        await waitForText(page, 'What else can I help you with?');
+        expect(await page.evaluate(`!!${ROOT}.querySelector('[aria-label="Talk to a person?"]')`)).to.equal(false);
+        await new Promise((r) => setTimeout(r, 500));
+        expect(agent.box.messages.filter((m: any) => m.type === 'ai_transfer_request')).to.deep.equal([]);
+        await typeAndSend(page, 'Can I rent a tuxedo?');
+        // A second offer (the first is still on screen).
+        await page.waitForFunction(`[...${ROOT}.querySelectorAll('.lc-msg')].filter((m) => m.textContent.includes('Would you like to talk')).length === 2`, { timeout: 10000 });
+        await typeAndSend(page, 'yes please');
+        const asked = await agent.box.waitFor((m: any) => m.type === 'ai_transfer_request', 10000);
+        expect(asked.originalQuestion).to.equal('Can I rent a tuxedo?');
         await page.close();
         await setAvailable(t.server, shop, false);
+    });
+
+    it('offers the leave-a-message form, with the question, when nobody is available (issue 30)', async () => {
+        await setAvailable(t.server, shop, false);
+        const page = await widgetPage(1280);
+        await typeAndSend(page, 'Do you offer layaway?');
+        await waitForText(page, 'nobody from our team is available right now');
+        await page.waitForFunction(`${ROOT}.querySelector('.lc-offline textarea')?.value === 'Do you offer layaway?'`, { timeout: 5000 });
+        await shot(page, 'widget-ai-05-leave-message-1280');
+        await page.close();
     });
 
     it('asks for the phone and the code on "how many points do I have" (no AI question spent), and once verified the AI reads them', async () => {

@@ -67,6 +67,7 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     // ---- staff of one organization ----
     'questions.question.create': ['admin'],
     'ai.knowledge.list': ['admin'],
+    'ai.knowledge.usage': ['admin'],
     'ai.knowledge.create': ['admin'],
     'ai.knowledge.import': ['admin'],
     'ai.knowledge.update': ['admin'],

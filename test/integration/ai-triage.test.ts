@@ -79,7 +79,7 @@ describe('AI triage and bulk resolve (issue 23)', function () {
 
         it('marks an abstaining answer unresolved at once', async () => {
             const answer = await ask(a, 'widget_tr_abstain', 'Do you sell replacement parts for vintage typewriters?');
-            expect(answer.fallbackAction).to.be.oneOf(['live_chat', 'questions']);
+            expect(answer.fallbackAction).to.be.oneOf(['offer_live_chat', 'leave_message']);
             expect(await record(a, answer.historyId)).to.include({ triage: 'unresolved', triageReason: 'abstained' });
         });
 

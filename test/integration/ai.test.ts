@@ -118,11 +118,30 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
             expect(history[0].aiResponse).to.equal(body.answer);
         });
 
-        it('abstains on a question the store cannot answer and offers the questions (no agent available)', async () => {
-            const body = answerOf(await ask(a, 'widget_k_2', 'Do you sell gift cards?'));
-            expect(body.fallbackAction).to.equal('questions');
+        it('abstains on a question the store cannot answer and offers to leave a message (no agent available)', async () => {
+            const res = await ask(a, 'widget_k_2', 'Do you sell gift cards?');
+            const body = JSON.parse(res.payload) as { fallbackAction: string; sources: unknown[]; answer: string; code: string };
+            expect(body.fallbackAction).to.equal('leave_message');
+            expect(body.code).to.equal('ai.offer_message');
             expect(body.sources).to.deep.equal([]);
-            expect(body.answer).to.match(/not sure/);
+            expect(body.answer).to.match(/not sure/).and.match(/Leave us a message/);
+        });
+
+        it('answers a follow-up with the session\'s previous question, and not with another session\'s (issue 30)', async () => {
+            const first = answerOf(await ask(a, 'widget_f_1', 'How long does shipping take?'));
+            expect(first.sources[0]?.title).to.equal('Shipping and delivery');
+            const followUp = answerOf(await ask(a, 'widget_f_1', 'and how much is it?'));
+            expect(followUp.fallbackAction).to.equal(null);
+            expect(followUp.sources[0]?.title).to.equal('Shipping and delivery');
+            expect(followUp.answer).to.contain('free on orders over $50');
+            // The same words in a session that asked nothing before, or after another store's question: no context.
+            expect(answerOf(await ask(a, 'widget_f_2', 'and how much is it?')).sources).to.deep.equal([]);
+            await ask(b, 'widget_f_1', 'Is the store open 24/7?');
+            expect(answerOf(await ask(b, 'widget_f_1', 'and how much is it?')).answer).to.not.contain('$50');
+            // A customer who changes the subject gets the answer to the new subject.
+            await ask(a, 'widget_f_3', 'Do you accept Apple Pay?');
+            expect(answerOf(await ask(a, 'widget_f_3', 'what about in store?')).sources[0]?.title).to.equal('Payment methods');
+            expect(answerOf(await ask(a, 'widget_f_3', 'and what about returns?')).sources[0]?.title).to.equal('Returns');
         });
 
         it('never answers from another store\'s knowledge', async () => {
@@ -188,6 +207,38 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
             expect(over.statusCode).to.equal(429);
             expect(Number(over.headers['retry-after'])).to.be.greaterThan(0);
             expect((await ask(a, 'widget_calm', 'hours?')).statusCode).to.equal(200);
+        });
+    });
+
+    describe('learning from the store (issue 30)', () => {
+        it('answers an unanswered question once staff add it to the knowledge, and shows which entry answered which questions', async () => {
+            const first = answerOf(await ask(a, 'widget_l_1', 'Do you offer layaway?'));
+            expect(first.sources).to.deep.equal([]);
+            const unresolved = JSON.parse((await server.inject({ url: '/api/ai/unresolved-chats', headers: admin(a) })).payload) as Array<{ id: number; userQuestion: string; answeredFrom: unknown }>;
+            const record = unresolved.find((r) => r.id === first.historyId);
+            expect(record).to.include({ userQuestion: 'Do you offer layaway?', answeredFrom: null });
+            // "Add to knowledge" opens the entry with the question as its title; staff write the answer and save.
+            const created = await server.inject({ method: 'POST', url: '/api/ai/knowledge', headers: admin(a), payload: { title: record!.userQuestion, content: 'Yes: layaway holds an item for 60 days with 20 % down.' } });
+            expect(created.statusCode, created.payload).to.equal(201);
+            const entry = JSON.parse(created.payload) as { id: number };
+            // The next customer asking it (or close to it) gets the answer.
+            for (const [session, question] of [['widget_l_2', 'Do you offer layaway?'], ['widget_l_3', 'can I put a coat on layaway?']]) {
+                const again = answerOf(await ask(a, session, question));
+                expect(again.fallbackAction, question).to.equal(null);
+                expect(again.sources[0], question).to.include({ id: entry.id, title: 'Do you offer layaway?', kind: 'knowledge' });
+                expect(again.answer).to.equal('Yes: layaway holds an item for 60 days with 20 % down.');
+            }
+            const history = JSON.parse((await server.inject({ url: '/api/ai/chat-history?sessionId=widget_l_2', headers: admin(a) })).payload) as Array<{ answeredFrom: unknown }>;
+            expect(history[0].answeredFrom).to.deep.equal({ kind: 'knowledge', id: entry.id, title: 'Do you offer layaway?' });
+            // The admin sees how often each source answered, and which questions.
+            const usage = JSON.parse((await server.inject({ url: '/api/ai/knowledge/usage', headers: admin(a) })).payload) as Array<{ kind: string; id: number; title: string; answers: number; questions: string[] }>;
+            const used = usage.find((u) => u.kind === 'knowledge' && u.id === entry.id);
+            expect(used).to.include({ title: 'Do you offer layaway?', answers: 2 });
+            expect(used?.questions).to.deep.equal(['can I put a coat on layaway?', 'Do you offer layaway?']);
+            expect(usage.map((u) => u.answers)).to.deep.equal([...usage.map((u) => u.answers)].sort((x, y) => y - x));
+            // Another store sees only its own sources.
+            const ofB = JSON.parse((await server.inject({ url: '/api/ai/knowledge/usage', headers: admin(b) })).payload) as Array<{ id: number; kind: string }>;
+            expect(ofB.some((u) => u.kind === 'knowledge' && u.id === entry.id)).to.equal(false);
         });
     });
 
@@ -273,6 +324,26 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
             expect(created.statusCode).to.equal(201);
             const push = await agent.box.waitFor((m) => m.type === 'ai_transfer_request' && m.sessionId === 'widget_h_2');
             expect(push.aiConversation.map((turn: any) => turn.question)).to.deep.equal(['Is there parking near the store?']);
+        });
+
+        it('asks before handing over: an unanswerable question offers a person and hands over nothing until the customer says yes (issue 30)', async () => {
+            const agent = await connectAgent(t.url, a);
+            clients.push(agent.client);
+            await setAvailable(server, a, true);
+            const offered = JSON.parse((await ask(a, 'widget_h_ask', 'Do you sell gift cards?')).payload) as { fallbackAction: string; code: string; answer: string };
+            expect(offered.fallbackAction).to.equal('offer_live_chat');
+            expect(offered.code).to.equal('ai.offer_person');
+            expect(offered.answer).to.match(/Would you like to talk to a person/);
+            // Nothing reached the agents: no transfer request, no chat.
+            await new Promise((r) => setTimeout(r, 300));
+            expect(agent.box.messages.filter((m: any) => m.type === 'ai_transfer_request' && m.sessionId === 'widget_h_ask')).to.deep.equal([]);
+            expect(await server.app.services.ai.conversationForSession(a.organization.id, 'widget_h_ask')).to.have.length(1);
+            // The customer says yes (the widget opens the live chat it was offered): the agents get the question and the conversation.
+            const created = await server.inject({ method: 'POST', url: '/api/chat/create-session', headers: widget(a), payload: { sessionId: 'widget_h_ask', phoneNumber: null, customerMessage: 'Do you sell gift cards?' } });
+            expect(created.statusCode, created.payload).to.equal(201);
+            const push = await agent.box.waitFor((m) => m.type === 'ai_transfer_request' && m.sessionId === 'widget_h_ask');
+            expect(push.aiConversation.map((turn: any) => turn.question)).to.deep.equal(['Do you sell gift cards?']);
+            await setAvailable(server, a, false);
         });
 
         it('offers the questions when no agent is available', async () => {

@@ -3,7 +3,11 @@ import { KnowledgeIndex } from '../../plugins/ai/services/retrieval';
 import { intentOf } from '../../plugins/ai/services/intents';
 import { stem, terms } from '../../plugins/ai/services/text';
 import { parseCsv, parseMarkdown } from '../../plugins/ai/services/knowledge-import';
-import { demoSources, evaluate, loadEvalSet } from '../../bench/ai-eval';
+import { demoSources, evaluate, evaluateHeldOut, heldOutSources, loadEvalSet, loadHeldOut } from '../../bench/ai-eval';
+import { detectLanguage, foreignTerms } from '../../plugins/ai/services/language';
+import { closest, editDistance } from '../../plugins/ai/services/typos';
+import { englishVectors } from '../../plugins/ai/services/vectors';
+import type { AnswerSource } from '../../plugins/ai/services/retrieval';
 
 describe('AI agent: built-in retrieval', () => {
     const set = loadEvalSet();
@@ -18,6 +22,82 @@ describe('AI agent: built-in retrieval', () => {
         expect(r.answeredRight / r.answerable, r.failures.join('\n')).to.be.at.least(0.85);
         expect(r.abstained / r.unanswerable, r.failures.join('\n')).to.be.at.least(0.9);
         expect(r.intentsRight).to.equal(r.intents);
+    });
+
+    describe('held-out set (test/fixtures/ai-heldout.json, written before any tuning, never tuned on)', () => {
+        const held = loadHeldOut();
+
+        it('has at least 150 questions over at least 3 stores, at least 15 % of them unanswerable', () => {
+            const all = held.answerable.length + held.unanswerable.length;
+            expect(all).to.be.at.least(150);
+            expect(new Set([...held.answerable, ...held.unanswerable].map((q) => q.store)).size).to.be.at.least(3);
+            expect(held.unanswerable.length / all).to.be.at.least(0.15);
+            expect(held.answerable.filter((a) => a.kind === 'typo').length).to.be.at.least(15);
+        });
+
+        // The issue's goals are 90 % and 90 %; these floors are today's measured shares (bench/RESULTS.md), so that a
+        // regression fails. Raise them with the figures when retrieval gets better; never tune on this set to get there.
+        it('answers at least 52 % of the answerable questions from the right entry and abstains on at least 80 % of the others', () => {
+            const r = evaluateHeldOut(held);
+            expect(r.answeredRight / r.answerable).to.be.at.least(0.52);
+            expect(r.abstained / r.unanswerable).to.be.at.least(0.8);
+        });
+
+        it('does better with the shipped word vectors than without them', () => {
+            const withVectors = evaluateHeldOut(held);
+            const without = evaluateHeldOut(held, { vectors: null });
+            expect(withVectors.answeredRight).to.be.above(without.answeredRight);
+        });
+    });
+
+    it('ships English word vectors in the package and reads them from the local file', () => {
+        const vectors = englishVectors();
+        expect(vectors, 'plugins/ai/model/glove-en-100d.bin').to.not.equal(null);
+        expect(vectors?.size).to.equal(60000);
+        expect(vectors?.has('expire')).to.equal(true);
+    });
+
+    it('matches a question to an entry by meaning when they share no word', () => {
+        const sources: AnswerSource[] = [
+            { key: 'knowledge:1', kind: 'knowledge', id: 1, title: 'Warranty', text: 'Every bicycle has a two-year warranty against defects.', answer: 'Two years.' },
+            { key: 'knowledge:2', kind: 'knowledge', id: 2, title: 'Opening hours', text: 'We open at 9 AM on weekdays.', answer: '9 AM.' }
+        ];
+        const withVectors = new KnowledgeIndex(sources).query('is my bike guaranteed?');
+        expect(withVectors.hits[0]?.source.title).to.equal('Warranty');
+        expect(new KnowledgeIndex(sources, { vectors: null }).query('is my bike guaranteed?').hits).to.deep.equal([]);
+    });
+
+    it('fixes a typo to the closest word of the store or of the vocabulary', () => {
+        expect(editDistance('retrun', 'return', 2)).to.equal(1);
+        expect(editDistance('shiping', 'shipping', 2)).to.equal(1);
+        expect(closest('delievery', ['delivery', 'discovery'])).to.equal('delivery');
+        expect(closest('connect', ['collect'], 1)).to.equal(null);
+        const index = new KnowledgeIndex(demoSources());
+        expect(index.query('whats the retrun polcy').hits[0]?.source.title).to.equal('Returns');
+    });
+
+    it('reads other languages with their own stemmer and stop words', () => {
+        expect(detectLanguage('¿Cuánto cuesta el envío?')).to.equal('es');
+        expect(detectLanguage('Quels sont vos horaires ?')).to.equal('fr');
+        expect(detectLanguage('Wie lange dauert die Lieferung?')).to.equal('de');
+        expect(detectLanguage('ok')).to.equal(null);
+        // "envío" and "envio" (typed without its accent), "devoluciones" and "devolución", land on one term.
+        expect(foreignTerms('envío', 'es')).to.deep.equal(foreignTerms('envio', 'es'));
+        expect(foreignTerms('¿Cuánto cuesta el envío?', 'es')).to.not.include('el');
+        const sources: AnswerSource[] = [
+            { key: 'knowledge:1', kind: 'knowledge', id: 1, title: 'Cambios', text: 'Puedes cambiar un producto en 15 días con el recibo.', answer: 'Cambios en 15 días.' },
+            { key: 'knowledge:2', kind: 'knowledge', id: 2, title: 'Entregas', text: 'Entregamos en 48 horas; gratis desde 30 euros.', answer: 'En 48 horas.' }
+        ];
+        const index = new KnowledgeIndex(sources);
+        expect(index.query('quiero cambiar unos zapatos').hits[0]?.source.title).to.equal('Cambios');
+        expect(index.query('¿la entrega es gratis?').hits[0]?.source.title).to.equal('Entregas');
+    });
+
+    it('keeps the English figures with the other languages indexed beside them', () => {
+        const held = loadHeldOut();
+        const mixed = [...heldOutSources(held, 'demo'), ...heldOutSources(held, 'sol').map((s) => ({ ...s, key: `es-${s.key}` }))];
+        const r = evaluate(new KnowledgeIndex(mixed), set);
+        expect(r.answeredRight / r.answerable, r.failures.join('\n')).to.be.at.least(0.85);
     });
 
     it('would fail with a threshold that answers everything (the check above can fail)', () => {

@@ -27,7 +27,13 @@ export interface ConversationContext {
     live(customerMessage: string, offlineText?: string): Promise<void>;
     /** A message typed in the live chat. */
     send(text: string): void;
+    /** Opens the leave-a-message form with `text` (nobody is available; the AI agent did not know). */
+    leaveMessage(text: string): void;
 }
+
+/** A typed answer to "Would you like to talk to a person?" (English and Spanish, the widget's catalogues). */
+const YES = /^\s*(yes|yeah|yep|yup|sure|ok|okay|please|y|s[ií]|vale|claro|por favor)\b/i;
+const NO = /^\s*(no|nope|nah|no thanks|not now)\b/i;
 
 const FAQ_RETURN_MS = 1000;
 
@@ -148,6 +154,7 @@ export function conversation(ctx: ConversationContext) {
         d({ type: 'feedback_for', historyId: null });
         d({ type: 'pending', pending: true });
         let fallback: AiChatAnswer['fallbackAction'] = null;
+        let leave = false;
         try {
             const res = await api<AiChatAnswer>(config, '/api/ai/chat', { sessionId: sid, message: question }, withToken());
             const sources = (res.sources ?? []).map((x) => x.title).filter(Boolean);
@@ -159,6 +166,15 @@ export function conversation(ctx: ConversationContext) {
                 d({ type: 'reask', question });
                 d(said(TEXT.askPhone));
                 d({ type: 'step', step: 'identifier' });
+            }
+            else if (fallback === 'offer_live_chat') {
+                // Ask before handing over (issue 30): the chips say it, the questions stay below; a person only on yes.
+                d({ type: 'step', step: 'questions' });
+                d({ type: 'offer', offer: 'person', question });
+            }
+            else if (fallback === 'leave_message') {
+                d({ type: 'step', step: 'questions' });
+                leave = true;
             }
             else if (stay && fallback !== 'live_chat') {
                 again(d);
@@ -184,6 +200,22 @@ export function conversation(ctx: ConversationContext) {
         }
         if (fallback === 'live_chat' && ctx.state().sessionId === sid) {
             await ctx.live(question);
+        }
+        if (leave && ctx.state().sessionId === sid) {
+            ctx.leaveMessage(question);
+        }
+    }
+
+    /** The answer to the AI agent's offer of a person: yes hands over with the question, no leaves the questions. */
+    async function person(yes: boolean): Promise<void> {
+        const d = guard();
+        const question = ctx.state().handOff ?? '';
+        d({ type: 'offer', offer: null });
+        if (yes) {
+            await ctx.live(question, question);
+        }
+        else {
+            d(said(TEXT.moreHelp));
         }
     }
 
@@ -262,6 +294,9 @@ export function conversation(ctx: ConversationContext) {
                 ctx.send(text);
                 return;
             }
+            if (state.offer === 'person' && (YES.test(text) || NO.test(text))) {
+                return person(YES.test(text));
+            }
             const sid = state.sessionId;
             const d = guard(sid);
             d({ type: 'pending', pending: true });
@@ -312,6 +347,12 @@ export function conversation(ctx: ConversationContext) {
         resend(): Promise<void> {
             guard()(said(t('resendChip'), 'user'));
             return requestCode(ctx.state().phone ?? '', true);
+        },
+
+        /** The "Talk to a person" and "No, thanks" chips of the AI agent's offer. */
+        person(yes: boolean): Promise<void> {
+            guard()(said(t(yes ? 'aiTalkToPerson' : 'aiNoThanks'), 'user'));
+            return person(yes);
         },
 
         /** More Help: back to the questions. */

@@ -52,8 +52,13 @@ export interface FlowState {
     reask: string | null;
     /** The AI answer awaiting feedback (historyId), if any; gone once the customer moves on or a person takes over. */
     feedbackFor: number | null;
-    /** In the code step, after "I didn't get a code": the resend chip is shown. */
-    offer: 'resend' | null;
+    /**
+     * In the code step, after "I didn't get a code": the resend chip is shown. 'person': the AI agent did not know and
+     * asks whether to hand over (issue 30): "Talk to a person" and "No, thanks" are shown, nothing is handed over yet.
+     */
+    offer: 'resend' | 'person' | null;
+    /** With offer 'person': the question a person would take over. */
+    handOff?: string | null;
     /**
      * The customer's token (DESIGN §10; issue 25): from the SMS code check (it then names the verified phone, which
      * the AI agent's tier-2 answers need) or create-session's renewal; sent as `Authorization: Bearer` on every widget
@@ -79,7 +84,7 @@ export type Action =
     | { type: 'live_ended' }
     | { type: 'reask'; question: string | null }
     | { type: 'feedback_for'; historyId: number | null }
-    | { type: 'offer'; offer: 'resend' | null }
+    | { type: 'offer'; offer: 'resend' | 'person' | null; question?: string }
     | { type: 'token'; token: string | null }
     | { type: 'new_chat'; sessionId: string };
 
@@ -166,7 +171,7 @@ export function reduce(state: FlowState, action: Action): FlowState {
         case 'feedback_for':
             return { ...state, feedbackFor: action.historyId };
         case 'offer':
-            return { ...state, offer: action.offer };
+            return { ...state, offer: action.offer, handOff: action.offer === 'person' ? action.question ?? null : null };
         case 'new_chat':
             // Everything of the previous conversation goes: only whether the panel is open, and its language, stay.
             return state.lang ? { ...initialState(action.sessionId, state.open), lang: state.lang } : initialState(action.sessionId, state.open);

@@ -93,7 +93,8 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         emit,
         lang: () => stateRef.current.lang || language(),
         live: (message, offlineText) => live.start(message, offlineText),
-        send: (message) => live.send(message)
+        send: (message) => live.send(message),
+        leaveMessage: (text) => live.leaveMessage(text)
     });
 
     // ---- saving, launcher, focus ----
@@ -268,6 +269,12 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
                         <button type="button" className="lc-chip" disabled={state.pending} onClick={() => void talk.resend()}>{t('resendChip')}</button>
                     )}
                     <button type="button" className="lc-chip" disabled={state.pending} onClick={() => talk.cancel()}>{t('cancelChip')}</button>
+                </div>
+            )}
+            {state.offer === 'person' && step === 'questions' && !live.offline && (
+                <div className="lc-quick" role="group" aria-label={t('aiOfferPerson')}>
+                    <button type="button" className="lc-chip" disabled={state.pending} onClick={() => void talk.person(true)}>{t('aiTalkToPerson')}</button>
+                    <button type="button" className="lc-chip" disabled={state.pending} onClick={() => void talk.person(false)}>{t('aiNoThanks')}</button>
                 </div>
             )}
             {state.feedbackFor !== null && step !== 'live_chat' && (

@@ -133,6 +133,11 @@ export function useLiveChat(host: LiveChatHost) {
         setOffline,
         queue,
 
+        /** The leave-a-message form, started with `text` (the AI agent did not know and nobody is available). */
+        leaveMessage(text: string): void {
+            setOffline({ email: '', text, error: null });
+        },
+
         /** `offlineText` starts the leave-a-message form when no agent is available (none for a question's own label). */
         async start(customerMessage: string, offlineText = customerMessage): Promise<void> {
             const d = guard(stateRef.current.sessionId);

@@ -33,6 +33,10 @@ export class AiChatHistoryModel extends Model {
     triage!: AiTriage;
     triageReason!: AiTriageReason | null;
     triagedAt!: number | null;
+    /** The source the answer came from (issue 30): 'knowledge', 'question' or 'store', its id and title then; null when none. */
+    sourceKind!: 'knowledge' | 'question' | 'store' | null;
+    sourceId!: number | null;
+    sourceTitle!: string | null;
     createdAt!: number;
 }
 

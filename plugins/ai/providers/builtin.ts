@@ -4,8 +4,10 @@ import { intentOf } from '../services/intents';
 import type { AgentInput, AgentReply, AiProvider } from './types';
 import type { AiSource } from '../../../core/types/api';
 
-export const ABSTAIN_TEXT = 'I\'m not sure about that one. I can connect you with a member of our team, or you can pick one of the questions below.';
-export const ABSTAIN_TEXT_NO_AGENTS = 'I\'m not sure about that one. Please pick one of the questions below, or try again later when our team is available.';
+/** The agent did not know and a person is available: it asks before handing over (issue 30); the widget offers "Talk to a person". */
+export const ABSTAIN_TEXT = 'I\'m not sure about that one. Would you like to talk to a person from our team? You can also pick one of the questions below.';
+/** The agent did not know and nobody is available: the widget opens the leave-a-message form. */
+export const ABSTAIN_TEXT_NO_AGENTS = 'I\'m not sure about that one, and nobody from our team is available right now. Leave us a message and we will answer by email, or pick one of the questions below.';
 export const OTHER_PHONE_TEXT = 'For your privacy I can only look up the loyalty account of the phone number verified in this chat.';
 
 const ACCOUNT_SOURCE: AiSource = { id: 0, title: 'Your loyalty account', kind: 'tool' };
@@ -49,9 +51,10 @@ export class BuiltinProvider implements AiProvider {
         if (top && input.retrieval.confidence >= ABSTAIN_BELOW) {
             return reply(top.source.answer, null, [{ id: top.source.id, title: top.source.title, kind: top.source.kind }], input.retrieval.confidence);
         }
+        // Nothing handed over here: the customer chooses (the widget's "Talk to a person", or the form to leave a message).
         const abstain = await input.agentsAvailable()
-            ? reply(ABSTAIN_TEXT, 'live_chat', [], input.retrieval.confidence)
-            : reply(ABSTAIN_TEXT_NO_AGENTS, 'questions', [], input.retrieval.confidence);
+            ? { ...reply(ABSTAIN_TEXT, 'offer_live_chat', [], input.retrieval.confidence), code: 'ai.offer_person' as const }
+            : { ...reply(ABSTAIN_TEXT_NO_AGENTS, 'leave_message', [], input.retrieval.confidence), code: 'ai.offer_message' as const };
         return { ...abstain, abstained: true };
     }
 }

@@ -22,6 +22,8 @@ export interface AgentReply {
     provider: 'builtin' | 'openai';
     /** True when the agent did not know and offered the team or the questions instead (an unresolved answer). */
     abstained?: boolean;
+    /** The widget shows the answer in the customer's language (AiChatAnswer.code). */
+    code?: 'ai.offer_person' | 'ai.offer_message';
 }
 
 /** One provider interface (DESIGN §7): the built-in retrieval agent, or an OpenAI-compatible endpoint. */

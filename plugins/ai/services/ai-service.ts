@@ -6,10 +6,11 @@ import type { Db } from '../../../core/db';
 import { iso } from '../../../core/db/model';
 import type { Services } from '../../../core/types';
 import type {
-    AiChatAnswer, AiChatRecord, AiSessionsSummary, AiStatus, AiTestAnswer, AiTurn, KnowledgeEntry
+    AiChatAnswer, AiChatRecord, AiSessionsSummary, AiSourceUsage, AiStatus, AiTestAnswer, AiTurn, KnowledgeEntry
 } from '../../../core/types/api';
 import { AiAgentSettingsModel, AiChatHistoryModel, AiFunctionCallModel, KnowledgeEntryModel } from '../models';
 import type { AiProvider } from '../providers/types';
+import { ABSTAIN_TEXT, ABSTAIN_TEXT_NO_AGENTS } from '../providers/builtin';
 import { ABSTAIN_BELOW, AnswerSource, KnowledgeIndex, WEAK_TERMS } from './retrieval';
 import type { KnowledgeMatch, KnowledgeRetrieval } from '../../../core/types/knowledge';
 import { ImportError, MAX_CONTENT, MAX_TITLE, parseKnowledge } from './knowledge-import';
@@ -17,6 +18,7 @@ import { LiveSupport, ToolBox } from './tools';
 import type { AiBudget } from './budget';
 import { AI_BUDGET_CODE, AI_BUDGET_TEXT } from './budget';
 import { intentOf } from './intents';
+import { retrieveInContext } from './follow-up';
 import { coded, CustomerError } from '../../../core/http/errors';
 import { feedbackTriage, initialTriage, resolveSilent, triageColumns } from './triage';
 import type { AiBulkResolveAnswer } from '../../../core/types/api';
@@ -26,7 +28,10 @@ export const AI_ERRORS = {
     tooFast: { code: 'ai.too_fast', message: 'You are asking too fast. Please wait a minute.' },
     turnedOff: { code: 'ai.turned_off', message: 'The AI agent is turned off for this store' },
     /** Not an error status: a 200 answer with this code and text (the store's AI budget is spent; issue 25). */
-    budgetReached: { code: AI_BUDGET_CODE, message: AI_BUDGET_TEXT }
+    budgetReached: { code: AI_BUDGET_CODE, message: AI_BUDGET_TEXT },
+    /** Not errors either: the built-in agent did not know, and offers a person or the leave-a-message form (issue 30). */
+    offerPerson: { code: 'ai.offer_person', message: ABSTAIN_TEXT },
+    offerMessage: { code: 'ai.offer_message', message: ABSTAIN_TEXT_NO_AGENTS }
 } satisfies Record<string, CustomerError>;
 
 export interface KnowledgeInput {
@@ -76,7 +81,8 @@ function toRecord(row: AiChatHistoryModel): AiChatRecord {
     return {
         id: row.id, userQuestion: row.userQuestion, aiResponse: row.aiResponse, sessionId: row.sessionId, phoneNumber: row.phoneNumber,
         domain: row.domain, createdAt: iso(row.createdAt), isResolved: row.isResolved, fallbackAction: row.fallbackAction,
-        triage: row.triage, triageReason: row.triageReason
+        triage: row.triage, triageReason: row.triageReason,
+        answeredFrom: row.sourceKind && row.sourceId !== null ? { kind: row.sourceKind, id: row.sourceId, title: row.sourceTitle ?? '' } : null
     };
 }
 
@@ -107,7 +113,8 @@ export function knowledgeMatch(index: KnowledgeIndex, text: string): KnowledgeMa
     }
     return {
         kind: top.source.kind, id: top.source.id, title: top.source.title, confidence: Math.round(top.confidence * 1000) / 1000,
-        confident: top.confidence >= ABSTAIN_BELOW && top.matched.some((term) => !WEAK_TERMS.has(term))
+        // Knowledge beats the widget's keywords only on a word of the question itself, not on a word of close meaning alone.
+        confident: top.confidence >= ABSTAIN_BELOW && top.lexical.some((term) => !WEAK_TERMS.has(term))
     };
 }
 
@@ -291,7 +298,8 @@ export class AiService implements KnowledgeRetrieval {
 
     private async respond(organizationId: number, question: string, tools: ToolBox, history: AiTurn[]) {
         const { index, storeName } = await this.indexFor(organizationId);
-        const retrieval = index.query(question);
+        // A follow-up ("and to Canada?") is read with the session's last question (follow-up.ts).
+        const { retrieval } = retrieveInContext(index, question, history);
         const reply = await this.deps.provider.answer({
             question, storeName, retrieval, history, tools,
             agentsAvailable: async () => !!this.support && this.support.agentsAvailable(organizationId)
@@ -331,6 +339,8 @@ export class AiService implements KnowledgeRetrieval {
         const handoff = !abstained && reply.fallbackAction === 'live_chat';
         const start = initialTriage({ handoff, abstained });
         const now = Date.now();
+        // The source it answered from (issue 30: the admin sees which entries answer which questions); none for a tool's answer.
+        const source = !reply.fallbackAction ? reply.sources.find((s) => s.kind === 'knowledge' || s.kind === 'question' || s.kind === 'store') : undefined;
         const row = await this.db.transaction(async (trx) => {
             const inserted = await AiChatHistoryModel.query(trx).insertAndFetch({
                 organizationId: ctx.organizationId,
@@ -343,14 +353,17 @@ export class AiService implements KnowledgeRetrieval {
                 fallbackAction: reply.fallbackAction,
                 triage: start.triage,
                 triageReason: start.triageReason,
-                triagedAt: start.triage === 'pending' ? null : now
+                triagedAt: start.triage === 'pending' ? null : now,
+                sourceKind: source ? source.kind as 'knowledge' | 'question' | 'store' : null,
+                sourceId: source ? source.id : null,
+                sourceTitle: source ? source.title.slice(0, 300) : null
             });
             if (handoff) {
                 await this.handedOff(ctx.organizationId, ctx.sessionId, trx);
             }
             return inserted;
         });
-        return { answer: reply.answer, historyId: row.id, fallbackAction: reply.fallbackAction, sources: reply.sources };
+        return { answer: reply.answer, historyId: row.id, fallbackAction: reply.fallbackAction, sources: reply.sources, ...(reply.code ? { code: reply.code } : {}) };
     }
 
     /** POST /api/ai/test: staff ask without a customer session (no tier-2 data); answer, entries used, confidence. */
@@ -449,6 +462,41 @@ export class AiService implements KnowledgeRetrieval {
         await this.db('ai_chat_history').where({ organization_id: organizationId, id })
             .update(triageColumns({ triage: isResolved ? 'resolved' : 'unresolved', triageReason: 'staff' }, Date.now()));
         return toRecord(await AiChatHistoryModel.query(this.db).findById(id) as AiChatHistoryModel);
+    }
+
+    /**
+     * GET /api/ai/knowledge/usage (issue 30): the sources that answered in the last 30 days, how often, when last, and
+     * the latest questions each answered; titles as the sources read now (as they read then, for one since removed).
+     */
+    async usage(organizationId: number, now = Date.now()): Promise<AiSourceUsage[]> {
+        const since = now - RATES_WINDOW_MS;
+        const recent = () => this.db('ai_chat_history').where('organization_id', organizationId).where('created_at', '>=', since).whereNotNull('source_kind');
+        const [counts, latest, knowledge, questions] = await Promise.all([
+            recent().select('source_kind', 'source_id').count({ n: '*' }).max({ last: 'created_at' }).groupBy('source_kind', 'source_id') as Promise<Array<{ source_kind: AiSourceUsage['kind']; source_id: number; n: number | string; last: number | string }>>,
+            recent().select('source_kind', 'source_id', 'source_title', 'user_question').orderBy('id', 'desc').limit(2000) as Promise<Array<{ source_kind: string; source_id: number; source_title: string | null; user_question: string }>>,
+            this.knowledge(organizationId).select('id', 'title'),
+            this.deps.services().questions.list(organizationId)
+        ]);
+        const titles = new Map<string, string>([
+            ...knowledge.map((k) => [`knowledge:${k.id}`, k.title] as [string, string]),
+            ...questions.map((q) => [`question:${q.id}`, q.question] as [string, string])
+        ]);
+        const asked = new Map<string, { title: string | null; questions: string[] }>();
+        for (const row of latest) {
+            const key = `${row.source_kind}:${row.source_id}`;
+            const entry = asked.get(key) ?? { title: row.source_title, questions: [] };
+            asked.set(key, entry);
+            if (entry.questions.length < 5 && !entry.questions.includes(row.user_question)) {
+                entry.questions.push(row.user_question);
+            }
+        }
+        return counts.map((c) => {
+            const key = `${c.source_kind}:${c.source_id}`;
+            return {
+                kind: c.source_kind, id: Number(c.source_id), title: titles.get(key) ?? asked.get(key)?.title ?? '',
+                answers: Number(c.n), lastAnsweredAt: iso(Number(c.last)), questions: asked.get(key)?.questions ?? []
+            };
+        }).sort((x, y) => y.answers - x.answers || (y.lastAnsweredAt ?? '').localeCompare(x.lastAnsweredAt ?? ''));
     }
 
     async sessionsSummary(organizationId: number): Promise<AiSessionsSummary> {

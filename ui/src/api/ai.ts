@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AiBulkResolveAnswer, AiChatRecord, AiSessionsSummary, AiStatus, AiTestAnswer, KnowledgeEntry } from '../../../core/types/api';
+import type { AiBulkResolveAnswer, AiChatRecord, AiSessionsSummary, AiSourceUsage, AiStatus, AiTestAnswer, KnowledgeEntry } from '../../../core/types/api';
 import { apiRequest, getJson } from './client';
 
-export type { AiBulkResolveAnswer, AiChatRecord, AiSessionsSummary, AiTriage, AiTriageReason, AiStatus, AiTestAnswer, AiTurn, KnowledgeEntry } from '../../../core/types/api';
+export type { AiBulkResolveAnswer, AiSourceUsage, AiChatRecord, AiSessionsSummary, AiTriage, AiTriageReason, AiStatus, AiTestAnswer, AiTurn, KnowledgeEntry } from '../../../core/types/api';
 
 export interface KnowledgeInput {
     title: string;
@@ -15,8 +15,14 @@ export const aiKeys = {
     history: ['ai', 'history'] as const,
     unresolved: ['ai', 'unresolved'] as const,
     status: ['ai', 'status'] as const,
-    sessions: ['ai', 'sessions'] as const
+    sessions: ['ai', 'sessions'] as const,
+    usage: ['ai', 'usage'] as const
 };
+
+/** Which sources answered customers in the last 30 days, how often, and which questions (issue 30). */
+export function useKnowledgeUsage() {
+    return useQuery({ queryKey: aiKeys.usage, queryFn: () => getJson<AiSourceUsage[]>('/api/ai/knowledge/usage') });
+}
 
 export function useKnowledge() {
     return useQuery({ queryKey: aiKeys.knowledge, queryFn: () => getJson<KnowledgeEntry[]>('/api/ai/knowledge') });
@@ -28,7 +34,7 @@ function useInvalidate(...keys: ReadonlyArray<readonly string[]>) {
 }
 
 export function useCreateKnowledge() {
-    const invalidate = useInvalidate(aiKeys.knowledge);
+    const invalidate = useInvalidate(aiKeys.knowledge, aiKeys.usage);
     return useMutation({
         mutationFn: (input: KnowledgeInput) => apiRequest<KnowledgeEntry>('/api/ai/knowledge', { method: 'POST', body: input }),
         onSuccess: invalidate

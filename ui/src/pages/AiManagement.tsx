@@ -1,12 +1,12 @@
 import { useCallback, useRef, useState } from 'react';
 import {
-    Alert, Button, Callout, Card, Checkbox, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Intent,
+    Alert, Button, Callout, Card, Checkbox, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, HTMLTable, InputGroup, Intent,
     OverlayToaster, Spinner, Switch, Tab, Tabs, Tag, TextArea
 } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import {
-    AiChatRecord, KnowledgeEntry, useChatHistory, useCreateKnowledge, useDeleteKnowledge, useImportKnowledge, useKnowledge,
-    useMarkResolved, useResolveMany, useUnresolvedChats, useUpdateKnowledge
+    AiChatRecord, AiSourceUsage, KnowledgeEntry, useChatHistory, useCreateKnowledge, useDeleteKnowledge, useImportKnowledge, useKnowledge,
+    useKnowledgeUsage, useMarkResolved, useResolveMany, useUnresolvedChats, useUpdateKnowledge
 } from '../api/ai';
 import type { AiTriage } from '../api/ai';
 import { AdminTextKey, useT } from '../i18n';
@@ -28,13 +28,21 @@ export function preview(text: string): string {
 
 const FALLBACK_LABELS: Record<string, string> = {
     live_chat: 'Live chat',
+    offer_live_chat: 'Offered a person',
+    leave_message: 'Offered a message',
     questions: 'Questions',
     verify_phone: 'Verify phone'
 };
 
+/** An answer the agent could not give from the knowledge (it abstained, offered a person or a message, or handed over). */
+export function unanswered(record: AiChatRecord): boolean {
+    return !record.answeredFrom && (record.triageReason === 'abstained' || ['offer_live_chat', 'leave_message', 'questions', 'live_chat'].includes(record.fallbackAction ?? ''));
+}
+
 /** Add / edit a knowledge entry: title and content required (SPEC §5). */
-function EntryDialog({ initial, onClose, toast }: { initial: KnowledgeEntry | null; onClose(): void; toast: Toast }) {
-    const [title, setTitle] = useState(initial?.title ?? '');
+function EntryDialog({ initial, prefill, onClose, toast }: { initial: KnowledgeEntry | null; prefill?: string; onClose(): void; toast: Toast }) {
+    const t = useT();
+    const [title, setTitle] = useState(initial?.title ?? prefill?.slice(0, 300) ?? '');
     const [content, setContent] = useState(initial?.content ?? '');
     const [isActive, setActive] = useState(initial?.isActive ?? true);
     const create = useCreateKnowledge();
@@ -63,13 +71,14 @@ function EntryDialog({ initial, onClose, toast }: { initial: KnowledgeEntry | nu
         }
     };
     return (
-        <AppDialog isOpen onClose={onClose} title={initial ? 'Edit knowledge entry' : 'Add knowledge entry'}>
+        <AppDialog isOpen onClose={onClose} title={initial ? 'Edit knowledge entry' : prefill ? t('ai.learn.addTitle', { question: preview(prefill).slice(0, 80) }) : 'Add knowledge entry'}>
             <DialogBody>
+                {prefill && <Callout intent={Intent.PRIMARY} icon="learning">{t('ai.learn.prefilled')}</Callout>}
                 <FormGroup label="Title" labelFor="kb-title" labelInfo="(required)">
-                    <InputGroup id="kb-title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={300} autoFocus />
+                    <InputGroup id="kb-title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={300} autoFocus={!prefill} />
                 </FormGroup>
                 <FormGroup label="Content" labelFor="kb-content" labelInfo="(required)">
-                    <TextArea id="kb-content" value={content} onChange={(e) => setContent(e.target.value)} fill rows={8} maxLength={10000} />
+                    <TextArea id="kb-content" value={content} onChange={(e) => setContent(e.target.value)} fill rows={8} maxLength={10000} autoFocus={!!prefill} />
                 </FormGroup>
                 <Switch label="Active" checked={isActive} onChange={(e) => setActive((e.target as HTMLInputElement).checked)} />
             </DialogBody>
@@ -128,8 +137,9 @@ function ImportDialog({ onClose, toast }: { onClose(): void; toast: Toast }) {
     );
 }
 
-function EntryCard({ entry, onEdit, onDelete, toast }: { entry: KnowledgeEntry; onEdit(): void; onDelete(): void; toast: Toast }) {
+function EntryCard({ entry, usage, onEdit, onDelete, toast }: { entry: KnowledgeEntry; usage?: AiSourceUsage; onEdit(): void; onDelete(): void; toast: Toast }) {
     const update = useUpdateKnowledge();
+    const t = useT();
     return (
         <Card className="lc-ai-entry" data-entry-id={entry.id}>
             <div className="lc-ai-entry-head">
@@ -137,6 +147,15 @@ function EntryCard({ entry, onEdit, onDelete, toast }: { entry: KnowledgeEntry; 
                 <Tag minimal intent={entry.isActive ? Intent.SUCCESS : Intent.NONE}>{entry.isActive ? 'Active' : 'Inactive'}</Tag>
             </div>
             <p className="lc-ai-preview">{preview(entry.content)}</p>
+            <div className="lc-ai-usage" data-testid="entry-usage">
+                <Tag minimal icon="chat" intent={usage?.answers ? Intent.PRIMARY : Intent.NONE}>{t('ai.learn.answers', { count: usage?.answers ?? 0 })}</Tag>
+                {!!usage?.questions.length && (
+                    <details>
+                        <summary>{t('ai.learn.questionsItAnswered')}</summary>
+                        <ul>{usage.questions.map((q) => <li key={q}>{q}</li>)}</ul>
+                    </details>
+                )}
+            </div>
             <div className="lc-ai-actions">
                 <Switch label="Active" checked={entry.isActive} disabled={update.isPending}
                     onChange={() => update.mutate({ id: entry.id, isActive: !entry.isActive }, {
@@ -157,8 +176,8 @@ const TRIAGE_INTENT: Record<AiTriage, Intent> = { resolved: Intent.PRIMARY, unre
  * One AI answer: question, answer, where it stands and why (plugins/ai/services/triage.ts), and, unless resolved
  * already, a box to select it for the bulk resolve and its own Mark Resolved.
  */
-function RecordCard({ record, onResolve, resolving, selected, onSelect }: {
-    record: AiChatRecord; onResolve?: () => void; resolving?: boolean; selected?: boolean; onSelect?: (on: boolean) => void;
+function RecordCard({ record, onResolve, resolving, selected, onSelect, onLearn }: {
+    record: AiChatRecord; onResolve?: () => void; resolving?: boolean; selected?: boolean; onSelect?: (on: boolean) => void; onLearn?: () => void;
 }) {
     const t = useT();
     const open = record.triage !== 'resolved';
@@ -176,10 +195,12 @@ function RecordCard({ record, onResolve, resolving, selected, onSelect }: {
                         <Tag minimal intent={TRIAGE_INTENT[record.triage]}>{t(`ai.triage.${record.triage}` as AdminTextKey)}</Tag>
                         {record.triageReason && <span className="lc-ai-record-reason">{t(`ai.reason.${record.triageReason}` as AdminTextKey)}</span>}
                         {record.fallbackAction && <Tag minimal icon="flows">{FALLBACK_LABELS[record.fallbackAction] ?? record.fallbackAction}</Tag>}
+                        {record.answeredFrom && <Tag minimal icon="book">{t('ai.learn.answeredFrom', { title: record.answeredFrom.title })}</Tag>}
                         <span>{record.phoneNumber ?? 'Not verified'}</span>
                         {record.domain && <span>{record.domain}</span>}
                         {record.createdAt && <span>{new Date(record.createdAt).toLocaleString()}</span>}
                         {onResolve && open && <Button small intent={Intent.PRIMARY} text="Mark Resolved" disabled={resolving} onClick={onResolve} />}
+                        {onLearn && unanswered(record) && <Button small icon="add" text={t('ai.learn.addToKnowledge')} onClick={onLearn} />}
                     </div>
                 </div>
             </div>
@@ -190,6 +211,7 @@ function RecordCard({ record, onResolve, resolving, selected, onSelect }: {
 /** /ai-management (SPEC §2 'AI question management'): Knowledge Base and Chat History tabs. */
 export default function AiManagement() {
     const knowledge = useKnowledge();
+    const usage = useKnowledgeUsage();
     const history = useChatHistory();
     const unresolved = useUnresolvedChats();
     const remove = useDeleteKnowledge();
@@ -198,7 +220,7 @@ export default function AiManagement() {
     const t = useT();
     const [selected, setSelected] = useState<Set<number>>(() => new Set());
     const [tab, setTab] = useState('knowledge');
-    const [editing, setEditing] = useState<KnowledgeEntry | 'new' | null>(null);
+    const [editing, setEditing] = useState<KnowledgeEntry | 'new' | { question: string } | null>(null);
     const [importing, setImporting] = useState(false);
     const [deleting, setDeleting] = useState<KnowledgeEntry | null>(null);
     const toaster = useRef<OverlayToaster | null>(null);
@@ -219,8 +241,27 @@ export default function AiManagement() {
                 <EmptyState icon="book" title="No knowledge entries yet" level={2} description="Add what the AI agent should know: hours, policies, promotions." />
             )}
             {knowledge.data?.map((entry) => (
-                <EntryCard key={entry.id} entry={entry} toast={toast} onEdit={() => setEditing(entry)} onDelete={() => setDeleting(entry)} />
+                <EntryCard key={entry.id} entry={entry} toast={toast} usage={usage.data?.find((u) => u.kind === 'knowledge' && u.id === entry.id)}
+                    onEdit={() => setEditing(entry)} onDelete={() => setDeleting(entry)} />
             ))}
+            <h2 className="lc-ai-section-title">{t('ai.learn.usageTitle')}</h2>
+            <p className="bp5-text-muted">{t('ai.learn.usageHelp')}</p>
+            {usage.isSuccess && !usage.data.length && <p className="bp5-text-muted">{t('ai.learn.usageEmpty')}</p>}
+            {!!usage.data?.length && (
+                <HTMLTable compact striped className="lc-ai-usage-table" data-testid="usage-table">
+                    <thead><tr><th>{t('ai.learn.colSource')}</th><th>{t('ai.learn.colKind')}</th><th>{t('ai.learn.colAnswers')}</th><th>{t('ai.learn.colQuestions')}</th></tr></thead>
+                    <tbody>
+                        {usage.data.map((u) => (
+                            <tr key={`${u.kind}:${u.id}`}>
+                                <td>{u.title}</td>
+                                <td>{t(`ai.learn.kind.${u.kind}` as AdminTextKey)}</td>
+                                <td>{u.answers}</td>
+                                <td>{u.questions.join(' · ')}</td>
+                            </tr>
+                        ))}
+                    </tbody>
+                </HTMLTable>
+            )}
         </div>
     );
 
@@ -249,7 +290,7 @@ export default function AiManagement() {
     };
     const card = (record: AiChatRecord) => (
         <RecordCard key={record.id} record={record} resolving={resolve.isPending || resolveMany.isPending}
-            selected={selected.has(record.id)} onSelect={(on) => select(record.id, on)}
+            selected={selected.has(record.id)} onSelect={(on) => select(record.id, on)} onLearn={() => setEditing({ question: record.userQuestion })}
             onResolve={() => resolve.mutate({ id: record.id, isResolved: true }, {
                 onSuccess: () => toast('Chat status updated', 'The conversation is marked resolved.', Intent.SUCCESS),
                 onError: (err) => toast('Update Failed', errorText(err), Intent.DANGER)
@@ -292,7 +333,9 @@ export default function AiManagement() {
                 </Tabs>
             </div>
             {editing !== null && (
-                <EntryDialog key={editing === 'new' ? 'new' : editing.id} initial={editing === 'new' ? null : editing} onClose={() => setEditing(null)} toast={toast} />
+                <EntryDialog key={editing === 'new' ? 'new' : 'question' in editing ? `q:${editing.question}` : editing.id}
+                    initial={editing === 'new' || 'question' in editing ? null : editing}
+                    prefill={editing !== 'new' && 'question' in editing ? editing.question : undefined} onClose={() => setEditing(null)} toast={toast} />
             )}
             {importing && <ImportDialog onClose={() => setImporting(false)} toast={toast} />}
             <Alert
