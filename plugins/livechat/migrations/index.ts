@@ -7,6 +7,7 @@ import chatCustomerGone from './20261126020000-chat-customer-gone';
 import phonesOnly from './20261201010002-livechat-phones-only';
 import leftMessages from './20261202000000-left-messages';
 import agentConnections from './20261202000000-agent-connections';
+import routing from './20261203010000-routing';
 
 /** The livechat plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
@@ -17,5 +18,6 @@ export const migrations: MigrationEntry[] = [
     chatCustomerGone,
     phonesOnly,
     leftMessages,
-    agentConnections
+    agentConnections,
+    routing
 ];

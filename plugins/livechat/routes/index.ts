@@ -198,7 +198,11 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             options: {
                 id: 'livechat.waiting.list',
                 auth: allow('admin'),
-                handler: async (request) => chat().listWaiting(adminOf(request).organizationId)
+                handler: async (request) => {
+                    const { organizationId } = adminOf(request);
+                    // Each with its open offer (issue 26): who has it, until when.
+                    return server.app.services.livechatRouting.withOffers(organizationId, await chat().listWaiting(organizationId));
+                }
             }
         },
         {
@@ -277,6 +281,11 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                     const { message, duplicate } = await chat().sendMessage(actor.organizationId, sessionId,
                         actor.kind === 'agent' ? { sender: 'agent', userId: actor.userId } : { sender: 'customer', userId: null },
                         { message: body.message, clientMessageId: body.clientMessageId });
+                    if (actor.kind === 'agent' && !duplicate) {
+                        // The chat's first response (issue 26), recorded off the message's path.
+                        server.app.services.livechatRouting.agentMessage(actor.organizationId, sessionId, actor.userId)
+                            .catch((err) => server.app.log.warn({ err }, 'first response not recorded'));
+                    }
                     return h.response(message).code(duplicate ? 200 : 201);
                 }
             }
@@ -405,6 +414,9 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 handler: async (request) => {
                     const agent = adminOf(request);
                     const result = await chat().setAvailability(agent.userId, agent.organizationId, (request.payload as { available: boolean }).available);
+                    if (result.available) {
+                        await server.app.services.livechatRouting.routeWaiting(agent.organizationId);     // waiting chats find them (issue 26)
+                    }
                     return { ...result, message: result.available ? 'You are available for chats' : 'You are unavailable' };
                 }
             }
