@@ -95,6 +95,8 @@ export const SCREENS: Screen[] = [
         path: '/admin-chat', as: 'admin', ready: 'Connected', states: [
             { name: 'new chat banner', step: newChatRequest },
             { name: 'conversation', step: steps(escape, clickButton('Accept'), waitText('I need a human please')) },
+            { name: 'internal note mode', step: steps(clickButton('Internal note'), waitText('Add note')) },
+            { name: 'transfer dialog', step: steps(clickButton('Transfer'), dialogOpen) },
             { name: 'settings drawer', step: steps(clickButton('Settings'), dialogOpen) }
         ]
     },
@@ -104,6 +106,7 @@ export const SCREENS: Screen[] = [
         ]
     },
     { path: '/admin-chat/history', as: 'admin', ready: 'History' },
+    { path: '/admin-chat/team', as: 'admin', ready: 'Assign new chats automatically' },
     {
         path: '/analytics', as: 'admin', ready: 'Analytics', states: [
             { name: 'phones tab', step: steps(clickButton('Phones')) },
