@@ -131,7 +131,7 @@ describe('live chat routing, hand-over and internal notes (issue 26)', function 
         const offer2 = await alex.box.waitFor((m) => m.type === 'chat_offered' && m.sessionId === second.sessionId);
         const owners = [offer1.agentId, offer2.agentId].sort();
         expect(owners, 'one chat each').to.deep.equal([sam.id, alex.id].sort());
-        const newCustomer = sam.box.messages.find((m) => m.type === 'new_customer' && m.sessionId === first.sessionId);
+        const newCustomer = await sam.box.waitFor((m) => m.type === 'new_customer' && m.sessionId === first.sessionId);
         expect(newCustomer.offeredTo, 'the queue says who has it (only they are rung)').to.equal(offer1.agentId);
 
         const waiting = await inject(t, 'GET', '/api/chat/waiting', sam.token);
@@ -180,7 +180,7 @@ describe('live chat routing, hand-over and internal notes (issue 26)', function 
         expect(secondOffer.agentId).to.equal(nextAgent);
         const back = await alex.box.waitFor((m) => m.type === 'chat_returned' && m.sessionId === chat.sessionId, 5000);
         expect(back).to.include({ sessionId: chat.sessionId });
-        expect(sam.box.messages.some((m) => m.type === 'chat_returned' && m.sessionId === chat.sessionId), 'every agent is told').to.equal(true);
+        await sam.box.waitFor((m) => m.type === 'chat_returned' && m.sessionId === chat.sessionId, 2000);      // every agent is told
         // Never offered to the same agent twice.
         expect(sam.box.messages.filter((m) => m.type === 'chat_offered' && m.sessionId === chat.sessionId)).to.have.length(2);
 
@@ -203,6 +203,23 @@ describe('live chat routing, hand-over and internal notes (issue 26)', function 
         expect(res.payload).to.include({ agentId: alex.id });
         await sleep(OFFER_SECONDS * 1000 * 1.5);
         expect(sam.box.messages.some((m) => m.type === 'chat_offer_lapsed' && m.sessionId === chat.sessionId), 'a withdrawn offer never lapses').to.equal(false);
+    });
+
+    it('moves a chat on at once when the agent it is offered to switches to Unavailable or signs out', async () => {
+        await settle();
+        await inject(t, 'PUT', '/api/chat/routing-settings', tenant.admin.token, { autoAssign: true });
+        await available(t, sam);
+        const chat = await createSession(t.server, tenant, sid('away'), 'Still there?');
+        await sam.box.waitFor((m) => m.type === 'chat_offered' && m.sessionId === chat.sessionId && m.agentId === sam.id);
+        await available(t, alex);       // came in after the offer: the chat stays Sam's for now
+        const left = Date.now();
+        await available(t, sam, false);
+        const next = await alex.box.waitFor((m) => m.type === 'chat_offered' && m.sessionId === chat.sessionId && m.agentId === alex.id, 2000);
+        expect(next.agentId).to.equal(alex.id);
+        expect(Date.now() - left, 'without waiting for the deadline').to.be.lessThan(OFFER_SECONDS * 1000);
+        // Alex signs out: nobody is left, the chat is back in the queue for everyone.
+        expect((await inject(t, 'POST', '/api/chat/agent/logout', alex.token, {})).statusCode).to.equal(200);
+        await sam.box.waitFor((m) => m.type === 'chat_returned' && m.sessionId === chat.sessionId, 2000);
     });
 
     it('hands a chat over to another available agent with a note: the customer is told the new name, the receiver gets the note', async () => {

@@ -401,7 +401,12 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 auth: allow('admin'),
                 description: 'The staff app signs out (called before it forgets the token): the agent is Away at once',
                 validate: { payload: Joi.object({}).allow(null) },
-                handler: async (request) => server.app.services.presence.logout(adminOf(request).userId)
+                handler: async (request) => {
+                    const { userId } = adminOf(request);
+                    const away = await server.app.services.presence.logout(userId);
+                    await server.app.services.livechatRouting.agentAway(userId);        // their offers move on (issue 26)
+                    return away;
+                }
             }
         },
         {
@@ -414,8 +419,12 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 handler: async (request) => {
                     const agent = adminOf(request);
                     const result = await chat().setAvailability(agent.userId, agent.organizationId, (request.payload as { available: boolean }).available);
+                    // Waiting chats find an agent who is back; the ones offered to an agent who leaves move on (issue 26).
                     if (result.available) {
-                        await server.app.services.livechatRouting.routeWaiting(agent.organizationId);     // waiting chats find them (issue 26)
+                        await server.app.services.livechatRouting.routeWaiting(agent.organizationId);
+                    }
+                    else {
+                        await server.app.services.livechatRouting.agentAway(agent.userId);
                     }
                     return { ...result, message: result.available ? 'You are available for chats' : 'You are unavailable' };
                 }

@@ -361,6 +361,14 @@ export class RoutingService implements ChatRouting {
         return { lapsed, returned };
     }
 
+    /** The agent went Away (the switch, or signing out): the chats on offer to them move on now, not at the deadline. */
+    async agentAway(userId: number): Promise<void> {
+        const due = await ChatOfferModel.query(this.db).where({ user_id: userId, state: 'offered' }).patch({ expiresAt: Date.now() });
+        if (due) {
+            await this.sweep();
+        }
+    }
+
     /** The waiting list with each chat's open offer (who has it, until when). */
     async withOffers<T extends ChatSession>(organizationId: number, sessions: T[]): Promise<Array<T & { offer: ChatOffer | null }>> {
         if (!sessions.length) {
