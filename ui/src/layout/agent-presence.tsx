@@ -4,7 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Intent, OverlayToaster } from '@blueprintjs/core';
 import type { AgentStatus } from '../../../core/types/api';
 import { ADMIN_TOKEN_KEY, apiRequest } from '../api/client';
-import { chatKeys } from '../api/chat';
+import { chatKeys, useWaitingChats } from '../api/chat';
+import type { WaitingChat } from '../api/routing';
 import { useAdminAuth } from '../auth/AdminGuard';
 import { AgentPush, AgentSocket, ConnectionState } from '../components/chat/agent-socket';
 import { notifyBrowser, playTwoBeeps } from '../components/chat/alerts';
@@ -145,6 +146,8 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
         navigate('/admin-chat', { state: { openChat: sessionId } });
     }, [navigate]);
 
+    /** The offers this tab has rung for (by chat and deadline), so the waiting list's copy of one rings no second time. */
+    const offersRung = useRef(new Set<string>());
     /** Rings the agent (banner, two beeps, toast; a browser notification when the tab is in the background). */
     const ring = useCallback((alert: { sessionId: string; title: string; bannerTitle: string; text: string; ms: number; accept?: boolean; open?: 'chat' }) => {
         const act = () => (alert.accept ? acceptOffer(alert.sessionId) : alert.open === 'chat' ? goToChat(alert.sessionId) : openChat(alert.sessionId));
@@ -210,6 +213,7 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
                 const who = phone === 'Unknown' ? String(push.visitorLabel ?? t('alert.aCustomer')) : phone;
                 const seconds = Number(push.offerSeconds ?? 30);
                 const left = typeof push.expiresAt === 'string' ? Date.parse(push.expiresAt) - Date.now() : seconds * 1000;
+                offersRung.current.add(`${String(push.sessionId)} ${String(push.expiresAt)}`);
                 ring({ sessionId: String(push.sessionId), title: t('offer.title'), bannerTitle: t('offer.bannerTitle'),
                     text: t('offer.text', { who, seconds: Math.round(seconds) }), ms: Math.max(1000, left), accept: true });
                 break;
@@ -309,6 +313,23 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
     }, []);
 
     useActivityReports(queryClient);
+
+    // An offer made while this tab was loading or reconnecting (no push reached it): the waiting list names it.
+    const waiting = useWaitingChats();
+    useEffect(() => {
+        for (const chat of (waiting.data ?? []) as WaitingChat[]) {
+            const offer = chat.offer;
+            const key = offer ? `${chat.sessionId} ${offer.expiresAt}` : '';
+            if (!offer || offer.agentId !== user.id || offersRung.current.has(key) || Date.parse(offer.expiresAt) - Date.now() < 2000) {
+                continue;
+            }
+            offersRung.current.add(key);
+            const who = chat.phoneNumber && chat.phoneNumber !== 'Unknown' ? chat.phoneNumber : chat.visitorLabel ?? t('alert.aCustomer');
+            const left = Date.parse(offer.expiresAt) - Date.now();
+            ring({ sessionId: chat.sessionId, title: t('offer.title'), bannerTitle: t('offer.bannerTitle'),
+                text: t('offer.text', { who, seconds: Math.round(left / 1000) }), ms: left, accept: true });
+        }
+    }, [waiting.data, user.id, ring, t]);
 
     const dismissBanner = useCallback(() => setBanner(null), []);
     const toast = useCallback((title: string, text: string, intent: Intent = 'none') => {
