@@ -23,7 +23,7 @@ async function agentOn(context: BrowserContext, t: TestServer, user: { id: numbe
     await page.goto(`${t.url}${path}`, { waitUntil: 'networkidle2' });
     await page.waitForFunction(`!!${SWITCH} && !${SWITCH}.disabled`, { timeout: 15000 });
     await page.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Connected', { timeout: 15000 }).catch(() => undefined);
-    await page.evaluate(`${SWITCH}.click()`);
+    await page.evaluate(`${SWITCH}.checked || ${SWITCH}.click()`);      // Available already (another tab of theirs): kept
     await page.waitForFunction(`${SWITCH}.checked === true`, { timeout: 10000 });
     return { page, id: user.id, name, errors };
 }
@@ -131,6 +131,9 @@ describe('routing, hand-over and internal notes in the browser (issue 26)', func
         await samPage.page.type('[data-testid="transfer-note"]', 'Refund for order 1042 approved, needs the card details step');
         await samPage.page.click('[data-testid="transfer-submit"]');
         await waitForText(samsCustomer.page, "You're now chatting with Alex.");
+        // Sam still sees the chat among the store's active ones, marked as Alex's now.
+        await samPage.page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="chat-owner"]')).some((e) => e.textContent === 'with Alex'), { timeout: 10000 });
+        await screenshot(samPage.page, 'routing-console-after-transfer-sender-1280');
 
         // Alex is told, opens the chat from the alert, and reads the note among the messages.
         await alexPage.page.waitForFunction(() => document.querySelector('[data-testid="new-chat-banner"]')?.textContent?.includes('Chat transferred to you'), { timeout: 10000 });
@@ -166,5 +169,28 @@ describe('routing, hand-over and internal notes in the browser (issue 26)', func
             expect(p.errors, `${p.name}'s page errors`).to.deep.equal([]);
         }
         expect(first.errors.concat(second.errors)).to.deep.equal([]);
+    });
+
+    it('rings an agent who reloads the page while a chat is offered to them, and the Accept still works', async () => {
+        const sam = (await t.server.app.services.users.findRecordByEmail(DEMO_USERS[1].email))!;
+        const organizationId = sam.organizationId!;
+        const alex = (await t.server.app.services.users.findRecordByEmail('alex@demo.local'))!;
+        for (const s of await t.server.app.services.livechat.listSessions(organizationId, { status: 'active', includeArchived: true })) {
+            await t.server.app.services.livechat.end(organizationId, s.sessionId, 'agent');
+        }
+        await t.server.app.services.presence.setAvailability(alex.id, organizationId, false);
+        const samPage = await agentOn(await browser.createBrowserContext(), t, sam, organizationId, 'Sam', '/admin-dashboard');
+
+        const customer = await customerOn(await browser.createBrowserContext(), t);
+        await typeAndSend(customer.page, 'I want to talk to a human about my order');
+        await waitForText(customer.page, 'Connecting you with a member of our team.');
+        await samPage.page.waitForSelector('[data-testid="offer-accept"]', { timeout: 15000 });
+        // The agent reloads (or the laptop wakes up) before answering: the offer is still theirs, and the page says so.
+        await samPage.page.reload({ waitUntil: 'networkidle2' });
+        await samPage.page.waitForSelector('[data-testid="offer-accept"]', { timeout: 15000 });
+        await samPage.page.click('[data-testid="offer-accept"]');
+        await samPage.page.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('about my order'), { timeout: 15000 });
+        await waitForText(customer.page, 'Sam has joined the chat.');
+        expect(samPage.errors).to.deep.equal([]);
     });
 });

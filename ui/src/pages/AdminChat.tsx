@@ -20,7 +20,8 @@ import { CustomerPanel } from '../components/chat/CustomerPanel';
 import { HistoryView } from '../components/chat/HistoryView';
 import { TeamView } from '../components/chat/TeamView';
 import { TransferDialog } from '../components/chat/TransferDialog';
-import { addNoteToCache, ChatNote, routingKeys, useAddNote, useNotes } from '../api/routing';
+import { addNoteToCache, ChatNote, routingKeys, useAddNote, useNotes, useTeam } from '../api/routing';
+import { useAdminAuth } from '../auth/AdminGuard';
 import '../components/chat/chat.css';
 import '../components/chat/routing.css';
 
@@ -126,6 +127,15 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
     const notes = useNotes(view === 'inbox' ? selectedId : null);
     const addNote = useAddNote();
     const [transferring, setTransferring] = useState(false);
+    const { user } = useAdminAuth();
+    const team = useTeam(view === 'inbox');
+    const ownerOf = (c: ChatSession): string | null => {
+        if (c.agentId === null || c.agentId === user.id) {
+            return null;
+        }
+        const name = team.data?.find((m) => m.id === c.agentId)?.agentName;
+        return name ? t('chat.withAgent', { name }) : null;
+    };
 
     useEffect(() => {
         sessionStorage.setItem(DRAFTS_KEY, JSON.stringify(drafts));
@@ -396,6 +406,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                                 onStar={(c) => star.mutate({ sessionId: c.sessionId, value: !c.isStarred })}
                                 onArchive={(c) => setArchiving(c)}
                                 onEnd={end}
+                                ownerOf={ownerOf}
                             />
                         </div>
                         <Conversation

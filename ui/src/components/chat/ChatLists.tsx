@@ -66,9 +66,11 @@ export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: Waiti
  * opens), with the phone, a last-message preview, the unread count, message count and duration; then star,
  * archive and end.
  */
-export function ActiveChats({ chats, now, selected, canEnd, onSelect, onStar, onArchive, onEnd }: {
+export function ActiveChats({ chats, now, selected, canEnd, onSelect, onStar, onArchive, onEnd, ownerOf }: {
     chats: ChatSession[]; now: number; selected: string | null; canEnd: boolean;
     onSelect(sessionId: string): void; onStar(c: ChatSession): void; onArchive(c: ChatSession): void; onEnd(sessionId: string): void;
+    /** Issue 26: who has the chat, when it is a colleague ("with Alex"); null for the agent's own. */
+    ownerOf?(c: ChatSession): string | null;
 }) {
     const nameOf = useCustomerName();
     return (
@@ -90,6 +92,7 @@ export function ActiveChats({ chats, now, selected, canEnd, onSelect, onStar, on
                                 {preview && <span className="lc-chat-preview" data-testid="chat-preview">{preview}</span>}
                                 <span className="lc-chat-item-meta" data-testid="chat-stats">
                                     {c.messageCount ?? 0} msgs · {mmss(since(c.acceptedAt ?? c.createdAt, now))}
+                                    {ownerOf?.(c) && <> · <span className="lc-chat-owner" data-testid="chat-owner">{ownerOf(c)}</span></>}
                                 </span>
                             </button>
                             <span className="lc-chat-item-actions">
