@@ -165,6 +165,16 @@ describe('routing, hand-over and internal notes in the browser (issue 26)', func
         }
         expect(samsCustomer.frames.some((f) => f.includes('Hi, Alex here')), 'the frames were recorded').to.equal(true);
         expect(samsCustomer.frames.some((f) => f.includes('chat_note'))).to.equal(false);
+        // The chat ends; History keeps the notes among the messages, for staff.
+        const chatId = (await t.server.app.services.livechat.listSessions(organizationId, { status: 'active', includeArchived: true }))
+            .find((c) => c.firstMessage?.includes('refund'))!.sessionId;
+        await t.server.app.services.livechat.end(organizationId, chatId, 'agent');
+        await waitForText(samsCustomer.page, 'The live chat has ended.');
+        await alexPage.page.setViewport({ width: 1280, height: 860 });
+        await alexPage.page.goto(`${t.url}/admin-chat/history?session=${encodeURIComponent(chatId)}`, { waitUntil: 'networkidle2' });
+        await alexPage.page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="transcript"] [data-testid="note"]')).some((n) => n.textContent?.includes('VIP-NOTE')), { timeout: 10000 });
+        await screenshot(alexPage.page, 'routing-history-notes-1280');
+        expect(seen).not.to.include('VIP-NOTE');
         for (const p of [samPage, alexPage]) {
             expect(p.errors, `${p.name}'s page errors`).to.deep.equal([]);
         }
