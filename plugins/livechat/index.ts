@@ -110,7 +110,7 @@ const feature: FeaturePlugin = {
             provide(server, 'livechat', chat);
             provide(server, 'presence', presence);
             const routing = new RoutingService({
-                db, dbClient, realtime, jobs, offerMs: config.chat.offerMs, users: services.users,
+                db, dbClient, realtime, jobs, offerMs: config.chat.offerMs, users: services.users, log: server.app.log,
                 names: { agentFirstName: (o, u) => chat.agentFirstName(o, u), agentJoinName: (o, u) => chat.agentJoinName(o, u) }
             });
             chat.useRouting(routing);

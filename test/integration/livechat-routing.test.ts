@@ -194,6 +194,26 @@ describe('live chat routing, hand-over and internal notes (issue 26)', function 
         expect(events.map((e) => `${e.type}:${e.how ?? ''}`)).to.deep.equal(['offer_lapsed:', 'offer_lapsed:', 'returned_to_queue:', 'assigned:manual']);
     });
 
+    it('offers a chat once when several routings race for it (two nodes, or an agent back while a chat arrives)', async () => {
+        await settle();
+        for (const a of [sam, alex]) {
+            await inject(t, 'PUT', `/api/chat/team/${a.id}`, tenant.admin.token, { capacity: 3 });
+        }
+        await inject(t, 'PUT', '/api/chat/routing-settings', tenant.admin.token, { autoAssign: false });
+        const chat = await createSession(t.server, tenant, sid('race'), 'Hello?');
+        await available(t, sam);
+        await available(t, alex);
+        await inject(t, 'PUT', '/api/chat/routing-settings', tenant.admin.token, { autoAssign: true });      // routes once already
+        const routing = t.server.app.services.livechatRouting;
+        await Promise.all([routing.routeWaiting(tenant.organization.id), routing.routeWaiting(tenant.organization.id), routing.sweep()]);
+        const waiting = (await inject(t, 'GET', '/api/chat/waiting', sam.token)).result as Array<{ sessionId: string; offer: { agentId: number } | null }>;
+        expect(waiting.find((s) => s.sessionId === chat.sessionId)!.offer).to.be.an('object');
+        await sleep(100);
+        const offers = [...sam.box.messages, ...alex.box.messages].filter((m) => m.type === 'chat_offered' && m.sessionId === chat.sessionId);
+        expect(new Set(offers.map((m) => m.agentId)).size, 'one agent').to.equal(1);
+        expect(offers.length, 'pushed once (each agent feed hears it)').to.equal(2);
+    });
+
     it('lets an agent take a chat offered to a colleague with Accept in the queue, and the offer is withdrawn', async () => {
         await settle();
         await available(t, sam);

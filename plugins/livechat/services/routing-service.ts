@@ -40,6 +40,8 @@ export interface RoutingDeps {
     /** CHAT_OFFER_SECONDS in ms. */
     offerMs: number;
     users: Pick<Services['users'], 'list'>;
+    /** Where a failure that must not fail the caller's own work is written (an ended chat stays ended). */
+    log: { warn(obj: object, msg: string): void };
     /** The names customers and agents read. */
     names: {
         agentFirstName(organizationId: number, userId: number | null): Promise<string | undefined>;
@@ -262,8 +264,11 @@ export class RoutingService implements ChatRouting {
                     });
                 });
             }
-            catch {
-                return null;        // another node offered this chat meanwhile (one open offer per chat)
+            catch (err) {
+                if (isUniqueViolation(err)) {
+                    return null;    // another node offered this chat meanwhile (one open offer per chat)
+                }
+                throw err;
             }
             if (made === 'taken') {
                 return null;
@@ -407,8 +412,14 @@ export class RoutingService implements ChatRouting {
 
     /** A chat ended: its offers are void, and its agent may have room for a waiting chat. */
     async ended(chat: ChatSessionModel): Promise<void> {
-        await ChatOfferModel.query(this.db).where({ chat_session_id: chat.id, state: 'offered' }).patch({ state: 'cancelled', settledAt: Date.now() });
-        await this.routeWaiting(chat.organizationId);
+        try {
+            await ChatOfferModel.query(this.db).where({ chat_session_id: chat.id, state: 'offered' }).patch({ state: 'cancelled', settledAt: Date.now() });
+            await this.routeWaiting(chat.organizationId);
+        }
+        catch (err) {
+            // The chat has ended all the same; the next sweep offers the waiting chats.
+            this.deps.log.warn({ err }, 'routing after a chat ended failed');
+        }
     }
 
     private async assigned(organizationId: number, userId: number, t: number): Promise<void> {
@@ -558,6 +569,13 @@ export class RoutingService implements ChatRouting {
         await this.deps.realtime.publish(paths.agents(organizationId), { type: 'chat_note', ...note });
         return { note, duplicate: false };
     }
+}
+
+/** A unique index refused the row (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE). */
+function isUniqueViolation(err: unknown): boolean {
+    const e = err as { name?: string; code?: string; nativeError?: { code?: string } } | null;
+    const code = e?.nativeError?.code ?? e?.code;
+    return e?.name === 'UniqueViolationError' || code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 function toEvent(row: RoutingEventModel, sessionId: string): RoutingEvent {
