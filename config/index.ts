@@ -67,6 +67,8 @@ export const settings = {
     // Agent presence (issue 23): fractions are allowed so tests can use short values.
     AGENT_AWAY_GRACE_SECONDS: Joi.number().min(0.1).max(86400).default(60),
     AGENT_IDLE_MINUTES: Joi.number().min(0.001).max(1440).default(15),
+    // Routing (issue 26): how long an agent has to accept a chat offered to them; fractions for tests.
+    CHAT_OFFER_SECONDS: Joi.number().min(0.1).max(3600).default(30),
     OFFLINE_MESSAGES_PER_STORE_HOUR: Joi.number().integer().min(1).max(100000).default(30),
     TEST_EMAILS_PER_STORE_HOUR: Joi.number().integer().min(1).max(1000).default(5),
     ANALYTICS_RETENTION_DAYS: Joi.number().integer().min(1).max(36500).default(400),
@@ -384,7 +386,8 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
             disconnectGraceSeconds: v.CHAT_DISCONNECT_GRACE_SECONDS, abandonSeconds: v.CHAT_ABANDON_SECONDS,
             sendWindowMs: Math.round(v.CHAT_SEND_WINDOW_SECONDS * 1000), typingThrottleMs: v.CHAT_TYPING_THROTTLE_MS,
             offlineMessagesPerStoreHour: v.OFFLINE_MESSAGES_PER_STORE_HOUR, testEmailsPerStoreHour: v.TEST_EMAILS_PER_STORE_HOUR,
-            agentAwayGraceMs: Math.round(v.AGENT_AWAY_GRACE_SECONDS * 1000), agentIdleMs: Math.round(v.AGENT_IDLE_MINUTES * 60_000) },
+            agentAwayGraceMs: Math.round(v.AGENT_AWAY_GRACE_SECONDS * 1000), agentIdleMs: Math.round(v.AGENT_IDLE_MINUTES * 60_000),
+            offerMs: Math.round(v.CHAT_OFFER_SECONDS * 1000) },
         analytics: { retentionDays: v.ANALYTICS_RETENTION_DAYS },
         sockets: { maxPerIp: v.WS_MAX_CONNECTIONS_PER_IP, maxPerToken: v.WS_MAX_CONNECTIONS_PER_TOKEN, maxFramesPerSecond: v.WS_MAX_FRAMES_PER_SECOND,
             revocationCheckMs: v.WS_REVOCATION_CHECK_MS },

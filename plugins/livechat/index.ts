@@ -17,6 +17,8 @@ import { PresenceService } from './services/presence-service';
 import { HoursService } from './services/hours-service';
 import { QueueService } from './services/queue-service';
 import { hoursRoutes } from './routes/hours';
+import { OFFER_JOB, RoutingService } from './services/routing-service';
+import { routingRoutes } from './routes/routing';
 import { originAllowed } from '../../core/http/origins';
 import { migrations } from './migrations';
 
@@ -32,6 +34,8 @@ declare module '../../core/types' {
         livechatHours: HoursService;
         /** The waiting customers' places in the queue and the typical wait (issue 26). */
         livechatQueue: QueueService;
+        /** Routing, hand-over, internal notes and their events (issue 26). */
+        livechatRouting: RoutingService;
     }
 }
 
@@ -44,6 +48,10 @@ const PRESENCE_REFRESH_MS = 20_000;
 /** How often each node sweeps presence: often enough for the away windows (short in tests), at most every 20 s. */
 export function presenceSweepMs(chat: { agentAwayGraceMs: number; agentIdleMs: number }): number {
     return Math.max(50, Math.min(PRESENCE_REFRESH_MS, chat.agentAwayGraceMs / 2, chat.agentIdleMs / 4));
+}
+/** How often each node sweeps offers' deadlines: a quarter of CHAT_OFFER_SECONDS, from 100 ms to 5 s. */
+export function offerSweepMs(offerMs: number): number {
+    return Math.max(100, Math.min(5000, offerMs / 4));
 }
 /** A staff socket's user is re-checked (active, same password, organization active) on a frame at most this often. */
 const REVERIFY_MS = 15_000;
@@ -117,6 +125,15 @@ const feature: FeaturePlugin = {
             chat.onQueueChange((organizationId) => {
                 queue.changed(organizationId).catch((err) => server.app.log.warn({ err }, 'queue positions not pushed'));
             });
+            const routing = new RoutingService({
+                db, dbClient, realtime, jobs, offerMs: config.chat.offerMs, users: services.users, log: server.app.log,
+                names: { agentFirstName: (o, u) => chat.agentFirstName(o, u), agentJoinName: (o, u) => chat.agentJoinName(o, u) }
+            });
+            chat.useRouting(routing);
+            provide(server, 'livechatRouting', routing);
+            const sweepOffers = () => {
+                routing.sweep().catch((err) => server.app.log.warn({ err }, 'offer sweep failed'));
+            };
             services.users.onProfileChange((user) => chat.forgetAgentNames(user.organizationId));
             provide(server, 'mail', mail);
             // The AI agent hands customers over through this port (ai cannot depend on livechat, which depends on it).
@@ -158,6 +175,10 @@ const feature: FeaturePlugin = {
                         }
                         localAgents.set(connectionId(socket), caller.userId);
                         await presence.connected(connectionId(socket), config.nodeId, caller.userId, caller.organizationId);
+                        // An Available agent back (a new tab, a restarted node): waiting chats may be theirs (issue 26).
+                        const organizationId = caller.organizationId;
+                        presence.status(caller.userId).then((s) => (s.available ? routing.routeWaiting(organizationId) : 0))
+                            .catch((err) => server.app.log.warn({ err }, 'routing on connect failed'));
                         return;
                     }
                     if (caller.kind === 'customer') {
@@ -261,9 +282,15 @@ const feature: FeaturePlugin = {
             server.route(livechatRoutes(server));
             server.route(consoleRoutes(server, consoleService));
             server.route(hoursRoutes(hours));
+            server.route(routingRoutes(server));
+            // An offer's deadline: its delayed job (kept by Bull across restarts), and every node's interval below.
+            server.app.jobs.define(OFFER_JOB, async () => {
+                await routing.sweep();
+            });
 
             let timer: NodeJS.Timeout | null = null;
             let presenceTimer: NodeJS.Timeout | null = null;
+            let offerTimer: NodeJS.Timeout | null = null;
             server.ext('onPostStart', () => {
                 timer = setInterval(() => {
                     presence.touch([...localAgents.keys()]).catch((err) => server.app.log.warn({ err }, 'presence refresh failed'));
@@ -273,11 +300,14 @@ const feature: FeaturePlugin = {
                 timer.unref();
                 presenceTimer = setInterval(sweepPresence, presenceSweepMs(config.chat));
                 presenceTimer.unref();
+                offerTimer = setInterval(sweepOffers, offerSweepMs(config.chat.offerMs));
+                offerTimer.unref();
+                sweepOffers();      // offers that lapsed while this node was down
             });
             server.ext('onPreStop', () => {
                 stopping = true;
                 chat.stopTimers();
-                for (const t of [timer, presenceTimer, ...graceTimers]) {
+                for (const t of [timer, presenceTimer, offerTimer, ...graceTimers]) {
                     if (t) {
                         clearInterval(t);
                     }

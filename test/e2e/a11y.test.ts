@@ -95,6 +95,8 @@ export const SCREENS: Screen[] = [
         path: '/admin-chat', as: 'admin', ready: 'Connected', states: [
             { name: 'new chat banner', step: newChatRequest },
             { name: 'conversation', step: steps(escape, clickButton('Accept'), waitText('I need a human please')) },
+            { name: 'internal note mode', step: steps(clickButton('Internal note'), waitText('Add note')) },
+            { name: 'transfer dialog', step: steps(clickButton('Transfer'), dialogOpen) },
             { name: 'settings drawer', step: steps(clickButton('Settings'), dialogOpen) }
         ]
     },
@@ -104,6 +106,7 @@ export const SCREENS: Screen[] = [
         ]
     },
     { path: '/admin-chat/history', as: 'admin', ready: 'History' },
+    { path: '/admin-chat/team', as: 'admin', ready: 'Assign new chats automatically' },
     {
         path: '/admin-chat/hours', as: 'admin', ready: 'Every week', states: [
             { name: 'a range and a date added', step: steps(clickButton('Add hours'), clickButton('Add a date'), waitText('Closed now')) }

@@ -57,5 +57,17 @@ export const cases: Record<string, TenancyCase> = {
     'livechat.left-message.update': async ({ server, a, b }) =>
         ({ method: 'PATCH', url: `/api/chat/left-messages/${await leftMessageOfB(server, b)}`, headers: admin(a), payload: { state: 'done' } }),
     'livechat.session.context': async ({ server, a, b }) =>
-        ({ method: 'GET', url: `/api/chat/session/${await chatOfB(server, b)}/context`, headers: admin(a) })
+        ({ method: 'GET', url: `/api/chat/session/${await chatOfB(server, b)}/context`, headers: admin(a) }),
+    // issue 26: A's admin cannot set the capacity of B's agent, transfer B's chat, nor read or write notes on B's chats
+    'livechat.team.update': async ({ b, a }) =>
+        ({ method: 'PUT', url: `/api/chat/team/${b.admin.id}`, headers: admin(a), payload: { capacity: 5 } }),
+    'livechat.session.transfer': async ({ server, a, b }) =>
+        ({ method: 'POST', url: `/api/chat/session/${await chatOfB(server, b, true)}/transfer`, headers: admin(a), payload: { toAgentId: a.admin.id, note: 'to A' } }),
+    'livechat.note.list': async ({ server, a, b }) => {
+        const sessionId = await chatOfB(server, b, true);
+        await server.app.services.livechatRouting.addNote(b.organization.id, sessionId, b.admin.id, { text: 'secret note of B' });
+        return { method: 'GET', url: `/api/chat/session/${sessionId}/notes`, headers: admin(a) };
+    },
+    'livechat.note.create': async ({ server, a, b }) =>
+        ({ method: 'POST', url: `/api/chat/session/${await chatOfB(server, b, true)}/notes`, headers: admin(a), payload: { text: 'a note from A' } })
 };

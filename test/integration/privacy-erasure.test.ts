@@ -53,6 +53,9 @@ describe('a customer\'s data: export and erasure over every table (issue 25)', f
         await createSession(server, tenant, S1, 'My parcel never came', PHONE);
         const chat = server.app.services.livechat;
         const [live] = await server.app.db('chat_sessions').where({ organization_id: org, widget_session_id: S1 });
+        const note = await server.inject({ method: 'POST', url: `/api/chat/session/${live.session_id}/notes`, headers: bearer(tenant.admin.token),
+            payload: { text: `Robin asked us to write to ${EMAIL} instead`, clientNoteId: 'n1' } });
+        expect(note.statusCode, note.payload).to.be.oneOf([200, 201]);
         await chat.end(org, live.session_id, 'customer');
         await chat.sendTranscript(org, live.session_id);
         const left = await server.inject({ method: 'POST', url: '/api/chat/offline-message', headers: widget(tenant),
@@ -106,7 +109,7 @@ describe('a customer\'s data: export and erasure over every table (issue 25)', f
         expect(found).to.include({ phone: PHONE, email: EMAIL, subject: personHash(server.app.config.jwtSecret, { phone: PHONE }) });
         expect(Object.keys(found.counts).sort()).to.deep.equal([
             'ai.ai_chat_history', 'ai.ai_function_calls', 'analytics.analytics_events', 'analytics.analytics_phone_daily', 'analytics.analytics_phones',
-            'livechat.chat_messages', 'livechat.chat_sessions', 'livechat.email_outbox',
+            'livechat.chat_messages', 'livechat.chat_notes', 'livechat.chat_sessions', 'livechat.email_outbox',
             'loyalty.loyalty_customers', 'loyalty.loyalty_orders', 'loyalty.sms_outbox', 'loyalty.verification_codes', 'loyalty.widget_sessions'
         ]);
         expect(found.counts['livechat.chat_sessions'], 'the live chat and the left message').to.equal(2);

@@ -48,6 +48,7 @@ export function App() {
                     <Route path="/admin-chat/messages" element={<AdminChat view="messages" />} />
                     <Route path="/admin-chat/history" element={<AdminChat view="history" />} />
                     <Route path="/admin-chat/hours" element={<SupportHours />} />
+                    <Route path="/admin-chat/team" element={<AdminChat view="team" />} />
                 </Route>
                 <Route path="/super-admin-login" element={<SuperAdminLogin />} />
                 <Route path="/super-admin" element={<SuperAdmin />} />

@@ -51,6 +51,8 @@ export interface LiveChatOptions {
 export interface LiveChatTexts {
     /** `name`: what the agent's profile says customers call them (issue 23), when the server sent it. */
     agentJoined(name?: string): string;
+    /** A colleague took the chat over (issue 26): who the customer is chatting with now. */
+    agentChanged?(name?: string): string;
     /** `reason`: the catalogue's text for the server's error code, else the server's message. */
     notSent(reason: string): string;
     /** The catalogue's text for a server error code, if it has one. */
@@ -104,6 +106,7 @@ export const AGENT_JOINED_TEXT = 'A support agent has joined the chat.';
 /** English, for hosts without the widget's catalogue (Node tests, other clients). */
 const ENGLISH: LiveChatTexts = {
     agentJoined: (name) => (name ? `${name} has joined the chat.` : AGENT_JOINED_TEXT),
+    agentChanged: (name) => (name ? `You're now chatting with ${name}.` : 'You\'re now chatting with another member of our team.'),
     notSent: (reason) => `Your message could not be sent: ${reason}`
 };
 /** After a `resync` push, the catch-up fetch happens within this many ms. */
@@ -216,6 +219,11 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
         if (push.type === 'agent_connected') {
             options.onQueue?.(null);
             options.onMessage({ sender: 'system', message: texts.agentJoined(typeof push.agentName === 'string' && push.agentName ? push.agentName : undefined), timestamp: push.timestamp ?? new Date().toISOString() });
+            return;
+        }
+        if (push.type === 'agent_changed') {
+            const name = typeof push.agentName === 'string' && push.agentName ? push.agentName : undefined;
+            options.onMessage({ sender: 'system', message: (texts.agentChanged ?? ENGLISH.agentChanged!)(name), timestamp: push.timestamp ?? new Date().toISOString() });
             return;
         }
         if (push.type !== undefined && push.type !== 'chat_message') {

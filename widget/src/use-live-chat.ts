@@ -60,6 +60,7 @@ export function useLiveChat(host: LiveChatHost) {
             customerToken: () => (stateRef.current.sessionId === session ? tokenRef.current : null),
             texts: {
                 agentJoined: (name) => (name ? t('agentJoinedNamed', { name }) : t('agentJoined')),
+                agentChanged: (name) => (name ? t('agentChangedNamed', { name }) : t('agentChanged')),
                 notSent: (reason) => t('notSent', { reason }),
                 error: (code, args) => errorText({ code, message: '', args }) || undefined
             },

@@ -8,6 +8,7 @@ import phonesOnly from './20261201010002-livechat-phones-only';
 import leftMessages from './20261202000000-left-messages';
 import agentConnections from './20261202000000-agent-connections';
 import supportHours from './20261203000000-support-hours';
+import routing from './20261203010000-routing';
 
 /** The livechat plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
@@ -19,5 +20,6 @@ export const migrations: MigrationEntry[] = [
     phonesOnly,
     leftMessages,
     agentConnections,
-    supportHours
+    supportHours,
+    routing
 ];

@@ -210,7 +210,11 @@ export function livechatRoutes(server: Server): ServerRoute[] {
             options: {
                 id: 'livechat.waiting.list',
                 auth: allow('admin'),
-                handler: async (request) => chat().listWaiting(adminOf(request).organizationId)
+                handler: async (request) => {
+                    const { organizationId } = adminOf(request);
+                    // Each with its open offer (issue 26): who has it, until when.
+                    return server.app.services.livechatRouting.withOffers(organizationId, await chat().listWaiting(organizationId));
+                }
             }
         },
         {
@@ -291,6 +295,11 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                     const { message, duplicate } = await chat().sendMessage(actor.organizationId, sessionId,
                         actor.kind === 'agent' ? { sender: 'agent', userId: actor.userId } : { sender: 'customer', userId: null },
                         { message: body.message, clientMessageId: body.clientMessageId });
+                    if (actor.kind === 'agent' && !duplicate) {
+                        // The chat's first response (issue 26), recorded off the message's path.
+                        server.app.services.livechatRouting.agentMessage(actor.organizationId, sessionId, actor.userId)
+                            .catch((err) => server.app.log.warn({ err }, 'first response not recorded'));
+                    }
                     return h.response(message).code(duplicate ? 200 : 201);
                 }
             }
@@ -406,7 +415,12 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 auth: allow('admin'),
                 description: 'The staff app signs out (called before it forgets the token): the agent is Away at once',
                 validate: { payload: Joi.object({}).allow(null) },
-                handler: async (request) => server.app.services.presence.logout(adminOf(request).userId)
+                handler: async (request) => {
+                    const { userId } = adminOf(request);
+                    const away = await server.app.services.presence.logout(userId);
+                    await server.app.services.livechatRouting.agentAway(userId);        // their offers move on (issue 26)
+                    return away;
+                }
             }
         },
         {
@@ -419,6 +433,13 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 handler: async (request) => {
                     const agent = adminOf(request);
                     const result = await chat().setAvailability(agent.userId, agent.organizationId, (request.payload as { available: boolean }).available);
+                    // Waiting chats find an agent who is back; the ones offered to an agent who leaves move on (issue 26).
+                    if (result.available) {
+                        await server.app.services.livechatRouting.routeWaiting(agent.organizationId);
+                    }
+                    else {
+                        await server.app.services.livechatRouting.agentAway(agent.userId);
+                    }
                     return { ...result, message: result.available ? 'You are available for chats' : 'You are unavailable' };
                 }
             }

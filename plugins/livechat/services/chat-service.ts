@@ -78,6 +78,13 @@ export type ChatFlags = Partial<Pick<ChatSession, 'isStarred' | 'isArchived'>>;
 
 type Author = { sender: 'customer' | 'agent'; userId: number | null };
 
+/** Routing's port (issue 26, routing-service.ts): told when a chat is created, accepted and ended. */
+export interface ChatRouting {
+    created(chat: ChatSessionModel): Promise<{ offeredTo: number | null; expiresAt: string | null }>;
+    accepted(chat: ChatSessionModel, agentId: number): Promise<void>;
+    ended(chat: ChatSessionModel): Promise<void>;
+}
+
 /**
  * Live chat (SPEC §2, §4, §7): sessions waiting → agent_connected → completed / failed_to_respond /
  * no_interaction, messages stored with a per-session sequence number before they are pushed, agent
@@ -91,6 +98,13 @@ export class ChatService {
 
     constructor(private readonly deps: ChatServiceDeps) {
         this.db = deps.db;
+    }
+
+    private routing: ChatRouting | null = null;
+
+    /** Routing plugs in while the plugin registers (routing-service.ts). */
+    useRouting(routing: ChatRouting): void {
+        this.routing = routing;
     }
 
     // ---- presence (presence-service.ts: one per agent, in the database) ------------------------------
@@ -509,8 +523,11 @@ export class ChatService {
         });
         const session = toSession(row);
         const type = input.via === 'ai' ? 'ai_transfer_request' : 'new_customer';
+        // Auto-assign (issue 26): offered to one agent first; the others see the queue move without being rung.
+        const routed = this.routing ? await this.routing.created(row) : null;
         await this.deps.realtime.publish(paths.agents(input.organizationId), {
             type, sessionId, phoneNumber: session.phoneNumber, visitorNumber: session.visitorNumber, visitorLabel: session.visitorLabel, message: first,
+            offeredTo: routed?.offeredTo ?? null, offerExpiresAt: routed?.expiresAt ?? null,
             originalQuestion: input.aiContext?.originalQuestion ?? first, createdAt: session.createdAt,
             ...(input.aiContext ? { aiConversation: input.aiContext.aiConversation } : {})
         });
@@ -628,7 +645,7 @@ export class ChatService {
      * The name the customer reads when the agent joins ("Sam has joined the chat."): only a name a person gave (the
      * profile's display name, or the account's name), never one made from an email address.
      */
-    private async agentJoinName(organizationId: number, userId: number): Promise<string | undefined> {
+    async agentJoinName(organizationId: number, userId: number): Promise<string | undefined> {
         const name = await this.agentFirstName(organizationId, userId);
         return this.agentNames.get(organizationId)?.named.has(userId) ? name : undefined;
     }
@@ -657,6 +674,7 @@ export class ChatService {
             }
             throw Boom.conflict(row.status === 'agent_connected' ? 'This chat was already accepted by another agent' : 'This chat has already ended');
         }
+        await this.routing?.accepted(row, agentId);
         const session = toSession(row);
         await this.deps.realtime.publishAll([
             { path: paths.agents(organizationId), message: { type: 'session_accepted', sessionId, agentId, acceptedAt: session.acceptedAt } },
@@ -785,6 +803,7 @@ export class ChatService {
         if (row.status === 'waiting') {
             this.queueChanged(organizationId);
         }
+        await this.routing?.ended(fresh);
         const settings = await this.getEmailSettings(organizationId);
         if (settings.emailNotificationsEnabled && fresh.lastSeq > 0) {
             await this.deps.jobs.add(TRANSCRIPT_JOB, { organizationId, sessionId }, { jobId: `transcript-${fresh.id}` });

@@ -41,9 +41,39 @@ function mailsOf(db: Db, scope: PersonScope, chatIds: string[]): Knex.QueryBuild
     });
 }
 
+/**
+ * What hangs on a chat besides its messages (issue 26): staff's internal notes and transfer notes (they may name the
+ * customer), the offers made to agents and the routing events. They go with their chat.
+ */
+const CHILDREN = ['chat_notes', 'chat_offers', 'chat_routing_events'] as const;
+
+async function childRows(db: Db, ids: number[]): Promise<Record<string, unknown[]>> {
+    const out: Record<string, unknown[]> = {};
+    for (const table of CHILDREN) {
+        const rows = [];
+        for (const part of chunks(ids)) {
+            rows.push(...await db(table).whereIn('chat_session_id', part).orderBy('id'));
+        }
+        out[table] = plainRows(rows);
+    }
+    return out;
+}
+
+async function deleteChats(db: Db, ids: number[]): Promise<Record<string, number>> {
+    const counts: Record<string, number> = { chat_messages: 0, chat_sessions: 0, ...Object.fromEntries(CHILDREN.map((t) => [t, 0])) };
+    for (const part of chunks(ids)) {
+        for (const table of CHILDREN) {
+            counts[table] += await db(table).whereIn('chat_session_id', part).delete();
+        }
+        counts.chat_messages += await db('chat_messages').whereIn('chat_session_id', part).delete();
+        counts.chat_sessions += await db('chat_sessions').whereIn('id', part).delete();
+    }
+    return counts;
+}
+
 export const livechatPersonalData: PersonalDataHolder = {
     plugin: 'livechat',
-    tables: ['chat_sessions', 'chat_messages', 'email_outbox'],
+    tables: ['chat_sessions', 'chat_messages', 'email_outbox', ...CHILDREN],
 
     async sessionsOf(person: Person, db: Db): Promise<string[]> {
         const rows = await chatsOf(db, { ...person, sessionIds: [] }).select('widget_session_id', 'session_id');
@@ -58,20 +88,14 @@ export const livechatPersonalData: PersonalDataHolder = {
             messages.push(...await db('chat_messages').whereIn('chat_session_id', part).orderBy(['chat_session_id', 'seq']));
         }
         const mails = await mailsOf(db, scope, chats.map((c: { session_id: string }) => c.session_id)).select('*').orderBy('id');
-        return { chat_sessions: plainRows(chats), chat_messages: plainRows(messages), email_outbox: plainRows(mails) };
+        return { chat_sessions: plainRows(chats), chat_messages: plainRows(messages), email_outbox: plainRows(mails), ...await childRows(db, ids) };
     },
 
     async erase(scope: PersonScope, db: Db) {
         const chats = await chatsOf(db, scope).select('id', 'session_id');
         const ids: number[] = chats.map((c: { id: number }) => c.id);
-        let messages = 0;
-        let sessions = 0;
         const mails = await mailsOf(db, scope, chats.map((c: { session_id: string }) => c.session_id)).delete();
-        for (const part of chunks(ids)) {
-            messages += await db('chat_messages').whereIn('chat_session_id', part).delete();
-            sessions += await db('chat_sessions').whereIn('id', part).delete();
-        }
-        return { chat_sessions: sessions, chat_messages: messages, email_outbox: mails };
+        return { ...await deleteChats(db, ids), email_outbox: mails };
     },
 
     /**
@@ -79,17 +103,13 @@ export const livechatPersonalData: PersonalDataHolder = {
      * connected stays whatever its age. Mails go after the 'mail' window.
      */
     async retain(organizationId: number, cutoffs: RetentionCutoffs, db: Db) {
-        let sessions = 0;
-        let messages = 0;
+        let counts: Record<string, number> = {};
         if (cutoffs.chats !== undefined) {
             const old: number[] = (await db('chat_sessions').where('organization_id', organizationId).whereNotIn('status', ['waiting', 'agent_connected'])
                 .where((q) => q.where('ended_at', '<', cutoffs.chats!).orWhere((o) => o.whereNull('ended_at').where('created_at', '<', cutoffs.chats!)))
                 .select('id')).map((r: { id: number }) => r.id);
-            for (const part of chunks(old)) {
-                messages += await db('chat_messages').whereIn('chat_session_id', part).delete();
-                sessions += await db('chat_sessions').whereIn('id', part).delete();
-            }
+            counts = await deleteChats(db, old);
         }
-        return { chat_sessions: sessions, chat_messages: messages, email_outbox: await deleteOlder(db, 'email_outbox', 'created_at', organizationId, cutoffs.mail) };
+        return { ...counts, email_outbox: await deleteOlder(db, 'email_outbox', 'created_at', organizationId, cutoffs.mail) };
     }
 };

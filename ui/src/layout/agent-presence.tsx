@@ -4,7 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Intent, OverlayToaster } from '@blueprintjs/core';
 import type { AgentStatus } from '../../../core/types/api';
 import { ADMIN_TOKEN_KEY, apiRequest } from '../api/client';
-import { chatKeys } from '../api/chat';
+import { chatKeys, useWaitingChats } from '../api/chat';
+import type { WaitingChat } from '../api/routing';
 import { leftMessageKeys } from '../api/console';
 import { useAdminAuth } from '../auth/AdminGuard';
 import { AgentPush, AgentSocket, ConnectionState } from '../components/chat/agent-socket';
@@ -107,7 +108,8 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
     const [socket, setSocket] = useState<AgentSocket | null>(null);
     const [connection, setConnection] = useState<ConnectionState>('connecting');
     const [attempt, setAttempt] = useState(0);
-    const [banner, setBanner] = useState<{ sessionId: string; text: string; until: number } | null>(null);
+    /** `title`: the banner's own (an offer, a transfer); `accept`: its button accepts the offered chat (issue 26). */
+    const [banner, setBanner] = useState<{ sessionId: string; text: string; until: number; title?: string; accept?: boolean; open?: 'chat' } | null>(null);
     const listeners = useRef(new Set<PushListener>());
     const toaster = useRef<OverlayToaster | null>(null);
 
@@ -123,12 +125,65 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
         navigate('/admin-chat', { state: { openWaiting: sessionId } });
     }, [navigate]);
 
+    const socketRef = useRef<AgentSocket | null>(null);
+    socketRef.current = socket;
+    /** Accepts a chat offered to this agent (over the tab's socket) and opens it in the console. */
+    const acceptOffer = useCallback((sessionId: string) => {
+        setBanner(null);
+        toaster.current?.dismiss('new-chat');
+        const current = socketRef.current;
+        (current ? current.request('POST', `/api/chat/session/${encodeURIComponent(sessionId)}/accept`, {}) : Promise.reject(new Error(t('presence.disconnected'))))
+            .then(() => {
+                void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
+                void queryClient.invalidateQueries({ queryKey: chatKeys.active });
+                navigate('/admin-chat', { state: { openChat: sessionId } });
+            })
+            .catch((err: unknown) => toaster.current?.show({
+                message: <div><strong>{t('offer.acceptFailed')}</strong><div>{err instanceof Error ? err.message : String(err)}</div></div>, intent: 'danger', timeout: 5000
+            }));
+    }, [navigate, queryClient, t]);
+    /** A chat handed to this agent: straight to it in the console. */
+    const goToChat = useCallback((sessionId: string) => {
+        setBanner(null);
+        toaster.current?.dismiss('new-chat');
+        navigate('/admin-chat', { state: { openChat: sessionId } });
+    }, [navigate]);
+
+    /** The offers this tab has rung for (by chat and deadline), so the waiting list's copy of one rings no second time. */
+    const offersRung = useRef(new Set<string>());
+    /** Rings the agent (banner, two beeps, toast; a browser notification when the tab is in the background). */
+    const ring = useCallback((alert: { sessionId: string; title: string; bannerTitle: string; text: string; ms: number; accept?: boolean; open?: 'chat' }) => {
+        const act = () => (alert.accept ? acceptOffer(alert.sessionId) : alert.open === 'chat' ? goToChat(alert.sessionId) : openChat(alert.sessionId));
+        playTwoBeeps();
+        setBanner({ sessionId: alert.sessionId, text: alert.text, until: Date.now() + alert.ms, title: alert.bannerTitle, accept: alert.accept, open: alert.open });
+        toaster.current?.show({
+            message: <div><strong>{alert.title}</strong><div>{alert.text}</div></div>,
+            intent: alert.accept ? 'warning' : 'primary',
+            timeout: Math.min(alert.ms, 10_000),
+            action: { text: alert.accept ? t('offer.accept') : t('alert.open'), onClick: act }
+        }, 'new-chat');
+        if (document.visibilityState === 'hidden' || !document.hasFocus()) {
+            notifyBrowser(alert.title, alert.text, act);
+        }
+    }, [acceptOffer, goToChat, openChat, t]);
+
+    /** The customer a push is about, named as on every staff screen (issue 23): phone in the store's format, else the visitor label. */
+    const pushCustomer = useCallback((push: AgentPush) => {
+        const phone = typeof push.phoneNumber === 'string' && push.phoneNumber !== 'Unknown' ? push.phoneNumber : null;
+        const visitor = typeof push.visitorNumber === 'number' ? push.visitorNumber : undefined;
+        return phone || visitor ? customerName({ phoneNumber: phone, visitorNumber: visitor })
+            : typeof push.visitorLabel === 'string' ? push.visitorLabel : t('alert.aCustomer');
+    }, [customerName, t]);
+
     const onPush = useCallback((push: AgentPush) => {
         switch (push.type) {
             case 'new_customer':
             case 'ai_transfer':
             case 'ai_transfer_request': {
                 void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
+                if (push.offeredTo !== null && push.offeredTo !== undefined) {
+                    break;      // auto-assigned (issue 26): the offered agent is rung by chat_offered, nobody else
+                }
                 const sessionId = String(push.sessionId ?? '');
                 // Named as on every staff screen: the phone in the store's format, else the visitor label (issue 23).
                 const phone = typeof push.phoneNumber === 'string' && push.phoneNumber !== 'Unknown' ? push.phoneNumber : null;
@@ -158,8 +213,9 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
             }
             case 'session_accepted':
             case 'session_ended':
+            case 'chat_offer_lapsed':
                 void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
-                setBanner((b) => (b?.sessionId === push.sessionId ? null : b));
+                setBanner((b) => (b && b.sessionId === push.sessionId && (push.type !== 'chat_offer_lapsed' || b.accept) ? null : b));
                 break;
             case 'left_message': {
                 // A customer left a message (no agent was available): the Messages inbox and its count, and the same
@@ -188,6 +244,41 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
             case 'left_message_updated':
                 void queryClient.invalidateQueries({ queryKey: leftMessageKeys.all });
                 break;
+            case 'chat_offered': {
+                void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
+                if (push.agentId !== user.id) {
+                    break;
+                }
+                const who = pushCustomer(push);
+                const seconds = Number(push.offerSeconds ?? 30);
+                const left = typeof push.expiresAt === 'string' ? Date.parse(push.expiresAt) - Date.now() : seconds * 1000;
+                offersRung.current.add(`${String(push.sessionId)} ${String(push.expiresAt)}`);
+                ring({ sessionId: String(push.sessionId), title: t('offer.title'), bannerTitle: t('offer.bannerTitle'),
+                    text: t('offer.text', { who, seconds: Math.round(seconds) }), ms: Math.max(1000, left), accept: true });
+                break;
+            }
+            case 'chat_returned': {
+                void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
+                const available = queryClient.getQueryData<AgentStatusView>(chatKeys.agentStatus)?.available ?? false;
+                if (!available && !window.location.pathname.startsWith('/admin-chat')) {
+                    break;
+                }
+                const who = pushCustomer(push);
+                ring({ sessionId: String(push.sessionId), title: t('returned.title'), bannerTitle: t('returned.title'), text: t('returned.text', { who }), ms: BANNER_MS });
+                break;
+            }
+            case 'chat_transferred': {
+                void queryClient.invalidateQueries({ queryKey: chatKeys.active });
+                if (push.toAgentId !== user.id || push.byAgentId === user.id) {
+                    break;
+                }
+                const who = pushCustomer(push);
+                const from = String(push.fromName ?? '');
+                const note = (push.note as { text?: string } | undefined)?.text ?? '';
+                ring({ sessionId: String(push.sessionId), title: t('transferred.title'), bannerTitle: t('transferred.title'),
+                    text: note ? t('transferred.textNote', { from, who, note }) : t('transferred.text', { from, who }), ms: BANNER_MS * 2, open: 'chat' });
+                break;
+            }
             case 'agent_availability':
                 if (push.agentId === user.id) {
                     const reason = typeof push.reason === 'string' ? push.reason as AgentStatus['awayReason'] : null;
@@ -208,7 +299,7 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
         for (const listener of [...listeners.current]) {
             listener(push);
         }
-    }, [queryClient, t, openChat, user.id, logout, customerName, navigate]);
+    }, [queryClient, t, openChat, user.id, logout, ring, customerName, navigate, pushCustomer]);
 
     const onPushRef = useRef(onPush);
     onPushRef.current = onPush;
@@ -260,6 +351,23 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
 
     useActivityReports(queryClient);
 
+    // An offer made while this tab was loading or reconnecting (no push reached it): the waiting list names it.
+    const waiting = useWaitingChats();
+    useEffect(() => {
+        for (const chat of (waiting.data ?? []) as WaitingChat[]) {
+            const offer = chat.offer;
+            const key = offer ? `${chat.sessionId} ${offer.expiresAt}` : '';
+            if (!offer || offer.agentId !== user.id || offersRung.current.has(key) || Date.parse(offer.expiresAt) - Date.now() < 2000) {
+                continue;
+            }
+            offersRung.current.add(key);
+            const who = chat.phoneNumber && chat.phoneNumber !== 'Unknown' ? chat.phoneNumber : chat.visitorLabel ?? t('alert.aCustomer');
+            const left = Date.parse(offer.expiresAt) - Date.now();
+            ring({ sessionId: chat.sessionId, title: t('offer.title'), bannerTitle: t('offer.bannerTitle'),
+                text: t('offer.text', { who, seconds: Math.round(left / 1000) }), ms: left, accept: true });
+        }
+    }, [waiting.data, user.id, ring, t]);
+
     const dismissBanner = useCallback(() => setBanner(null), []);
     const toast = useCallback((title: string, text: string, intent: Intent = 'none') => {
         toaster.current?.show({ message: <div><strong>{title}</strong><div>{text}</div></div>, intent, timeout: 5000 });
@@ -273,13 +381,17 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
             {/* Bottom right: the header (Available, Logout) and the new-chat banner stay uncovered. */}
             <OverlayToaster ref={toaster} maxToasts={3} position="bottom-right" />
             {banner && (
-                <div className="lc-banner" role="status" aria-live="assertive" data-testid="new-chat-banner" onClick={() => openChat(banner.sessionId)}>
+                <div className={`lc-banner${banner.accept ? ' is-offer' : ''}`} role="status" aria-live="assertive" data-testid="new-chat-banner"
+                    onClick={() => (banner.accept ? undefined : banner.open === 'chat' ? goToChat(banner.sessionId) : openChat(banner.sessionId))}>
                     <span className="lc-banner-text">
-                        <strong>{t('alert.bannerTitle')}</strong>
+                        <strong>{banner.title ?? t('alert.bannerTitle')}</strong>
                         <small>{banner.text}</small>
                     </span>
-                    <Button small minimal className="lc-banner-open" text={t('alert.open')} data-testid="new-chat-open"
-                        onClick={(e) => { e.stopPropagation(); openChat(banner.sessionId); }} />
+                    {banner.accept
+                        ? <Button small intent="success" className="lc-banner-open" text={t('offer.accept')} data-testid="offer-accept"
+                            onClick={(e) => { e.stopPropagation(); acceptOffer(banner.sessionId); }} />
+                        : <Button small minimal className="lc-banner-open" text={t('alert.open')} data-testid="new-chat-open"
+                            onClick={(e) => { e.stopPropagation(); (banner.open === 'chat' ? goToChat : openChat)(banner.sessionId); }} />}
                     <Button small minimal icon="cross" aria-label={t('alert.dismiss')} className="lc-banner-close" onClick={(e) => { e.stopPropagation(); setBanner(null); }} />
                 </div>
             )}

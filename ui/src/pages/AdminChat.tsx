@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Intent } from '@blueprintjs/core';
+import { Alert, Button, Intent } from '@blueprintjs/core';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import {
     appendMessage, ChatMessage, ChatSession, chatKeys, SocketCommand, useAcceptChat, useActiveChats, useChatMessages, useEndChat, useSendMessage,
@@ -16,7 +16,12 @@ import { useT } from '../i18n';
 import { Conversation, ConversationHandle } from '../components/chat/Conversation';
 import { CustomerPanel } from '../components/chat/CustomerPanel';
 import { HistoryView } from '../components/chat/HistoryView';
+import { TeamView } from '../components/chat/TeamView';
+import { TransferDialog } from '../components/chat/TransferDialog';
+import { addNoteToCache, ChatNote, routingKeys, useAddNote, useNotes, useTeam } from '../api/routing';
+import { useAdminAuth } from '../auth/AdminGuard';
 import '../components/chat/chat.css';
+import '../components/chat/routing.css';
 
 /** Drafts outlive a reload of the tab (never shared between tabs or agents). */
 const DRAFTS_KEY = 'lc-chat-drafts';
@@ -77,7 +82,7 @@ function moveFocus(delta: 1 | -1, fallback: string | null): boolean {
  * Keys: j/k or ↓/↑ move through the chats, Enter opens, r replies, / opens canned replies, Esc leaves the reply
  * box and closes the new-request banner.
  */
-export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messages' | 'history' }) {
+export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messages' | 'history' | 'team' }) {
     const queryClient = useQueryClient();
     const t = useT();
     const customerLabel = useCustomerName();
@@ -116,6 +121,19 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
     const selectedSession = activeChats.find((c) => c.sessionId === selected) ?? activeChats[0] ?? null;
     const selectedId = selectedSession?.sessionId ?? null;
     const messages = useChatMessages(view === 'inbox' ? selectedId : null);
+    // Internal notes and hand-over (issue 26).
+    const notes = useNotes(view === 'inbox' ? selectedId : null);
+    const addNote = useAddNote();
+    const [transferring, setTransferring] = useState(false);
+    const { user } = useAdminAuth();
+    const team = useTeam(view === 'inbox');
+    const ownerOf = (c: ChatSession): string | null => {
+        if (c.agentId === null || c.agentId === user.id) {
+            return null;
+        }
+        const name = team.data?.find((m) => m.id === c.agentId)?.agentName;
+        return name ? t('chat.withAgent', { name }) : null;
+    };
 
     useEffect(() => {
         sessionStorage.setItem(DRAFTS_KEY, JSON.stringify(drafts));
@@ -187,6 +205,24 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                     ? { ...s, unreadCount: Number(push.unreadCount ?? 0), agentReadSeq: Math.max(s.agentReadSeq ?? 0, Number(push.agentReadSeq ?? 0)) }
                     : s)));
                 break;
+            case 'chat_note':
+                addNoteToCache(queryClient, push as unknown as ChatNote);
+                break;
+            case 'chat_transferred':
+                void queryClient.invalidateQueries({ queryKey: chatKeys.active });
+                void queryClient.invalidateQueries({ queryKey: routingKeys.notes(String(push.sessionId)) });
+                void queryClient.invalidateQueries({ queryKey: routingKeys.team });
+                break;
+            case 'chat_offered':
+            case 'chat_offer_lapsed':
+            case 'chat_returned':
+                void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
+                void queryClient.invalidateQueries({ queryKey: routingKeys.team });
+                break;
+            case 'team_changed':
+            case 'agent_availability':
+                void queryClient.invalidateQueries({ queryKey: routingKeys.team });
+                break;
             case 'typing':
                 if (push.sender === 'customer' && push.sessionId) {
                     const id = push.sessionId;
@@ -235,6 +271,15 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
         setSelected(sessionId);
         setPane('conversation');
     }, []);
+
+    // Accepted from the shell's offer alert, or handed over by a colleague: that chat opens (issue 26).
+    const openChat = (location.state as { openChat?: string } | null)?.openChat ?? null;
+    useEffect(() => {
+        if (openChat && view === 'inbox') {
+            open(openChat);
+            navigate('.', { replace: true, state: null });
+        }
+    }, [openChat, view, open, navigate]);
 
     // The console's keys (never while typing in a field, or with a dialog or drawer open).
     const keyState = useRef({ selectedId, view, pane });
@@ -319,11 +364,13 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                     <MessagesViewLink />
                     <NavLink to="/admin-chat/history" className={({ isActive }) => `lc-view-link${isActive ? ' is-current' : ''}`}>{t('chat.viewHistory')}</NavLink>
                     <NavLink to="/admin-chat/hours" className="lc-view-link">{t('hours.link')}</NavLink>
+                    <NavLink to="/admin-chat/team" className={({ isActive }) => `lc-view-link${isActive ? ' is-current' : ''}`}>{t('chat.viewTeam')}</NavLink>
                 </nav>
                 <span className="lc-keys-hint" aria-hidden="true">j/k move · Enter open · r reply · / canned · Esc back</span>
             </div>
             {view === 'history' && <HistoryView pane={pane} setPane={setPane} />}
             {view === 'messages' && <LeftMessagesView pane={pane} setPane={setPane} toast={toast} />}
+            {view === 'team' && <TeamView />}
             {view === 'inbox' && (
                     <div className={`lc-console-columns lc-pane-${pane}`}>
                         <div className="lc-queue lc-pane" aria-label="Chats">
@@ -337,6 +384,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                                 onStar={(c) => star.mutate({ sessionId: c.sessionId, value: !c.isStarred })}
                                 onArchive={(c) => setArchiving(c)}
                                 onEnd={end}
+                                ownerOf={ownerOf}
                             />
                         </div>
                         <Conversation
@@ -361,10 +409,27 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                             onLeave={leaveReply}
                             onBack={() => setPane('list')}
                             onShowCustomer={() => setPane('customer')}
+                            notes={notes.data}
+                            onAddNote={async (text) => {
+                                if (selectedId) {
+                                    await addNote.mutateAsync({ sessionId: selectedId, text }, { onError: (err) => toast(t('notes.failed'), errorText(err), 'danger') });
+                                }
+                            }}
+                            headActions={selectedSession && (
+                                <Button minimal icon="exchange" className="lc-transfer-open" aria-label={t('transfer.button')} text={<span className="lc-transfer-text">{t('transfer.button')}</span>}
+                                    onClick={() => setTransferring(true)} data-testid="transfer-open" />
+                            )}
                         />
                         <CustomerPanel session={selectedSession} originalQuestion={selectedSession ? aiQuestions[selectedSession.sessionId] : null} onBack={() => setPane('conversation')} />
                     </div>
                 )}
+            {selectedSession && view === 'inbox' && (
+                <TransferDialog key={selectedSession.sessionId} session={selectedSession} isOpen={transferring} onClose={() => setTransferring(false)}
+                    onDone={(name) => {
+                        setTransferring(false);
+                        toast(t('transfer.done'), t('transfer.doneText', { name }), 'success');
+                    }} />
+            )}
             <Alert
                 isOpen={archiving !== null}
                 icon="archive"

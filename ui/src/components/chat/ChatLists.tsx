@@ -2,6 +2,9 @@ import { Button, Tag } from '@blueprintjs/core';
 import type { ChatSession } from '../../api/chat';
 import { mmss, waitColour } from './alerts';
 import { useCustomerName } from '../../phone';
+import type { WaitingChat } from '../../api/routing';
+import { useAdminAuth } from '../../auth/AdminGuard';
+import { useT } from '../../i18n';
 
 function since(iso: string | null, now: number): number {
     return iso ? (now - Date.parse(iso)) / 1000 : 0;
@@ -22,8 +25,10 @@ function pageOf(c: Pick<ChatSession, 'pageUrl' | 'domain'>): string {
 }
 
 /** SPEC §2: waiting chats with the mm:ss timer (green < 60 s, yellow < 300 s, red after) and Accept Chat. */
-export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: ChatSession[]; now: number; canAccept: boolean; onAccept(sessionId: string): void }) {
+export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: WaitingChat[]; now: number; canAccept: boolean; onAccept(sessionId: string): void }) {
     const nameOf = useCustomerName();
+    const t = useT();
+    const { user } = useAdminAuth();
     return (
         <section className="lc-queue-section" aria-labelledby="lc-waiting-title">
             <h2 id="lc-waiting-title" className="lc-queue-title">Waiting <Tag round minimal>{chats.length}</Tag></h2>
@@ -38,6 +43,12 @@ export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: ChatS
                                 <span className={`lc-timer lc-timer-${waitColour(waited)}`} data-testid="wait-timer">{mmss(waited)}</span>
                             </div>
                             {c.firstMessage && <div className="lc-chat-preview" title={c.firstMessage}>{c.firstMessage}</div>}
+                            {c.offer && (
+                                <Tag minimal intent={c.offer.agentId === user.id ? 'warning' : 'none'} className="lc-offer-tag" data-testid="offer-tag">
+                                    {c.offer.agentId === user.id ? t('offer.listedMine') : t('offer.listed', { name: c.offer.agentName })}
+                                    {' · '}{Math.max(0, Math.ceil((Date.parse(c.offer.expiresAt) - now) / 1000))} s
+                                </Tag>
+                            )}
                             <div className="lc-chat-item-row lc-chat-item-actions">
                                 <span className="lc-chat-item-meta lc-chat-page" title={c.pageUrl ?? c.domain ?? undefined}>{pageOf(c)}</span>
                                 <Button small intent="success" text="Accept Chat" disabled={!canAccept} onClick={() => onAccept(c.sessionId)} />
@@ -55,9 +66,11 @@ export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: ChatS
  * opens), with the phone, a last-message preview, the unread count, message count and duration; then star,
  * archive and end.
  */
-export function ActiveChats({ chats, now, selected, canEnd, onSelect, onStar, onArchive, onEnd }: {
+export function ActiveChats({ chats, now, selected, canEnd, onSelect, onStar, onArchive, onEnd, ownerOf }: {
     chats: ChatSession[]; now: number; selected: string | null; canEnd: boolean;
     onSelect(sessionId: string): void; onStar(c: ChatSession): void; onArchive(c: ChatSession): void; onEnd(sessionId: string): void;
+    /** Issue 26: who has the chat, when it is a colleague ("with Alex"); null for the agent's own. */
+    ownerOf?(c: ChatSession): string | null;
 }) {
     const nameOf = useCustomerName();
     return (
@@ -79,6 +92,7 @@ export function ActiveChats({ chats, now, selected, canEnd, onSelect, onStar, on
                                 {preview && <span className="lc-chat-preview" data-testid="chat-preview">{preview}</span>}
                                 <span className="lc-chat-item-meta" data-testid="chat-stats">
                                     {c.messageCount ?? 0} msgs · {mmss(since(c.acceptedAt ?? c.createdAt, now))}
+                                    {ownerOf?.(c) && <> · <span className="lc-chat-owner" data-testid="chat-owner">{ownerOf(c)}</span></>}
                                 </span>
                             </button>
                             <span className="lc-chat-item-actions">

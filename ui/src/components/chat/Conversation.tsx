@@ -1,6 +1,8 @@
-import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
-import { Button, Spinner, Tag } from '@blueprintjs/core';
+import { forwardRef, ReactNode, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { Button, ButtonGroup, Spinner, Tag } from '@blueprintjs/core';
 import type { ChatMessage, ChatSession } from '../../api/chat';
+import type { ChatNote } from '../../api/routing';
+import { useT } from '../../i18n';
 import { CannedReply, useCannedReplies } from '../../api/console';
 import { useCustomerName } from '../../phone';
 import { EmptyState } from '../a11y';
@@ -11,20 +13,45 @@ export interface ConversationHandle {
     focusReply(): void;
 }
 
-/** Messages of one chat; customer text is rendered as text (React escapes it). */
-export function MessageList({ messages, sessionId, highlightSeq }: { messages: ChatMessage[]; sessionId: string; highlightSeq?: number | null }) {
+/** A staff-only note among the messages (issue 26): marked as such, never sent to the customer. */
+function NoteItem({ note }: { note: ChatNote }) {
+    const t = useT();
+    const head = note.kind === 'transfer'
+        ? t('notes.transferHead', { from: note.authorName ?? '?', to: note.toAgentName ?? '?' })
+        : t('notes.head', { name: note.authorName ?? '?' });
+    return (
+        <div className="lc-msg lc-msg-note" data-testid="note" data-kind={note.kind}>
+            <span className="lc-note-head">{head}</span>
+            {note.text && <span className="lc-note-text">{note.text}</span>}
+            <span className="lc-msg-time">{new Date(note.timestamp).toLocaleTimeString()}</span>
+        </div>
+    );
+}
+
+/** Messages of one chat, and its internal notes in time order; customer text is rendered as text (React escapes it). */
+export function MessageList({ messages, sessionId, highlightSeq, notes }: { messages: ChatMessage[]; sessionId: string; highlightSeq?: number | null; notes?: ChatNote[] }) {
     const end = useRef<HTMLDivElement>(null);
     useEffect(() => {
         end.current?.scrollIntoView?.({ block: 'end' });
-    }, [messages.length, sessionId]);
+    }, [messages.length, notes?.length, sessionId]);
+    const items = useMemo(() => {
+        const list: Array<{ at: number; message?: ChatMessage; note?: ChatNote }> = messages.map((m) => ({ at: Date.parse(m.timestamp), message: m }));
+        for (const note of notes ?? []) {
+            list.push({ at: Date.parse(note.timestamp), note });
+        }
+        // Stable: messages keep their sequence; a note goes after the messages of its moment.
+        return notes?.length ? list.map((x, i) => ({ ...x, i })).sort((a, b) => a.at - b.at || a.i - b.i) : list;
+    }, [messages, notes]);
     return (
         <div className="lc-messages" role="log" aria-label="Messages" tabIndex={0}>
-            {messages.map((m) => (
-                <div key={m.seq} className={`lc-msg lc-msg-${m.sender}${highlightSeq === m.seq ? ' is-match' : ''}`} data-sender={m.sender}>
-                    {m.message}
-                    <span className="lc-msg-time">{new Date(m.timestamp).toLocaleTimeString()}</span>
-                </div>
-            ))}
+            {items.map(({ message: m, note }) => (m
+                ? (
+                    <div key={m.seq} className={`lc-msg lc-msg-${m.sender}${highlightSeq === m.seq ? ' is-match' : ''}`} data-sender={m.sender}>
+                        {m.message}
+                        <span className="lc-msg-time">{new Date(m.timestamp).toLocaleTimeString()}</span>
+                    </div>
+                )
+                : <NoteItem key={`note-${note!.id}`} note={note!} />))}
             <div ref={end} />
         </div>
     );
@@ -65,8 +92,16 @@ export const Conversation = forwardRef<ConversationHandle, {
     onBack?(): void; onShowCustomer?(): void;
     /** The customer is typing (their signal arrived in the last few seconds). */
     customerTyping?: boolean;
-}>(function Conversation({ session, messages, canSend, draft, onDraft, onSend, onLeave, onBack, onShowCustomer, customerTyping }, ref) {
+    /** Internal notes (issue 26): shown among the messages, written in the composer's Note mode (never a typing signal). */
+    notes?: ChatNote[];
+    onAddNote?(text: string): Promise<void>;
+    /** More buttons of the pane's head (Transfer). */
+    headActions?: ReactNode;
+}>(function Conversation({ session, messages, canSend, draft, onDraft, onSend, onLeave, onBack, onShowCustomer, customerTyping, notes, onAddNote, headActions }, ref) {
     const nameOf = useCustomerName();
+    const t = useT();
+    const [mode, setMode] = useState<'reply' | 'note'>('reply');
+    const [noteDraft, setNoteDraft] = useState('');
     const [sending, setSending] = useState(false);
     const [cannedIndex, setCannedIndex] = useState(0);
     const [cannedClosed, setCannedClosed] = useState(false);
@@ -93,7 +128,24 @@ export const Conversation = forwardRef<ConversationHandle, {
         return <section className="lc-conversation lc-pane" aria-label="Conversation"><EmptyState icon="chat" title="No conversation selected" level={2} description="Accept a waiting chat or pick an active one." /></section>;
     }
 
+    const addNote = async () => {
+        const trimmed = noteDraft.trim();
+        if (!trimmed || !onAddNote || sending) {
+            return;
+        }
+        setSending(true);
+        try {
+            await onAddNote(trimmed);
+            setNoteDraft('');
+        }
+        finally {
+            setSending(false);
+        }
+    };
     const send = async () => {
+        if (mode === 'note') {
+            return addNote();
+        }
         const trimmed = draft.trim();
         if (!trimmed || !canSend || sending) {
             return;
@@ -117,10 +169,38 @@ export const Conversation = forwardRef<ConversationHandle, {
             <div className="lc-pane-head">
                 {onBack && <Button className="lc-pane-back" minimal icon="arrow-left" aria-label="Back to the chats" onClick={onBack} />}
                 <h2 id="lc-conversation-title" className="lc-pane-title">Chat with {nameOf(session)}</h2>
+                {headActions}
                 {onShowCustomer && <Button className="lc-show-customer" minimal icon="person" text="Customer" onClick={onShowCustomer} />}
             </div>
-            <MessageList messages={messages} sessionId={session.sessionId} />
+            <MessageList messages={messages} sessionId={session.sessionId} notes={notes} />
             <p className="lc-typing" aria-live="polite" data-testid="customer-typing">{customerTyping ? `${nameOf(session)} is typing…` : ''}</p>
+            {onAddNote && (
+                <ButtonGroup className="lc-composer-modes" aria-label={t('notes.modes')}>
+                    <Button small minimal={mode !== 'reply'} active={mode === 'reply'} aria-pressed={mode === 'reply'} text={t('notes.modeReply')}
+                        onClick={() => setMode('reply')} data-testid="mode-reply" />
+                    <Button small minimal={mode !== 'note'} active={mode === 'note'} aria-pressed={mode === 'note'} icon="lock" text={t('notes.modeNote')}
+                        onClick={() => setMode('note')} data-testid="mode-note" />
+                </ButtonGroup>
+            )}
+            {mode === 'note' && onAddNote ? (
+                <div className="lc-composer lc-composer-note">
+                    <label htmlFor="lc-note" className="lc-sr-only">{t('notes.label')}</label>
+                    <textarea id="lc-note" className="bp5-input lc-reply lc-note-input" rows={2} placeholder={t('notes.placeholder')} value={noteDraft}
+                        data-testid="note-input" maxLength={2000}
+                        onChange={(e) => setNoteDraft(e.target.value)}
+                        onKeyDown={(e) => {
+                            if (e.key === 'Enter' && !e.shiftKey) {
+                                e.preventDefault();
+                                void addNote();
+                            }
+                            else if (e.key === 'Escape') {
+                                e.preventDefault();
+                                onLeave();
+                            }
+                        }} />
+                    <BusyButton intent="warning" icon="lock" text={t('notes.add')} disabled={!noteDraft.trim()} busy={sending} onClick={() => void addNote()} />
+                </div>
+            ) : (
             <div className="lc-composer">
                 {menuOpen && <CannedMenu query={query} active={Math.min(cannedIndex, Math.max(0, matches.length - 1))} replies={matches} loading={canned.isPending}
                     onPick={pick} onHover={setCannedIndex} />}
@@ -176,6 +256,7 @@ export const Conversation = forwardRef<ConversationHandle, {
                 />
                 <BusyButton intent="primary" icon="send-message" text="Send" disabled={!canSend || !draft.trim()} busy={sending} onClick={() => void send()} />
             </div>
+            )}
         </section>
     );
 });

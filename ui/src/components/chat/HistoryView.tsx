@@ -7,6 +7,7 @@ import type { ChatSession } from '../../api/chat';
 import { HistoryFilter, useHistory, useTranscript } from '../../api/console';
 import { useCustomerName } from '../../phone';
 import { MessageList } from './Conversation';
+import { useNotes } from '../../api/routing';
 import { CustomerPanel } from './CustomerPanel';
 import { EmptyState } from '../a11y';
 
@@ -55,6 +56,7 @@ export function HistoryView({ pane, setPane }: { pane: 'list' | 'conversation' |
     const history = useHistory(filter);
     const selectedId = params.get('session');
     const transcript = useTranscript(selectedId);
+    const notes = useNotes(selectedId);      // staff only (issue 26): History shows them among the messages
     const flag = useHistoryFlag();
     const listed = history.data?.sessions.find((s) => s.sessionId === selectedId);
 
@@ -142,7 +144,7 @@ export function HistoryView({ pane, setPane }: { pane: 'list' | 'conversation' |
                             Started {when(session.createdAt)} · ended {when(session.endedAt)} · {STATUS_LABEL[session.status] ?? session.status}
                             {session.endReason ? ` (${session.endReason.replace(/_/g, ' ')})` : ''}
                         </div>
-                        <MessageList messages={session.messages ?? []} sessionId={session.sessionId} highlightSeq={listed?.match?.seq ?? null} />
+                        <MessageList messages={session.messages ?? []} sessionId={session.sessionId} highlightSeq={listed?.match?.seq ?? null} notes={notes.data} />
                     </>
                 )}
             </section>
