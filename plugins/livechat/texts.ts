@@ -4,10 +4,14 @@
  * MessageFormat, checked and compiled by core/i18n); a language it does not have gets English.
  */
 import { serverCatalogues } from '../../core/i18n/catalogues';
+import ar from './locales/ar.json';
+import de from './locales/de.json';
 import en from './locales/en.json';
 import es from './locales/es.json';
+import fr from './locales/fr.json';
+import ptBR from './locales/pt-BR.json';
 
-const messages = serverCatalogues({ en, es });
+const messages = serverCatalogues({ en, es, fr, 'pt-BR': ptBR, de, ar });
 
 /** The reply mail's subject and text: greeting, the agent's words, signature, the customer's message quoted. */
 export function leftMessageReplyMail(locale: string | null | undefined, args: { store: string; agent?: string | null; name?: string | null; reply: string; original: string }): { subject: string; text: string } {

@@ -37,8 +37,8 @@ describe('the widget speaks the customer\'s language (issue 27)', function () {
     let t: TestServer;
     let browser: Browser;
     let spanish: Site;
-    let french: Site;
-    let german: Site;
+    let italian: Site;
+    let korean: Site;
     let shop: Tenant;
 
     before(async () => {
@@ -46,13 +46,13 @@ describe('the widget speaks the customer\'s language (issue 27)', function () {
         shop = await createTenant(t.server, 'shop', 'localhost');
         await importCustomers(t.server, shop.organization.id, [['+15555550177', 'Lucía Gómez', 'lucia@example.com', 'LC-1077', 12500]]);
         spanish = await startMerchantSite(`${t.url}/widget-shop.js`, { lang: 'es' });
-        french = await startMerchantSite(`${t.url}/widget-shop.js`, { lang: 'fr-CA' });
-        german = await startMerchantSite(`${t.url}/widget-shop.js`, { lang: 'de' });
+        italian = await startMerchantSite(`${t.url}/widget-shop.js`, { lang: 'it' });
+        korean = await startMerchantSite(`${t.url}/widget-shop.js`, { lang: 'ko' });
         browser = await launchBrowser();
     });
     after(async () => {
         await browser?.close();
-        await Promise.all([spanish, french, german].map((s) => s?.close()));
+        await Promise.all([spanish, italian, korean].map((s) => s?.close()));
         await t?.close();
     });
 
@@ -114,16 +114,16 @@ describe('the widget speaks the customer\'s language (issue 27)', function () {
     });
 
     it('on a page in a language it does not ship: the browser\'s languages in order, else English', async () => {
-        const page = await pageIn(browser, ['fr-FR', 'es-MX', 'en']);
-        await page.goto(`http://localhost:${french.port}/`, { waitUntil: 'load' });
+        const page = await pageIn(browser, ['ja-JP', 'es-MX', 'en']);
+        await page.goto(`http://localhost:${italian.port}/`, { waitUntil: 'load' });
         await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
         expect(await attribute(page, '.lc-launcher', 'aria-label')).to.equal('Abrir el chat con el soporte de Store shop');
         await openWidget(page);
         await waitForText(page, '¡Hola! Te damos la bienvenida al soporte de Store shop.');
         await page.close();
 
-        const english = await pageIn(browser, ['de-DE', 'fr']);
-        await english.goto(`http://localhost:${german.port}/`, { waitUntil: 'load' });
+        const english = await pageIn(browser, ['ja-JP', 'zh']);
+        await english.goto(`http://localhost:${korean.port}/`, { waitUntil: 'load' });
         await english.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
         expect(await attribute(english, '.lc-launcher', 'aria-label')).to.equal('Open chat with Store shop support');
         await openWidget(english);

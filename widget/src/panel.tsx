@@ -18,6 +18,7 @@ import { PANEL_CSS } from './panel-css';
 import { adoptStyles } from './styles';
 import { DEFAULT_QUESTIONS, FaqItem, language, Messages, setLanguage, t, TEXT } from './texts';
 import { useLiveChat } from './use-live-chat';
+import { enabledLanguages, isRtl, LAUNCHER, loadMessages, sideOf } from './languages';
 
 export interface MountOptions {
     config: WidgetConfig;
@@ -32,6 +33,8 @@ export interface MountOptions {
     /** The customer's language (languages.ts) and its texts (null or absent: English, which this chunk carries). */
     lang?: string;
     messages?: Messages | null;
+    /** The customer switched language in the panel: the launcher's label and side follow. */
+    onLanguage?(lang: string): void;
     /** Makes the live chat connection (default: live-chat.ts, fetched as its own chunk when first used); tests pass a fake. */
     liveChat?: (options: LiveChatOptions) => LiveChat;
 }
@@ -40,7 +43,12 @@ export interface PanelController {
     open(): void;
     close(): void;
     toggle(): void;
+    /** The launcher's label in the panel's language (open: "Close chat…"), with the unread count when there is one. */
+    label(open: boolean, count: number): string;
 }
+
+/** Each language by its own name (what a customer looks for in the language menu). */
+const NAMES: Record<string, string> = { en: 'English', es: 'Español', fr: 'Français', 'pt-BR': 'Português (Brasil)', de: 'Deutsch', ar: 'العربية' };
 
 /** The longest message a customer can send; longer text shows a counter instead of being cut silently. */
 export const MAX_LENGTH = 2000;
@@ -172,6 +180,18 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         void talk.submit(value);
     }
 
+    /** The customer's choice of language: the texts from now on (what was said stays as it was), kept with the conversation. */
+    function switchLanguage(next: string): void {
+        void loadMessages(next).then((messages) => {
+            if (next !== 'en' && !messages) {
+                return;     // its texts could not be loaded: stay in the current language
+            }
+            setLanguage(next, messages);
+            dispatch({ type: 'lang', lang: next });
+            options.onLanguage?.(next);
+        });
+    }
+
     function newChat(): void {
         live.end();
         setText('');
@@ -216,9 +236,11 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     const showQuick = step === 'questions' && !live.offline;
     const inStep = step === 'identifier' || step === 'code';
 
+    const lang = language();
+    const languages = enabledLanguages(config);
     return (
-        <div className={`lc-panel${look?.position === 'left' ? ' lc-left' : ''}`} role="dialog" aria-modal="true" aria-label={title} lang={language()}
-            hidden={!state.open} ref={panelRef} onKeyDown={onKeyDown}
+        <div className={`lc-panel${sideOf(look?.position, lang) === 'left' ? ' lc-left' : ''}`} role="dialog" aria-modal="true" aria-label={title} lang={lang}
+            dir={isRtl(lang) ? 'rtl' : 'ltr'} hidden={!state.open} ref={panelRef} onKeyDown={onKeyDown}
             // The store's colour (≥ 4.5:1 with white, checked when staff set it) on the head, the customer's bubbles,
             // the question chips, Send and the focus ring; set through the CSSOM, which a strict CSP allows.
             style={look?.color ? { '--lc-accent': look.color } as CSSProperties : undefined}>
@@ -253,6 +275,11 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             <div className="lc-bar">
                 <button type="button" className="lc-link" onClick={newChat}>{t('newChat')}</button>
                 <button type="button" className="lc-link" hidden={!(step === 'success' || step === 'code')} onClick={() => talk.moreHelp()}>{t('moreHelpButton')}</button>
+                {languages.length > 1 && (
+                    <select className="lc-lang" aria-label={t('language')} value={lang} onChange={(e) => switchLanguage(e.target.value)}>
+                        {languages.map((l) => <option key={l} value={l} lang={l}>{NAMES[l] ?? l}</option>)}
+                    </select>
+                )}
             </div>
             <form className="lc-form" onSubmit={(e) => {
                 e.preventDefault();
@@ -306,6 +333,11 @@ export function mount(options: MountOptions): PanelController {
         toggle() {
             const open = bus.queue.reduce((o, a) => (a.type === 'open' ? true : a.type === 'close' ? false : o), bus.state.open);
             send({ type: open ? 'close' : 'open' });
+        },
+        label(open, count) {
+            const store = options.config.storeName;
+            const text = open ? t('launcherClose', { store }) : LAUNCHER[language()].launcherOpen({ store });
+            return count ? t('launcherUnread', { label: text, count }) : text;
         }
     };
 }
