@@ -18,7 +18,15 @@ export interface Organization {
     storeName: string;
     /** ISO 3166-1 alpha-2 (default US): phone numbers typed without a country code are read in it. */
     country: string;
+    /** The languages the store's widget speaks (issue 27): a new store has every shipped one, English the default. */
+    languages: StoreLanguages;
     createdAt: string | null;
+}
+
+/** A store's languages (PUT /api/widget/languages): BCP 47 tags of shipped languages; the default is one of them. */
+export interface StoreLanguages {
+    enabled: string[];
+    default: string;
 }
 
 export interface BotInstance {
@@ -43,6 +51,12 @@ export interface BotLook {
     position: 'left' | 'right';
     title: string | null;
     greeting: string | null;
+    /**
+     * Per-language texts (issue 27): `texts[lang].title` / `.greeting` replace the catalogue's text in that language.
+     * `title` and `greeting` above are the store's default language's; other languages without their own get the
+     * catalogue's translation.
+     */
+    texts?: Record<string, { title: string | null; greeting: string | null }>;
 }
 
 export interface User {

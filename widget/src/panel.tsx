@@ -71,7 +71,10 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     const inputRef = useRef<HTMLTextAreaElement>(null);
     const listRef = useRef<HTMLDivElement>(null);
     const look = config.look;
-    const title = look?.title || t('title', { store: config.storeName });
+    // The store's own texts: per language, else (its default language) the look's, else the catalogue's.
+    const own = (key: 'title' | 'greeting') => look?.texts?.[language()]?.[key]
+        || (language() === (config.languages?.default || 'en') ? look?.[key] : null);
+    const title = own('title') || t('title', { store: config.storeName });
 
     useLayoutEffect(() => {
         bus.dispatch = dispatch;
@@ -158,7 +161,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         if (state.open && questions && state.step === 'initial' && !state.messages.length) {
             const greet = () => {
                 greetDelay.current = 0;
-                dispatch(said(look?.greeting || TEXT.greeting(config.storeName)));
+                dispatch(said(own('greeting') || TEXT.greeting(config.storeName)));
                 dispatch({ type: 'step', step: 'questions' });
             };
             if (!greetDelay.current) {
@@ -254,7 +257,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             </MessageList>
             <div className="lc-quick" role="group" aria-label={t('quickQuestions')} hidden={!showQuick}>
                 {showQuick && (questions ?? []).map((q) => (
-                    <button key={q.id} type="button" className="lc-chip" disabled={state.pending} onClick={() => !state.pending && talk.choose(q)}>{q.question}</button>
+                    <button key={q.id} type="button" className="lc-chip" dir="auto" disabled={state.pending} onClick={() => !state.pending && talk.choose(q)}>{q.question}</button>
                 ))}
             </div>
             {inStep && (

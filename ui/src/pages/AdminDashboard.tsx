@@ -7,6 +7,7 @@ import type { IconName } from '@blueprintjs/icons';
 import { apiRequest } from '../api/client';
 import { AiAgentPanel } from '../features/ai/AiAgentPanel';
 import { WidgetLookCard } from '../features/widget/WidgetLookCard';
+import { WidgetLanguagesCard } from '../features/widget/WidgetLanguagesCard';
 
 interface Health {
     status: string;
@@ -132,6 +133,7 @@ export default function AdminDashboard() {
                         </div>
                     </Card>
                     <WidgetLookCard />
+                    <WidgetLanguagesCard />
                 </aside>
             </div>
         </div>
