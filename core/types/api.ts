@@ -96,6 +96,8 @@ export interface StaffProfile {
     displayName: string | null;
     /** The name customers see: displayName, else the first name. */
     shownName: string;
+    /** The staff app's language for this agent (issue 27); null: the browser's, else English. */
+    language: string | null;
 }
 
 // ---- organization analytics (SPEC §2 'Organization', §7 GET /api/org/analytics) ----------------------
@@ -191,6 +193,8 @@ export interface ChatSession {
     visitorLabel: string;
     /** The page the customer wrote from (origin and path), when the widget said. */
     pageUrl: string | null;
+    /** The customer's language (a BCP 47 tag from the widget, issue 27), when the widget said. */
+    lang: string | null;
     /** Left messages: the reply address, the name given (if any) and the inbox state; null for live chats. */
     customerEmail: string | null;
     customerName: string | null;

@@ -63,6 +63,8 @@ export interface NewChat {
     domain: string | null;
     /** The page the customer asked from (origin and path), when the widget said. */
     pageUrl?: string | null;
+    /** The customer's language (the widget's, issue 27). */
+    lang?: string | null;
     via?: 'widget' | 'ai';
     /** The AI conversation before the hand-off (via 'ai'): what the agents see with the request. */
     aiContext?: AiTransferContext;
@@ -460,6 +462,10 @@ export class ChatService {
                 await ChatSessionModel.query(this.db).where('id', open.id).whereNull('page_url').patch({ pageUrl: input.pageUrl });
                 open.pageUrl = input.pageUrl;
             }
+            if (!open.lang && input.lang) {
+                await ChatSessionModel.query(this.db).where('id', open.id).whereNull('lang').patch({ lang: input.lang });
+                open.lang = input.lang;
+            }
             return { session: toSession(open), created: false };
         }
         const sessionId = existing.length ? `${input.sessionId}~${existing.length + 1}` : input.sessionId;
@@ -475,6 +481,7 @@ export class ChatService {
                 customerMessage: first,
                 domain: input.domain,
                 pageUrl: input.pageUrl ?? null,
+                lang: input.lang ?? null,
                 lastSeq: first ? 1 : 0,
                 isStarred: false,
                 isArchived: false
@@ -491,7 +498,7 @@ export class ChatService {
         const session = toSession(row);
         const type = input.via === 'ai' ? 'ai_transfer_request' : 'new_customer';
         await this.deps.realtime.publish(paths.agents(input.organizationId), {
-            type, sessionId, phoneNumber: session.phoneNumber, visitorNumber: session.visitorNumber, visitorLabel: session.visitorLabel, message: first,
+            type, sessionId, phoneNumber: session.phoneNumber, visitorNumber: session.visitorNumber, visitorLabel: session.visitorLabel, message: first, lang: session.lang,
             originalQuestion: input.aiContext?.originalQuestion ?? first, createdAt: session.createdAt,
             ...(input.aiContext ? { aiConversation: input.aiContext.aiConversation } : {})
         });
@@ -903,6 +910,7 @@ export function toSession(row: ChatSessionModel): ChatSession {
         visitorNumber: visitorNumber(row.widgetSessionId ?? row.sessionId),
         visitorLabel: visitorLabel(row.widgetSessionId ?? row.sessionId),
         pageUrl: row.pageUrl ?? null,
+        lang: row.lang ?? null,
         customerEmail: row.customerEmail ?? null,
         customerName: row.customerName ?? null,
         inboxState: row.inboxState ?? null
