@@ -21,7 +21,11 @@ const ENGLISH = en as unknown as Messages;
 
 /** The other languages: each a chunk of its own, fetched when an agent's language is it (adding one: a line here). */
 const CHUNKS: Record<string, () => Promise<{ default: unknown }>> = {
-    es: () => import(/* webpackChunkName: "lang-es" */ '../locales/es.json')
+    es: () => import(/* webpackChunkName: "lang-es" */ '../locales/es.json'),
+    fr: () => import(/* webpackChunkName: "lang-fr" */ '../locales/fr.json'),
+    'pt-BR': () => import(/* webpackChunkName: "lang-pt-BR" */ '../locales/pt-BR.json'),
+    de: () => import(/* webpackChunkName: "lang-de" */ '../locales/de.json'),
+    ar: () => import(/* webpackChunkName: "lang-ar" */ '../locales/ar.json')
 };
 
 /** The languages the admin app ships. */
@@ -96,6 +100,8 @@ export function I18nProvider({ lang: initial, children }: { lang: string; childr
     const value = useMemo(() => ({ lang: shown, t: translator(shown), setLanguage }), [shown, setLanguage]);
     useEffect(() => {
         document.documentElement.lang = shown;
+        // Arabic reads right to left: the whole app mirrors (Blueprint follows the document's direction).
+        document.documentElement.dir = /^(ar|he|fa|ur)\b/i.test(shown) ? 'rtl' : 'ltr';
     }, [shown]);
     return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
