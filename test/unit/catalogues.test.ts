@@ -63,6 +63,16 @@ describe('message catalogues (core/i18n, issue 27)', function () {
         expect(readCatalogue(Path.join(WIDGET, 'en.json')).reviewed).to.equal(true);
     });
 
+    it('ships the six launch languages in the widget, the staff app, the SMS and the reply mail, none reviewed yet but English', function () {
+        for (const part of ['widget', 'ui', 'plugins/loyalty', 'plugins/livechat']) {
+            const catalogues = readFolder(Path.join(ROOT, part, 'locales'));
+            expect(catalogues.map((c) => c.lang).sort(), part).to.deep.equal(['ar', 'de', 'en', 'es', 'fr', 'pt-BR']);
+            for (const catalogue of catalogues) {
+                expect(catalogue.reviewed, catalogue.source).to.equal(catalogue.lang === 'en');
+            }
+        }
+    });
+
     it('fails on a key removed from a language (the check, and the build through the webpack loader)', function () {
         const dir = brokenCopy();
         edit(Path.join(dir, 'es.json'), (c) => delete c.greeting);
