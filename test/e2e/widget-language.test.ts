@@ -3,6 +3,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { bearer, createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
 import { startMerchantSite } from '../helpers/fake-merchant';
+import { expectNoSeriousViolations } from '../helpers/axe';
 import { importCustomers, lastCode } from '../helpers/loyalty';
 import { clickChip, openWidget, typeAndSend, waitForText, WIDGET_ROOT as ROOT } from '../helpers/widget-page';
 
@@ -179,6 +180,8 @@ describe('the widget speaks the customer\'s language (issue 27)', function () {
             const input = await rect(page, '.lc-input');
             expect(send.right, 'Send left of the input').to.be.at.most(input.left + 1);
             await screenshot(page, `widget-ar-rtl-${width}`);
+            // Right to left, the language menu included, with no serious accessibility problem.
+            await expectNoSeriousViolations(page, `the Arabic widget at ${width} px`, { scope: '[data-loyalty-chat]' });
             expect(errors).to.deep.equal([]);
             await page.close();
         }
