@@ -140,6 +140,8 @@ export interface Question {
     kind: QuestionKind;
     isActive: boolean;
     sortOrder: number;
+    /** The language it is written in (issue 27); null: the store's default language. */
+    lang: string | null;
     createdAt: string | null;
     updatedAt: string | null;
 }

@@ -285,6 +285,11 @@ describe('the widget speaks the customer\'s language (issue 27)', function () {
         await admin.close();
         expect((await t.server.app.services.tenants.getBotInstance(store.bot.id))!.look.texts).to.deep.equal({ es: { title: null, greeting: '¡Hola! ¿Buscas tu talla? Te ayudamos.' } });
 
+        // The store's own content in Spanish too: one question written in Spanish.
+        const question = await t.server.inject({ method: 'POST', url: '/api/questions', headers: bearer(store.admin.token),
+            payload: { question: '¿Tenéis mi talla?', answer: 'Sí: de la XS a la XXL.', lang: 'es' } });
+        expect(question.statusCode, question.payload).to.equal(201);
+        const chips = (page: Page) => page.evaluate(`[...${ROOT}.querySelectorAll('.lc-quick:not([hidden]) .lc-chip')].map((c) => c.textContent)`) as Promise<string[]>;
         const site = await startMerchantSite(`${t.url}/widget-textos.js`, { lang: 'es' });
         const englishSite = await startMerchantSite(`${t.url}/widget-textos.js`, { lang: 'en' });
         try {
@@ -293,12 +298,20 @@ describe('the widget speaks the customer\'s language (issue 27)', function () {
             await openWidget(page);
             await waitForText(page, '¡Hola! ¿Buscas tu talla? Te ayudamos.');
             expect(await text(page, '.lc-title')).to.equal('Soporte de Store textos');
+            // Its Spanish question, not the default language's (English) ones.
+            await page.waitForFunction(`[...${ROOT}.querySelectorAll('.lc-chip')].some((c) => c.textContent === '¿Tenéis mi talla?')`);
+            expect(await chips(page)).to.deep.equal(['¿Tenéis mi talla?']);
             await page.close();
             const english = await pageIn(browser, ['en-US']);
             await english.goto(`http://localhost:${englishSite.port}/`, { waitUntil: 'load' });
             await openWidget(english);
             await waitForText(english, 'Hi! Welcome to Store textos support.');
             expect(await text(english, '.lc-msgs')).to.not.include('Buscas tu talla');
+            await english.waitForFunction(`${ROOT}.querySelectorAll('.lc-quick .lc-chip').length === 5`);
+            expect(await chips(english)).to.not.include('¿Tenéis mi talla?');
+            // Switching to Spanish brings the Spanish questions.
+            await english.select('pierce/.lc-lang', 'es');
+            await english.waitForFunction(`[...${ROOT}.querySelectorAll('.lc-quick .lc-chip')].map((c) => c.textContent).join() === '¿Tenéis mi talla?'`, { timeout: 5000 });
             await english.close();
         }
         finally {

@@ -92,4 +92,34 @@ describe('a store\'s languages and its texts per language (GET/PUT /api/widget/l
         expect(tooLong.statusCode).to.equal(400);
         expect((await server.app.services.tenants.getBotInstance(a.bot.id))!.look.texts).to.have.keys('en', 'ar');
     });
+
+    it('questions carry a language: the widget lists the customer\'s language\'s, else the default language\'s', async () => {
+        await put(b, { enabled: ['en', 'es', 'de'], default: 'en' });
+        const create = (payload: object) => server.inject({ method: 'POST', url: '/api/questions', headers: bearer(b.admin.token), payload });
+        const made = await create({ question: '¿Cuál es el horario?', answer: 'De 9 a 20 h.', lang: 'es' });
+        expect(made.statusCode, made.payload).to.equal(201);
+        expect((made.result as any).lang).to.equal('es');
+        const widget = (query: string) => server.inject({ url: `/api/questions${query}`, headers: { 'x-widget-key': b.bot.publicKey } });
+        const spanish = await widget('?lang=es');
+        expect(spanish.statusCode, spanish.payload).to.equal(200);
+        expect((spanish.result as any[]).map((q) => q.question)).to.deep.equal(['¿Cuál es el horario?']);
+        // German: the store wrote none in German, so the default language's (its five default questions, no language).
+        const german = (await widget('?lang=de')).result as any[];
+        expect(german).to.have.length(5);
+        expect(german.every((q) => q.lang === null)).to.equal(true);
+        expect((await widget('?lang=en')).result as any[]).to.have.length(5);
+        // Without a language (an older widget): every active question, as before.
+        expect((await widget('')).result as any[]).to.have.length(6);
+        const bad = await widget('?lang=it');
+        expect(bad.statusCode).to.equal(400);
+        expect((bad.result as any).message).to.equal('"lang" must be one of en, es, fr, pt-BR, de, ar');
+        const badCreate = await create({ question: 'Orari?', answer: 'Dalle 9.', lang: 'it' });
+        expect(badCreate.statusCode).to.equal(400);
+        expect((badCreate.result as any).message).to.match(/^"lang" must be one of en, es, fr, pt-BR, de, ar, or null/);
+        // Back to the default language: null.
+        const id = (made.result as any).id;
+        const moved = await server.inject({ method: 'PUT', url: `/api/questions/${id}`, headers: bearer(b.admin.token), payload: { lang: null } });
+        expect((moved.result as any).lang).to.equal(null);
+        expect((await widget('?lang=es')).result as any[]).to.have.length(6);
+    });
 });

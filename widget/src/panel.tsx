@@ -135,7 +135,8 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     // ---- the store's questions ----
     useEffect(() => {
         let done = false;
-        api<FaqItem[]>(config, '/api/questions', undefined, { token: tokenRef.current })
+        // The store's questions in the customer's language (else its default language's), again when they switch.
+        api<FaqItem[]>(config, `/api/questions?lang=${encodeURIComponent(language())}`, undefined, { token: tokenRef.current })
             .then((rows) => {
                 if (!done) {
                     setQuestions(Array.isArray(rows)
@@ -152,7 +153,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         return () => {
             done = true;
         };
-    }, [config]);
+    }, [config, state.lang]);
 
     // The greeting, once open with the questions known, for a new conversation.
     // After New Chat it comes 500 ms later (SPEC §4).
