@@ -144,23 +144,32 @@ describe('the staff app in the agent\'s language, and each chat\'s language in t
             expect(overflow.page, `${path} scroll width`).to.be.at.most(390);
             expect(overflow.wide, `${path}: elements past the right edge`).to.deep.equal([]);
         }
-        // The console's own texts all come from the catalogue (pseudo-localized); the customers' words stay as they wrote them.
-        await page.goto(`${t.url}/admin-chat`, { waitUntil: 'networkidle2' });
-        await page.waitForSelector('[data-testid="waiting-list"]');
-        const leftovers = await page.evaluate(() => {
+        // The console's and the home page's own texts all come from the catalogue (pseudo-localized); the customers' words
+        // and the store's content stay as they were written. (The home's AI agent panel is not converted yet.)
+        const leftovers = (roots: string) => page.evaluate((selector: string) => {
             const out: string[] = [];
-            const walker = document.createTreeWalker(document.querySelector('main')!, NodeFilter.SHOW_TEXT);
-            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-                const text = n.textContent!.trim();
-                const el = n.parentElement!;
-                if (/[A-Za-z]{3,}/.test(text) && !text.includes('⟦') && !el.closest('.lc-chat-preview, [data-testid="chat-language"], .lc-msg, .lc-timer')
-                    && el.offsetParent !== null) {
-                    out.push(text);
+            for (const root of Array.from(document.querySelectorAll(selector))) {
+                const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+                for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+                    const text = n.textContent!.trim();
+                    const el = n.parentElement!;
+                    // Not texts of ours: languages by their own names ([lang]), Blueprint's icon titles (svg), product names.
+                    if (/[A-Za-z]{3,}/.test(text) && !text.includes('⟦') && text !== 'Redis'
+                        && !el.closest('.lc-chat-preview, [data-testid="chat-language"], .lc-msg, .lc-timer, code, .bp5-tag, [lang]:not(html), svg, option')
+                        && el.offsetParent !== null) {
+                        out.push(text);
+                    }
                 }
             }
             return out;
-        });
-        expect(leftovers).to.deep.equal([]);
+        }, roots);
+        await page.goto(`${t.url}/admin-chat`, { waitUntil: 'networkidle2' });
+        await page.waitForSelector('[data-testid="waiting-list"]');
+        expect(await leftovers('main')).to.deep.equal([]);
+        await page.goto(`${t.url}/admin-dashboard`, { waitUntil: 'networkidle2' });
+        await page.waitForSelector('.lc-languages-card');
+        await page.waitForFunction(() => !!document.querySelector('.lc-status-list dt'));
+        expect(await leftovers('.lc-page-head, .lc-stats, .lc-grid, .lc-status-card, .lc-home-side > .bp5-card:nth-of-type(2), .lc-languages-card')).to.deep.equal([]);
         await page.close();
     });
 });
