@@ -4,8 +4,10 @@
  * parser reaches the browser. A catalogue other than English is checked against English first: a missing key, an
  * extra key or a message taking other arguments fails the build.
  *
- * `?launcher` gives only the keys starting with "launcher" (what the widget's loader shows on the merchant page);
- * without it the launcher's keys are left out (the panel never shows them).
+ * `?launcher` gives only `launcherOpen` (the one text the widget's loader shows on the merchant page before the panel
+ * loads: with six languages every byte of it counts against the loader's 4 KB); without it `launcherOpen` is left out
+ * and the launcher's other texts (its label while open, with an unread count) come with the panel, which alone
+ * needs them.
  *
  * English's `error.<code>` texts are left out of its module: the server's English `message` beside each code is that
  * very text (test/unit/catalogues.test.ts keeps them equal word for word), and the widget shows the server's message
@@ -45,5 +47,5 @@ module.exports = function messagesLoader(source) {
     }
     const launcher = /[?&]launcher\b/.test(this.resourceQuery || '');
     const serverText = (key) => lang === REFERENCE && key.startsWith('error.');
-    return compileModuleSource(catalogue, (key) => key.startsWith('launcher') === launcher && !serverText(key));
+    return compileModuleSource(catalogue, (key) => (key === 'launcherOpen') === launcher && !serverText(key));
 };

@@ -73,6 +73,11 @@ const widget = (env, argv) => ({
         uniqueName: 'loyaltyChatWidget',
         filename: 'loader.js',
         chunkFilename: '[name].[contenthash:10].js',
+        // Chunks are ES modules fetched with the browser's own import() (CORS: the chunk route answers
+        // access-control-allow-origin *), not webpack's script-tag (JSONP) loader: the loader is 0.4 KB gzip lighter,
+        // which pays for the launcher's label in six languages within its 4 KB (issue 27).
+        chunkFormat: 'module',
+        chunkLoading: 'import',
         clean: true
     },
     resolve: { extensions: ['.tsx', '.ts', '.js'] },

@@ -36,3 +36,12 @@ export function chooseLanguage(wishes: ReadonlyArray<string | null | undefined>,
     }
     return matchLanguage(fallback, enabled) || enabled[0] || fallback;
 }
+
+/** The languages the product ships (every catalogue has them): a new store has them all enabled, English the default. */
+export const SHIPPED_LANGUAGES = ['en', 'es', 'fr', 'pt-BR', 'de', 'ar'] as const;
+export type ShippedLanguage = typeof SHIPPED_LANGUAGES[number];
+
+/** Each language by its own name (how a customer or an agent finds theirs in a menu). */
+export const LANGUAGE_NAMES: Record<ShippedLanguage, string> = {
+    en: 'English', es: 'Español', fr: 'Français', 'pt-BR': 'Português (Brasil)', de: 'Deutsch', ar: 'العربية'
+};

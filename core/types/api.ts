@@ -18,7 +18,15 @@ export interface Organization {
     storeName: string;
     /** ISO 3166-1 alpha-2 (default US): phone numbers typed without a country code are read in it. */
     country: string;
+    /** The languages the store's widget speaks (issue 27): a new store has every shipped one, English the default. */
+    languages: StoreLanguages;
     createdAt: string | null;
+}
+
+/** A store's languages (PUT /api/widget/languages): BCP 47 tags of shipped languages; the default is one of them. */
+export interface StoreLanguages {
+    enabled: string[];
+    default: string;
 }
 
 export interface BotInstance {
@@ -43,6 +51,12 @@ export interface BotLook {
     position: 'left' | 'right';
     title: string | null;
     greeting: string | null;
+    /**
+     * Per-language texts (issue 27): `texts[lang].title` / `.greeting` replace the catalogue's text in that language.
+     * `title` and `greeting` above are the store's default language's; other languages without their own get the
+     * catalogue's translation.
+     */
+    texts?: Record<string, { title: string | null; greeting: string | null }>;
 }
 
 export interface User {
@@ -82,6 +96,8 @@ export interface StaffProfile {
     displayName: string | null;
     /** The name customers see: displayName, else the first name. */
     shownName: string;
+    /** The staff app's language for this agent (issue 27); null: the browser's, else English. */
+    language: string | null;
 }
 
 // ---- organization analytics (SPEC §2 'Organization', §7 GET /api/org/analytics) ----------------------
@@ -124,6 +140,8 @@ export interface Question {
     kind: QuestionKind;
     isActive: boolean;
     sortOrder: number;
+    /** The language it is written in (issue 27); null: the store's default language. */
+    lang: string | null;
     createdAt: string | null;
     updatedAt: string | null;
 }
@@ -177,6 +195,8 @@ export interface ChatSession {
     visitorLabel: string;
     /** The page the customer wrote from (origin and path), when the widget said. */
     pageUrl: string | null;
+    /** The customer's language (a BCP 47 tag from the widget, issue 27), when the widget said. */
+    lang: string | null;
     /** Left messages: the reply address, the name given (if any) and the inbox state; null for live chats. */
     customerEmail: string | null;
     customerName: string | null;

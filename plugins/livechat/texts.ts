@@ -4,10 +4,14 @@
  * MessageFormat, checked and compiled by core/i18n); a language it does not have gets English.
  */
 import { serverCatalogues } from '../../core/i18n/catalogues';
+import ar from './locales/ar.json';
+import de from './locales/de.json';
 import en from './locales/en.json';
 import es from './locales/es.json';
+import fr from './locales/fr.json';
+import ptBR from './locales/pt-BR.json';
 
-const messages = serverCatalogues({ en, es });
+const messages = serverCatalogues({ en, es, fr, 'pt-BR': ptBR, de, ar });
 
 /** The reply mail's subject and text: greeting, the agent's words, signature, the customer's message quoted. */
 export function leftMessageReplyMail(locale: string | null | undefined, args: { store: string; agent?: string | null; name?: string | null; reply: string; original: string }): { subject: string; text: string } {
@@ -29,4 +33,45 @@ export function leftMessageReplyMail(locale: string | null | undefined, args: { 
             ''
         ].join('\n')
     };
+}
+
+/**
+ * The store's mail about a left message (DESIGN §10: in the store's default language): who wrote, how to reach them,
+ * where from, the message, and that it waits in the console.
+ */
+export function storeLeftMessageMail(locale: string | null | undefined, args: {
+    store: string; email: string; name: string | null; phone: string; visitorNumber: number; pageUrl: string | null; sessionId: string; message: string;
+}): { subject: string; text: string } {
+    const m = messages(locale);
+    return {
+        subject: m.storeOfflineSubject({ email: args.email, store: args.store }),
+        text: [m.storeOfflineIntro(), m.storeReplyTo({ email: args.email }),
+            ...(args.name ? [m.storeName({ name: args.name })] : []),
+            m.storePhone({ phone: args.phone }), m.storeVisitor({ n: String(args.visitorNumber) }),
+            ...(args.pageUrl ? [m.storePage({ page: args.pageUrl })] : []),
+            m.storeSession({ session: args.sessionId }), '', args.message, '',
+            m.storeOfflineConsole(), ''].join('\n')
+    };
+}
+
+/** A chat's transcript for the store (DESIGN §10: in the store's default language; times already in its zone). */
+export function transcriptMail(locale: string | null | undefined, args: {
+    store: string; sessionId: string; phone: string; visitorNumber: number; started: string; accepted: string; ended: string; reason: string; zone: string;
+    messages: Array<{ time: string; sender: 'customer' | 'agent' | 'system'; text: string }>;
+}): { subject: string; text: string } {
+    const m = messages(locale);
+    const who = { customer: m.transcriptCustomer(), agent: m.transcriptAgent(), system: m.transcriptSystem() };
+    const lines = [
+        m.transcriptTitle({ store: args.store }).trim(),
+        m.storeSession({ session: args.sessionId }),
+        m.transcriptPhone({ phone: args.phone }),
+        m.storeVisitor({ n: String(args.visitorNumber) }),
+        m.transcriptStarted({ time: args.started }),
+        m.transcriptAccepted({ time: args.accepted }),
+        m.transcriptEnded({ time: args.ended, reason: args.reason }),
+        m.transcriptZone({ zone: args.zone }),
+        '',
+        ...args.messages.map((msg) => `[${msg.time}] ${who[msg.sender]}: ${msg.text}`)
+    ];
+    return { subject: m.transcriptSubject({ phone: args.phone, session: args.sessionId.slice(-8) }), text: lines.join('\n') + '\n' };
 }

@@ -36,6 +36,8 @@ interface CodeRequest {
     identifier: string;
     type?: 'phone';
     sessionId?: string;
+    /** The widget's language (issue 27): the SMS is written in it. */
+    lang?: string;
 }
 
 interface PointsRequest {
@@ -47,7 +49,9 @@ interface PointsRequest {
 const codeRequest = Joi.object<CodeRequest>({
     identifier,
     type: Joi.string().valid('phone').optional(),
-    sessionId: fields.widgetSessionId.optional()
+    sessionId: fields.widgetSessionId.optional(),
+    lang: Joi.string().trim().max(35).pattern(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/).optional()
+        .messages({ 'string.pattern.base': '"lang" must be a language tag such as en or es-MX' })
 });
 
 const pointsRequest = Joi.object<PointsRequest>({
@@ -63,7 +67,7 @@ function storeNameOf<Refs extends ReqRef>(request: Request<Refs>): string {
     return (request.auth.artifacts.organization as Pick<Organization, 'storeName'>).storeName;
 }
 
-function widgetContext<P extends { sessionId?: string }>(request: Request<{ Payload: P }>): WidgetContext {
+function widgetContext<P extends { sessionId?: string; lang?: string }>(request: Request<{ Payload: P }>): WidgetContext {
     const widget = widgetOf(request);
     return {
         organizationId: widget.organizationId,
@@ -71,6 +75,7 @@ function widgetContext<P extends { sessionId?: string }>(request: Request<{ Payl
         storeName: storeNameOf(request),
         ip: clientIp(request),
         sessionId: request.payload.sessionId ?? null,
+        locale: request.payload.lang ?? null,
         domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined)
     };
 }

@@ -7,6 +7,7 @@ import { allow } from '../../core/http/access';
 import { adminOf, callerOf } from '../../core/http/callers';
 import { createSchema, orderSchema, QuestionCreate, QuestionOrder, QuestionService, QuestionUpdate, updateSchema } from './services/question-service';
 import { migrations } from './migrations';
+import { SHIPPED_LANGUAGES } from '../../core/shared/languages';
 
 declare module '../../core/types' {
     interface Services {
@@ -46,9 +47,16 @@ const feature: FeaturePlugin = {
                     // Admins read every question; the widget (its public key) reads the active ones.
                     auth: allow('admin', 'widget'),
                     tags: ['widget'],
-                    handler: (request) => {
+                    // The widget names its customer's language (issue 27): the questions written in it, else the default's.
+                    validate: { query: Joi.object({ lang: Joi.string().valid(...SHIPPED_LANGUAGES).messages({ 'any.only': `"lang" must be one of ${SHIPPED_LANGUAGES.join(', ')}` }) }) },
+                    handler: async (request) => {
                         const caller = callerOf(request);
+                        const lang = (request.query as { lang?: string }).lang;
                         if (caller.kind === 'widget') {
+                            if (lang) {
+                                const organization = await server.app.services.tenants.getOrganization(caller.organizationId);
+                                return service.listForLanguage(caller.organizationId, lang, organization?.languages.default ?? 'en');
+                            }
                             return service.list(caller.organizationId, { activeOnly: true });
                         }
                         return service.list(orgOf(request));

@@ -7,7 +7,8 @@ import Joi from 'joi';
 import { allow, PUBLIC } from '../../core/http/access';
 import { adminOf } from '../../core/http/callers';
 import { fields } from '../../core/http/fields';
-import type { BotLook } from '../../core/types/api';
+import type { BotLook, StoreLanguages } from '../../core/types/api';
+import { SHIPPED_LANGUAGES } from '../../core/shared/languages';
 import { PUBLIC_DIR } from '../../core/paths';
 import { contentSecurityPolicy } from '../../core/http/security';
 import { STOREFRONT_CSS, storefrontHtml } from './storefront';
@@ -24,8 +25,10 @@ export interface WidgetPublicConfig {
     domains: string[];
     /** The store's AI agent is on (optional services.ai): the panel offers the ai step. */
     aiEnabled: boolean;
-    /** Colour, side, title and greeting of the bot instance. */
+    /** Colour, side, title and greeting of the bot instance (and per language: look.texts). */
     look: BotLook;
+    /** The languages the store enabled and its default (issue 27): the widget chooses among them. */
+    languages: StoreLanguages;
 }
 
 let cachedLoader: { mtimeMs: number; text: string } | null = null;
@@ -76,7 +79,19 @@ export const lookSchema = Joi.object<BotLook>({
         }),
     position: Joi.string().valid('left', 'right').default('right'),
     title: text(80),
-    greeting: text(500)
+    greeting: text(500),
+    // Per language: its own title and greeting (a language left out, or both empty, gets the catalogue's texts).
+    texts: Joi.object().pattern(Joi.string().valid(...SHIPPED_LANGUAGES), Joi.object({ title: text(80), greeting: text(500) }))
+        .default({})
+        .messages({ 'object.unknown': '"texts" takes the shipped languages ({{#label}} is not one: ' + SHIPPED_LANGUAGES.join(', ') + ')' })
+});
+
+/** PUT /api/widget/languages: the store's enabled languages (shipped ones, at least one) and its default among them. */
+export const languagesSchema = Joi.object<StoreLanguages>({
+    enabled: Joi.array().items(Joi.string().valid(...SHIPPED_LANGUAGES)).min(1).unique().required()
+        .messages({ 'array.min': '"enabled" needs at least one language', 'array.unique': '"enabled" names a language twice' }),
+    default: Joi.string().valid(Joi.in('enabled')).required()
+        .messages({ 'any.only': '"default" must be one of the enabled languages' })
 });
 
 /** Whether the store's AI agent is on: false when the server runs without the AI feature or it cannot tell. */
@@ -138,6 +153,7 @@ const feature: FeaturePlugin = {
                                 subdomain,
                                 domains: [organization.domain, ...organization.extraDomains],
                                 look: bot.look,
+                                languages: organization.languages,
                                 aiEnabled: await aiEnabled(server, organization.id)
                             };
                             // The loader reads and deletes this global synchronously when it runs.
@@ -183,6 +199,31 @@ const feature: FeaturePlugin = {
                         validate: { params: Joi.object({ id: fields.id.required() }), payload: lookSchema.required() },
                         handler: (request) => server.app.services.tenants.updateBotLook(
                             adminOf(request).organizationId, Number((request.params as { id: number }).id), request.payload as BotLook)
+                    }
+                },
+                {
+                    method: 'GET',
+                    path: '/api/widget/languages',
+                    options: {
+                        id: 'widget.languages.get',
+                        auth: allow('admin'),
+                        handler: async (request) => {
+                            const organization = await server.app.services.tenants.getOrganization(adminOf(request).organizationId);
+                            return { ...organization!.languages, shipped: SHIPPED_LANGUAGES };
+                        }
+                    }
+                },
+                {
+                    method: 'PUT',
+                    path: '/api/widget/languages',
+                    options: {
+                        id: 'widget.languages.update',
+                        auth: allow('admin'),
+                        validate: { payload: languagesSchema.required() },
+                        handler: async (request) => ({
+                            ...await server.app.services.tenants.updateLanguages(adminOf(request).organizationId, request.payload as StoreLanguages),
+                            shipped: SHIPPED_LANGUAGES
+                        })
                     }
                 },
                 ...['/', '/demo'].map((path) => ({

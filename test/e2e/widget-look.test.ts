@@ -59,7 +59,7 @@ describe('the widget look of a bot instance: admin card with live preview, and t
         Fs.mkdirSync(SHOTS, { recursive: true });
         await card!.screenshot({ path: Path.join(SHOTS, 'look-01-admin-card.png') as `${string}.png` });
         expect((await t.server.app.services.tenants.getBotInstance(shop.bot.id))!.look)
-            .to.deep.equal({ color: '#7f1d1d', position: 'left', title: 'Ask Looks', greeting: 'Hello from Looks! What can we do for you?' });
+            .to.deep.equal({ color: '#7f1d1d', position: 'left', title: 'Ask Looks', greeting: 'Hello from Looks! What can we do for you?', texts: {} });
         await page.close();
 
         const merchant = await startMerchantSite(`${t.url}/widget-looks.js`);

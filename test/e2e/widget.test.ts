@@ -3,6 +3,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { startMerchantSite } from '../helpers/fake-merchant';
+import { connectAgent, request as nesRequest, setAvailable } from '../helpers/livechat-client';
 import { importCustomers, lastCode } from '../helpers/loyalty';
 import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
 import { seedDemo } from '../../bin/commands/seed';
@@ -182,61 +183,39 @@ describe('the customer widget on a merchant site (cross-origin)', function () {
         await page.close();
     });
 
-    it('runs a live chat through the live chat interface: badge, connected notice, messages both ways, end', async () => {
+    it('runs a live chat with an agent: badge, connected notice, messages both ways, end', async () => {
+        // A real agent (a nes socket, as the console has), Available; the customer's widget connects for real.
+        const agent = await connectAgent(t.url, shop);
+        await setAvailable(t.server, shop, true);
         const page = await browser.newPage();
-        await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
-        await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
-        await page.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
-        await waitForMessage(page, 'Hi! Welcome');
-        // With the live chat stub every store is unavailable, so mount a second panel of the loaded chunk with a
-        // fake LiveChat (the interface of widget/src/live-chat.ts), reached through webpack's module registry.
-        await page.evaluate(() => {
-            const w = window as any;
-            w.webpackChunkloyaltyChatWidget.push([['live-probe'], {}, (require: any) => { w.lcRequire = require; }]);
-            const app = Object.keys(w.lcRequire.m).map((id) => w.lcRequire(id)).find((m: any) => m && typeof m.mount === 'function');
-            const host = document.createElement('div');
-            host.id = 'live-probe';
-            document.body.appendChild(host);
-            const calls: any = w.liveCalls = { started: null, sent: [], ended: 0 };
-            app.mount({
-                config: { key: 'pk_probe', storeName: 'Probe Store', apiOrigin: location.origin, subdomain: 'probe' },
-                root: host.attachShadow({ mode: 'open' }),
-                saved: null,
-                save() { /* not kept */ },
-                onToggle() { /* no launcher */ },
-                onUnread() { /* no launcher */ },
-                liveChat(options: any) {
-                    w.liveOptions = options;
-                    return {
-                        async checkAvailability() { return { available: true }; },
-                        async start(details: unknown) { calls.started = details; },
-                        async resume() { /* nothing saved */ },
-                        send(text: string) { calls.sent.push(text); },
-                        async end() { calls.ended++; }
-                    };
-                }
-            }).open();
-        });
-        const PROBE = `document.getElementById('live-probe').shadowRoot`;
-        await waitForMessage(page, 'Hi! Welcome to Probe Store support.', 5000, PROBE);
-        await clickChip(page, 'Talk to live support', PROBE);
-        await waitForMessage(page, 'Connecting you with a member of our team.', 5000, PROBE);
-        expect(await page.evaluate(`${PROBE}.querySelector('.lc-badge').hidden`)).to.equal(false);
-        expect(await page.evaluate(`${PROBE}.querySelector('.lc-badge').textContent`)).to.equal('Live Chat Active');
-        expect(await page.evaluate('window.liveCalls.started')).to.deep.equal({ phoneNumber: null, customerMessage: 'Talk to live support' });
-        expect(await messagesText(page, PROBE)).to.not.contain("You're connected!");
-        await waitForMessage(page, "You're connected! A member of our team will reply here shortly.", 4000, PROBE);
-        await typeAndSend(page, 'Where is my order?', PROBE);
-        expect(await page.evaluate('window.liveCalls.sent')).to.deep.equal(['Where is my order?']);
-        await page.evaluate(() => (window as any).liveOptions.onMessage({ sender: 'agent', message: '<b>Hi</b>, this is Sam.', timestamp: new Date().toISOString() }));
-        await waitForMessage(page, '<b>Hi</b>, this is Sam.', 2000, PROBE);
-        expect(await page.evaluate(`${PROBE}.querySelectorAll('.lc-msgs b').length`)).to.equal(0);     // text, never HTML
-        await screenshot(page, 'widget-13-live-chat');
-        await page.evaluate(() => (window as any).liveOptions.onEnded('agent'));
-        await waitForMessage(page, 'The live chat has ended. You can continue with the questions below.', 2000, PROBE);
-        expect(await page.evaluate(`${PROBE}.querySelector('.lc-badge').hidden`)).to.equal(true);
-        expect(await page.evaluate(`${PROBE}.querySelector('.lc-quick').hidden`)).to.equal(false);
-        await page.close();
+        try {
+            await page.goto(`http://localhost:${merchant.port}/`, { waitUntil: 'load' });
+            await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`);
+            await page.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
+            await waitForMessage(page, 'Hi! Welcome');
+            await clickChip(page, 'Talk to live support');
+            await waitForMessage(page, 'Connecting you with a member of our team.', 5000);
+            expect(await page.evaluate(`${ROOT}.querySelector('.lc-badge').hidden`)).to.equal(false);
+            expect(await page.evaluate(`${ROOT}.querySelector('.lc-badge').textContent`)).to.equal('Live Chat Active');
+            const request = await agent.box.waitFor((m: any) => m.type === 'new_customer');
+            await waitForMessage(page, "You're connected! A member of our team will reply here shortly.", 6000);
+            await nesRequest(agent.client, 'POST', `/api/chat/session/${request.sessionId}/accept`);
+            await typeAndSend(page, 'Where is my order?');
+            await agent.box.waitFor((m: any) => m.type === 'chat_message' && m.message === 'Where is my order?');
+            await nesRequest(agent.client, 'POST', `/api/chat/session/${request.sessionId}/messages`, { message: '<b>Hi</b>, this is Sam.', clientMessageId: 'probe-1' });
+            await waitForMessage(page, '<b>Hi</b>, this is Sam.', 5000);
+            expect(await page.evaluate(`${ROOT}.querySelectorAll('.lc-msgs b').length`)).to.equal(0);     // text, never HTML
+            await screenshot(page, 'widget-13-live-chat');
+            await nesRequest(agent.client, 'POST', `/api/chat/session/${request.sessionId}/end`);
+            await waitForMessage(page, 'The live chat has ended. You can continue with the questions below.', 5000);
+            expect(await page.evaluate(`${ROOT}.querySelector('.lc-badge').hidden`)).to.equal(true);
+            expect(await page.evaluate(`${ROOT}.querySelector('.lc-quick').hidden`)).to.equal(false);
+        }
+        finally {
+            await page.close();
+            await setAvailable(t.server, shop, false);
+            agent.client.disconnect();
+        }
     });
 
     it('fits a phone screen', async () => {

@@ -82,6 +82,8 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'questions.question.update': ['admin'],
     'widget.bot-look.update': ['admin'],
     'widget.bots.list': ['admin'],
+    'widget.languages.get': ['admin'],
+    'widget.languages.update': ['admin'],
     'questions.question.delete': ['admin'],
     'questions.order.save': ['admin'],
     'livechat.waiting.list': ['admin'],

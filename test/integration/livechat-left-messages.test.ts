@@ -119,7 +119,8 @@ describe('live chat: left messages are conversations in the console, answered by
 
     it('mails the reply in the language the customer wrote in (the widget\'s lang), English for one it does not have', async () => {
         await leave(a, { sessionId: 'widget_1_leftes', email: 'ana@example.test', name: 'Ana', message: '¿Tienen la chaqueta azul?', lang: 'es-MX' });
-        await leave(a, { sessionId: 'widget_1_leftde', email: 'udo@example.test', message: 'Haben Sie die Jacke?', lang: 'de' });
+        // Italian is not shipped (German is, since issue 27's translations): English.
+        await leave(a, { sessionId: 'widget_1_leftde', email: 'udo@example.test', message: 'Avete la giacca?', lang: 'it' });
         expect((await reply(a, 'widget_1_leftes', { message: '¡Sí, en talla M!' })).statusCode).to.equal(201);
         expect((await reply(a, 'widget_1_leftde', { message: 'Yes, in M.' })).statusCode).to.equal(201);
         const [es] = await t.server.app.services.mail.list({ to: 'ana@example.test' });

@@ -21,17 +21,17 @@ describe('a bot instance\'s widget look (PUT /api/widget/bots/{id}/look, issue 1
 
     it('starts with the defaults, saves a look, and the served widget carries it', async () => {
         const before = await server.app.services.tenants.getBotInstance(a.bot.id);
-        expect(before!.look).to.deep.equal({ color: null, position: 'right', title: null, greeting: null });
-        const res = await put(a, a.bot.id, { color: '#7F1D1D', position: 'left', title: 'Help desk', greeting: 'Hola! ¿En qué podemos ayudarte?' });
+        expect(before!.look).to.deep.equal({ color: null, position: 'right', title: null, greeting: null, texts: {} });
+        const res = await put(a, a.bot.id, { color: '#7F1D1D', position: 'left', title: 'Help desk', greeting: 'Hola! ¿En qué podemos ayudarte?', texts: {} });
         expect(res.statusCode, res.payload).to.equal(200);
-        expect((res.result as any).look).to.deep.equal({ color: '#7f1d1d', position: 'left', title: 'Help desk', greeting: 'Hola! ¿En qué podemos ayudarte?' });
+        expect((res.result as any).look).to.deep.equal({ color: '#7f1d1d', position: 'left', title: 'Help desk', greeting: 'Hola! ¿En qué podemos ayudarte?', texts: {} });
         const script = await server.inject({ url: '/widget-looka.js', headers: { host: 'chat.example.com' } });
         if (script.statusCode === 200) {
             const config = JSON.parse(script.payload.match(/^window\.__loyaltyChatWidget=(\{.*?\});\n/)![1]);
-            expect(config.look).to.deep.equal({ color: '#7f1d1d', position: 'left', title: 'Help desk', greeting: 'Hola! ¿En qué podemos ayudarte?' });
+            expect(config.look).to.deep.equal({ color: '#7f1d1d', position: 'left', title: 'Help desk', greeting: 'Hola! ¿En qué podemos ayudarte?', texts: {} });
         }
         const reset = await put(a, a.bot.id, {});
-        expect((reset.result as any).look).to.deep.equal({ color: null, position: 'right', title: null, greeting: null });
+        expect((reset.result as any).look).to.deep.equal({ color: null, position: 'right', title: null, greeting: null, texts: {} });
     });
 
     it('refuses a colour white text cannot be read on, a bad colour or side, with 400 and nothing stored', async () => {

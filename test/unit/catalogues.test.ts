@@ -63,6 +63,16 @@ describe('message catalogues (core/i18n, issue 27)', function () {
         expect(readCatalogue(Path.join(WIDGET, 'en.json')).reviewed).to.equal(true);
     });
 
+    it('ships the six launch languages in the widget, the staff app, the SMS and the reply mail, none reviewed yet but English', function () {
+        for (const part of ['widget', 'ui', 'plugins/loyalty', 'plugins/livechat']) {
+            const catalogues = readFolder(Path.join(ROOT, part, 'locales'));
+            expect(catalogues.map((c) => c.lang).sort(), part).to.deep.equal(['ar', 'de', 'en', 'es', 'fr', 'pt-BR']);
+            for (const catalogue of catalogues) {
+                expect(catalogue.reviewed, catalogue.source).to.equal(catalogue.lang === 'en');
+            }
+        }
+    });
+
     it('fails on a key removed from a language (the check, and the build through the webpack loader)', function () {
         const dir = brokenCopy();
         edit(Path.join(dir, 'es.json'), (c) => delete c.greeting);
@@ -172,7 +182,15 @@ describe('message catalogues (core/i18n, issue 27)', function () {
     it('the server catalogues: the SMS text takes a language and falls back to English', function () {
         expect(smsCodeText('en', { store: 'Demo Store', code: '012345', minutes: 10 }))
             .to.equal('Your Demo Store verification code is 012345. It expires in 10 minutes.');
-        expect(smsCodeText('de-AT', { store: 'A {b} store', code: '1', minutes: 10 })).to.equal('Your A {b} store verification code is 1. It expires in 10 minutes.');
+        expect(smsCodeText('it-IT', { store: 'A {b} store', code: '1', minutes: 10 })).to.equal('Your A {b} store verification code is 1. It expires in 10 minutes.');
+        // Each shipped language, with its own plural rules (Arabic has six categories: 1 and 2 are words, 3–10 'few').
+        expect(smsCodeText('de-AT', { store: 'A {b} store', code: '1', minutes: 10 })).to.equal('Dein A {b} store Bestätigungscode lautet 1. Er läuft in 10 Minuten ab.');
+        expect(smsCodeText('es-MX', { store: 'Tienda', code: '123456', minutes: 1 })).to.equal('Tu código de verificación de Tienda es 123456. Caduca en 1 minuto.');
+        expect(smsCodeText('pt', { store: 'Loja', code: '123456', minutes: 10 })).to.equal('Seu código de verificação Loja é 123456. Ele expira em 10 minutos.');
+        expect(smsCodeText('fr-CA', { store: 'Boutique', code: '123456', minutes: 10 })).to.equal('Votre code de vérification Boutique est 123456. Il expire dans 10 minutes.');
+        expect(smsCodeText('ar', { store: 'متجر', code: '123456', minutes: 2 })).to.include('دقيقتين');
+        expect(smsCodeText('ar', { store: 'متجر', code: '123456', minutes: 10 })).to.match(/ 10 دقائق/u);
+        expect(smsCodeText('ar', { store: 'متجر', code: '123456', minutes: 15 })).to.match(/ 15 دقيقة/u);
         const broken = serverCatalogues({ en: { '@reviewed': true, hi: 'Hi {name}' }, es: { '@reviewed': false, hola: 'Hola' } });
         expect(() => broken('es')).to.throw(/"hi" is missing/);
         expect(broken('en').hi({ name: 'Ann' })).to.equal('Hi Ann');

@@ -326,7 +326,13 @@ describe('the widget\'s message decision (plugins/conversation, issue 23)', func
         });
 
         it('falls back to English words for a language it has none of (es-MX reads Spanish)', () => {
-            expect(decide({ step: 'questions', text: 'agent', lang: 'fr' })).to.include({ kind: 'human', lang: 'en' });
+            expect(decide({ step: 'questions', text: 'agent', lang: 'it' })).to.include({ kind: 'human', lang: 'en' });
+            // The word each language's widget text tells a customer to type for a person (issue 27).
+            expect(decide({ step: 'questions', text: 'conseiller', lang: 'fr-CA' })).to.include({ kind: 'human', lang: 'fr' });
+            expect(decide({ step: 'questions', text: 'Mitarbeiter', lang: 'de' })).to.include({ kind: 'human', lang: 'de' });
+            expect(decide({ step: 'questions', text: 'atendente', lang: 'pt-BR' })).to.include({ kind: 'human', lang: 'pt-BR' });
+            expect(decide({ step: 'questions', text: 'موظف', lang: 'ar' })).to.include({ kind: 'human', lang: 'ar' });
+            expect(decide({ step: 'code', text: 'je nai pas reçu le code', lang: 'fr' })).to.include({ kind: 'resend' });
             expect(decide({ step: 'questions', text: 'hola', lang: 'es-MX' })).to.include({ kind: 'greeting', lang: 'es' });
         });
 

@@ -33,9 +33,12 @@ describe('the message decision\'s words per language', function () {
 
     it('reads a regional tag with its language\'s words, any language with English\'s too', () => {
         expect(wordsLanguage('es-MX')).to.equal('es');
-        expect(wordsLanguage('ar')).to.equal(null);
+        expect(wordsLanguage('it')).to.equal(null);
+        expect(wordsLanguage('pt')).to.equal('pt-BR');
+        expect(wordsLanguage('fr-CA')).to.equal('fr');
         expect(lexiconsFor('es').map((l) => l.lang)).to.deep.equal(['es', 'en']);
-        expect(lexiconsFor('pt-BR').map((l) => l.lang)).to.deep.equal(['en']);
+        expect(lexiconsFor('pt-BR').map((l) => l.lang)).to.deep.equal(['pt-BR', 'en']);
+        expect(lexiconsFor('it').map((l) => l.lang)).to.deep.equal(['en']);
     });
 
     it('matches words of any script, without accents or apostrophes', () => {

@@ -4,10 +4,11 @@
  * and test/unit/catalogues.test.ts). Components read them with `useT()` (`t('shell.logout')`,
  * `t('shell.signedInAs', { email })`) or `<T id="…" />`.
  *
- * The agent's language: a profile setting once staff have one (`I18nProvider lang`), else the browser's languages,
- * else English. English is in the main bundle; other languages will be chunks of their own, fetched when chosen.
+ * The agent's language: their profile's (remembered on this browser, so the login pages speak it too), else the browser's
+ * languages, else English. English is in the main bundle; every other language is a chunk of its own, fetched before the
+ * app first renders in it or when the agent chooses it.
  */
-import { createContext, ReactNode, useContext, useEffect, useMemo } from 'react';
+import { createContext, ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { chooseLanguage } from '../../core/shared/languages';
 import en from '../locales/en.json';
 
@@ -16,29 +17,92 @@ export type Translate = (key: AdminTextKey, args?: Record<string, unknown>) => s
 type Messages = Record<AdminTextKey, (args?: Record<string, unknown>) => string>;
 
 /** The webpack messages rule made each JSON a module of functions (the JSON type gives the keys). */
-const CATALOGUES: Record<string, Messages> = { en: en as unknown as Messages };
+const ENGLISH = en as unknown as Messages;
+
+/** The other languages: each a chunk of its own, fetched when an agent's language is it (adding one: a line here). */
+const CHUNKS: Record<string, () => Promise<{ default: unknown }>> = {
+    es: () => import(/* webpackChunkName: "lang-es" */ '../locales/es.json'),
+    fr: () => import(/* webpackChunkName: "lang-fr" */ '../locales/fr.json'),
+    'pt-BR': () => import(/* webpackChunkName: "lang-pt-BR" */ '../locales/pt-BR.json'),
+    de: () => import(/* webpackChunkName: "lang-de" */ '../locales/de.json'),
+    ar: () => import(/* webpackChunkName: "lang-ar" */ '../locales/ar.json')
+};
 
 /** The languages the admin app ships. */
-export const ADMIN_LANGUAGES = Object.keys(CATALOGUES);
+export const ADMIN_LANGUAGES = ['en', ...Object.keys(CHUNKS)];
 
-/** The agent's language: their profile's when set, else the browser's first shipped one, else English. */
+/** Pseudo-localized English (src/pseudo.ts): what the tests at phone width choose to see truncation and overflow. */
+export const PSEUDO = 'en-XA';
+CHUNKS[PSEUDO] = () => import(/* webpackChunkName: "lang-pseudo" */ './pseudo').then((m) => ({ default: m.pseudoMessages(ENGLISH) }));
+
+const loaded = new Map<string, Messages>([['en', ENGLISH]]);
+
+/** Where the agent's choice is remembered on this browser (the login pages, before the profile is known, speak it too). */
+const STORAGE_KEY = 'lc-admin-lang';
+
+function remembered(): string | null {
+    try {
+        return localStorage.getItem(STORAGE_KEY);
+    }
+    catch {
+        return null;
+    }
+}
+
+/** The agent's language: their profile's when set (remembered on this browser), else the browser's first shipped one, else English. */
 export function adminLanguage(profile?: string | null): string {
     const browser = typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language];
-    return chooseLanguage([profile, ...browser], ADMIN_LANGUAGES, 'en');
+    const wish = profile ?? remembered();
+    return wish === PSEUDO ? PSEUDO : chooseLanguage([wish, ...browser], ADMIN_LANGUAGES, 'en');
+}
+
+/** Fetches a language's catalogue (English: at hand); a language that cannot be loaded stays English. */
+export function loadLanguage(lang: string): Promise<void> {
+    const chunk = CHUNKS[lang];
+    if (loaded.has(lang) || !chunk) {
+        return Promise.resolve();
+    }
+    return chunk().then((m) => {
+        loaded.set(lang, m.default as Messages);
+    }, (err) => console.warn(`the ${lang} texts could not be loaded: English instead`, err));
 }
 
 function translator(lang: string): Translate {
-    const messages = CATALOGUES[lang] ?? CATALOGUES.en;
+    const messages = loaded.get(lang) ?? ENGLISH;
     return (key, args) => messages[key](args);
 }
 
-const I18nContext = createContext<{ lang: string; t: Translate }>({ lang: 'en', t: translator('en') });
+interface I18n {
+    lang: string;
+    t: Translate;
+    /** The agent chose a language (null: the browser's): remembered on this browser, fetched, then shown. */
+    setLanguage(lang: string | null): void;
+}
 
-export function I18nProvider({ lang, children }: { lang: string; children: ReactNode }) {
-    const value = useMemo(() => ({ lang, t: translator(lang) }), [lang]);
+const I18nContext = createContext<I18n>({ lang: 'en', t: translator('en'), setLanguage: () => undefined });
+
+export function I18nProvider({ lang: initial, children }: { lang: string; children: ReactNode }) {
+    const [lang, setLang] = useState(initial);
+    const setLanguage = useCallback((choice: string | null) => {
+        try {
+            if (choice) {
+                localStorage.setItem(STORAGE_KEY, choice);
+            }
+            else {
+                localStorage.removeItem(STORAGE_KEY);
+            }
+        }
+        catch { /* storage blocked: this page only */ }
+        const next = adminLanguage(choice);
+        void loadLanguage(next).then(() => setLang(next));
+    }, []);
+    const shown = loaded.has(lang) ? lang : 'en';
+    const value = useMemo(() => ({ lang: shown, t: translator(shown), setLanguage }), [shown, setLanguage]);
     useEffect(() => {
-        document.documentElement.lang = lang;
-    }, [lang]);
+        document.documentElement.lang = shown;
+        // Arabic reads right to left: the whole app mirrors (Blueprint follows the document's direction).
+        document.documentElement.dir = /^(ar|he|fa|ur)\b/i.test(shown) ? 'rtl' : 'ltr';
+    }, [shown]);
     return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 
@@ -49,6 +113,10 @@ export function useT(): Translate {
 
 export function useLanguage(): string {
     return useContext(I18nContext).lang;
+}
+
+export function useSetLanguage(): (lang: string | null) => void {
+    return useContext(I18nContext).setLanguage;
 }
 
 /** A text as an element: `<T id="shell.logout" />`. */

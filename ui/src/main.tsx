@@ -7,7 +7,7 @@ import { BlueprintProvider } from '@blueprintjs/core';
 import '@blueprintjs/core/lib/css/blueprint.css';
 import './styles.css';
 import { App } from './App';
-import { adminLanguage, I18nProvider } from './i18n';
+import { adminLanguage, I18nProvider, loadLanguage } from './i18n';
 
 /** SPEC §9: never stale, no refetch on window focus, no polling by default, no retries. */
 export const queryClient = new QueryClient({
@@ -17,11 +17,13 @@ export const queryClient = new QueryClient({
     }
 });
 
-createRoot(document.getElementById('root')!).render(
+// The agent's language is fetched before the first render (no English flash); English needs nothing.
+const lang = adminLanguage();
+void loadLanguage(lang).then(() => createRoot(document.getElementById('root')!).render(
     <React.StrictMode>
         <QueryClientProvider client={queryClient}>
             <BlueprintProvider>
-                <I18nProvider lang={adminLanguage()}>
+                <I18nProvider lang={lang}>
                     <BrowserRouter>
                         <App />
                     </BrowserRouter>
@@ -29,4 +31,4 @@ createRoot(document.getElementById('root')!).render(
             </BlueprintProvider>
         </QueryClientProvider>
     </React.StrictMode>
-);
+));

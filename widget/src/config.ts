@@ -9,8 +9,10 @@ export interface WidgetConfig {
     /** The store has the AI agent (services.ai?.isEnabled). */
     aiEnabled?: boolean;
     /** The bot instance's look (null fields: the defaults). */
-    look?: { color: string | null; position: 'left' | 'right'; title: string | null; greeting: string | null };
-    /** The store's languages (issue 27; not sent yet: every shipped language enabled, English the default). */
+    look?: { color: string | null; position: 'left' | 'right'; title: string | null; greeting: string | null;
+        /** Per language (issue 27): the store's own title and greeting in that language. */
+        texts?: Record<string, { title: string | null; greeting: string | null } | undefined> };
+    /** The store's languages (issue 27; absent: every shipped language enabled, English the default). */
     languages?: { enabled?: string[]; default?: string };
 }
 

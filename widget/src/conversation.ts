@@ -67,7 +67,7 @@ export function conversation(ctx: ConversationContext) {
         const d = guard(sid);
         d({ type: 'pending', pending: true });
         try {
-            const res = await api<{ ok?: boolean; reason?: string; message?: string }>(config, '/api/loyalty/verify', { identifier: phone, sessionId: sid }, withToken());
+            const res = await api<{ ok?: boolean; reason?: string; message?: string }>(config, '/api/loyalty/verify', { identifier: phone, sessionId: sid, lang: ctx.lang() }, withToken());
             if (res && res.ok === false) {
                 d(said(TEXT.notFound, 'error'));
                 ctx.emit({ action: 'verification_failed', phoneNumber: phone, success: false, errorMessage: res.message ?? res.reason ?? null });

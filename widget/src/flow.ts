@@ -86,7 +86,8 @@ export type Action =
     | { type: 'feedback_for'; historyId: number | null }
     | { type: 'offer'; offer: 'resend' | 'person' | null; question?: string }
     | { type: 'token'; token: string | null }
-    | { type: 'new_chat'; sessionId: string };
+    | { type: 'new_chat'; sessionId: string }
+    | { type: 'lang'; lang: string };
 
 /** A message to show now (an action creator: the reducer stays pure). */
 export function said(text: string, from: Sender = 'bot', author?: string): Action {
@@ -172,6 +173,8 @@ export function reduce(state: FlowState, action: Action): FlowState {
             return { ...state, feedbackFor: action.historyId };
         case 'offer':
             return { ...state, offer: action.offer, handOff: action.offer === 'person' ? action.question ?? null : null };
+        case 'lang':
+            return { ...state, lang: action.lang };
         case 'new_chat':
             // Everything of the previous conversation goes: only whether the panel is open, and its language, stay.
             return state.lang ? { ...initialState(action.sessionId, state.open), lang: state.lang } : initialState(action.sessionId, state.open);

@@ -25,6 +25,8 @@ export interface LiveChatOptions {
     customerToken?: () => string | null;
     /** The widget session id (SPEC §3). */
     sessionId: string;
+    /** The customer's language (issue 27): kept with the chat, shown to agents; mails to the customer use it. */
+    lang?: () => string;
     /** An agent (or system) message to show as incoming. */
     onMessage(message: { sender: 'agent' | 'system'; message: string; timestamp: string; seq?: number; agentName?: string }): void;
     /** The chat and its customer token once create-session answered (the widget saves them to resume after a reload). */
@@ -325,7 +327,8 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
     async function createSession(): Promise<void> {
         const details = starting ?? { phoneNumber: null, customerMessage: '' };
         const res = await post('/api/chat/create-session', {
-            sessionId: options.sessionId, phoneNumber: details.phoneNumber, customerMessage: details.customerMessage, pageUrl: pageUrl()
+            sessionId: options.sessionId, phoneNumber: details.phoneNumber, customerMessage: details.customerMessage, pageUrl: pageUrl(),
+            lang: options.lang?.()
         });
         if (!res.ok) {
             throw new Error(`${res.status}: ${await res.text().catch(() => res.statusText)}`);

@@ -10,7 +10,7 @@ import type { WidgetConfig } from './config';
 import type { PanelController } from './panel';
 import type { FlowState } from './flow';
 import { adoptStyles, LOADER_CSS } from './styles';
-import { LAUNCHER, languageOf, loadMessages } from './languages';
+import { LAUNCHER, languageOf, loadMessages, sideOf } from './languages';
 
 declare let __webpack_public_path__: string;
 
@@ -90,18 +90,13 @@ function boot(config: WidgetConfig): void {
     const root = host.attachShadow({ mode: 'open' });
     // The customer's language (languages.ts); a conversation read only later may bring its own.
     let lang = languageOf(config, saved && saved.lang);
-    const label = (open: boolean, count = 0) => {
-        const texts = LAUNCHER[lang];
-        const text = open ? texts.launcherClose({ store: config.storeName }) : texts.launcherOpen({ store: config.storeName });
-        return count ? texts.launcherUnread({ label: text, count }) : text;
-    };
-    // The store's look: colour and side (the panel follows the same side).
+    // The launcher's label: on the merchant page its one text of every language (LAUNCHER); once the panel is there,
+    // the panel's (in the language the customer may have switched to, with the unread count).
+    let texts: PanelController | null = null;
+    const label = (open: boolean, count = 0) => (texts ? texts.label(open, count) : LAUNCHER[lang].launcherOpen({ store: config.storeName }));
+    // The store's look: colour and side (the panel follows the same side). A right-to-left language mirrors the side.
     const look = config.look;
-    const left = look?.position === 'left';
     const color = look?.color && /^#[0-9a-f]{6}$/i.test(look.color) ? `background:${look.color};` : '';
-    if (left) {
-        host.setAttribute('data-side', 'left');
-    }
     // One string for the launcher: a single call into the DOM instead of a dozen (its parse is the browser's HTML
     // parser, cheaper on a phone than building the nodes one by one from script). No style="…" in it: see above.
     root.innerHTML = `<button type="button" class="lc-launcher" aria-expanded="false" aria-label="${attr(label(false))}">` +
@@ -113,12 +108,14 @@ function boot(config: WidgetConfig): void {
     // After the markup (which replaces the root's children): in a browser without constructable stylesheets
     // this appends a <style> element.
     adoptStyles(root, LOADER_CSS);
-    if (color || left) {
+    // Through the CSSOM (see above); again when the customer switches between a left-to-right and a right-to-left language.
+    const place = () => {
+        const left = sideOf(look?.position, lang) === 'left';
+        host.setAttribute('data-side', left ? 'left' : 'right');
         button.style.cssText = color + (left ? 'right:auto;left:20px' : '');
-    }
-    if (left) {
-        unread.style.cssText = 'right:auto;left:62px';
-    }
+        unread.style.cssText = left ? 'right:auto;left:62px' : '';
+    };
+    place();
 
     let isOpen = false;
     let panel: Promise<PanelController> | null = null;
@@ -135,6 +132,11 @@ function boot(config: WidgetConfig): void {
             saved: conversation,
             lang,
             messages,
+            onLanguage(next) {
+                lang = next;
+                place();
+                button.setAttribute('aria-label', label(isOpen));
+            },
             save(state) {
                 try {
                     storage()?.setItem(key, JSON.stringify(state));
@@ -157,7 +159,9 @@ function boot(config: WidgetConfig): void {
                 button.setAttribute('aria-label', label(isOpen, isOpen ? 0 : count));
             }
         }));
-        panel.catch((err) => {
+        panel.then((p) => {
+            texts = p;
+        }, (err) => {
             console.warn('loyalty-chat: the chat panel could not be loaded', err);
             panel = null;
         });

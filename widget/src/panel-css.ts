@@ -34,6 +34,7 @@ export const PANEL_CSS = `
 .lc-bar{display:flex;gap:8px;padding:6px 14px;background:#fff;border-top:1px solid #e5e7eb}
 .lc-link{border:1px solid #d1d5db;background:#fff;border-radius:6px;padding:4px 10px;cursor:pointer;color:#374151;font-size:12px}
 .lc-link[hidden]{display:none}
+.lc-lang{margin-inline-start:auto;max-width:45%;border:1px solid #d1d5db;background:#fff;border-radius:6px;padding:2px 4px;color:#374151;font:inherit;font-size:12px}
 .lc-form{display:flex;gap:8px;padding:10px 14px;border-top:1px solid #e5e7eb;background:#fff}
 .lc-input{flex:1;min-width:0;border:1px solid #6b7280;border-radius:8px;padding:8px 10px;font:inherit;font-size:16px;color:#111827;background:#fff;resize:none;height:40px}
 .lc-input:disabled{background:#f3f4f6}

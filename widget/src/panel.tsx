@@ -19,6 +19,7 @@ import { adoptStyles } from './styles';
 import { DEFAULT_QUESTIONS, FaqItem, language, Messages, setLanguage, t, TEXT } from './texts';
 import { useLiveChat } from './use-live-chat';
 import type { Availability } from './hours';
+import { enabledLanguages, isRtl, LAUNCHER, loadMessages, sideOf } from './languages';
 
 export interface MountOptions {
     config: WidgetConfig;
@@ -33,6 +34,8 @@ export interface MountOptions {
     /** The customer's language (languages.ts) and its texts (null or absent: English, which this chunk carries). */
     lang?: string;
     messages?: Messages | null;
+    /** The customer switched language in the panel: the launcher's label and side follow. */
+    onLanguage?(lang: string): void;
     /** Makes the live chat connection (default: live-chat.ts, fetched as its own chunk when first used); tests pass a fake. */
     liveChat?: (options: LiveChatOptions) => LiveChat;
 }
@@ -41,7 +44,12 @@ export interface PanelController {
     open(): void;
     close(): void;
     toggle(): void;
+    /** The launcher's label in the panel's language (open: "Close chat…"), with the unread count when there is one. */
+    label(open: boolean, count: number): string;
 }
+
+/** Each language by its own name (what a customer looks for in the language menu). */
+const NAMES: Record<string, string> = { en: 'English', es: 'Español', fr: 'Français', 'pt-BR': 'Português (Brasil)', de: 'Deutsch', ar: 'العربية' };
 
 /** The longest message a customer can send; longer text shows a counter instead of being cut silently. */
 export const MAX_LENGTH = 2000;
@@ -64,7 +72,10 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     const inputRef = useRef<HTMLTextAreaElement>(null);
     const listRef = useRef<HTMLDivElement>(null);
     const look = config.look;
-    const title = look?.title || t('title', { store: config.storeName });
+    // The store's own texts: per language, else (its default language) the look's, else the catalogue's.
+    const own = (key: 'title' | 'greeting') => look?.texts?.[language()]?.[key]
+        || (language() === (config.languages?.default || 'en') ? look?.[key] : null);
+    const title = own('title') || t('title', { store: config.storeName });
 
     useLayoutEffect(() => {
         bus.dispatch = dispatch;
@@ -126,7 +137,8 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     // ---- the store's questions ----
     useEffect(() => {
         let done = false;
-        api<FaqItem[]>(config, '/api/questions', undefined, { token: tokenRef.current })
+        // The store's questions in the customer's language (else its default language's), again when they switch.
+        api<FaqItem[]>(config, `/api/questions?lang=${encodeURIComponent(language())}`, undefined, { token: tokenRef.current })
             .then((rows) => {
                 if (!done) {
                     setQuestions(Array.isArray(rows)
@@ -143,7 +155,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         return () => {
             done = true;
         };
-    }, [config]);
+    }, [config, state.lang]);
 
     // Outside support hours with `hide` (issue 26), the live-support question is not offered: asked once per panel.
     const [hideLive, setHideLive] = useState(false);
@@ -171,7 +183,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         if (state.open && questions && state.step === 'initial' && !state.messages.length) {
             const greet = () => {
                 greetDelay.current = 0;
-                dispatch(said(look?.greeting || TEXT.greeting(config.storeName)));
+                dispatch(said(own('greeting') || TEXT.greeting(config.storeName)));
                 dispatch({ type: 'step', step: 'questions' });
             };
             if (!greetDelay.current) {
@@ -191,6 +203,18 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         }
         setText('');
         void talk.submit(value);
+    }
+
+    /** The customer's choice of language: the texts from now on (what was said stays as it was), kept with the conversation. */
+    function switchLanguage(next: string): void {
+        void loadMessages(next).then((messages) => {
+            if (next !== 'en' && !messages) {
+                return;     // its texts could not be loaded: stay in the current language
+            }
+            setLanguage(next, messages);
+            dispatch({ type: 'lang', lang: next });
+            options.onLanguage?.(next);
+        });
     }
 
     function newChat(): void {
@@ -237,9 +261,11 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     const showQuick = step === 'questions' && !live.offline;
     const inStep = step === 'identifier' || step === 'code';
 
+    const lang = language();
+    const languages = enabledLanguages(config);
     return (
-        <div className={`lc-panel${look?.position === 'left' ? ' lc-left' : ''}`} role="dialog" aria-modal="true" aria-label={title} lang={language()}
-            hidden={!state.open} ref={panelRef} onKeyDown={onKeyDown}
+        <div className={`lc-panel${sideOf(look?.position, lang) === 'left' ? ' lc-left' : ''}`} role="dialog" aria-modal="true" aria-label={title} lang={lang}
+            dir={isRtl(lang) ? 'rtl' : 'ltr'} hidden={!state.open} ref={panelRef} onKeyDown={onKeyDown}
             // The store's colour (≥ 4.5:1 with white, checked when staff set it) on the head, the customer's bubbles,
             // the question chips, Send and the focus ring; set through the CSSOM, which a strict CSP allows.
             style={look?.color ? { '--lc-accent': look.color } as CSSProperties : undefined}>
@@ -259,7 +285,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             )}
             <div className="lc-quick" role="group" aria-label={t('quickQuestions')} hidden={!showQuick}>
                 {showQuick && (questions ?? []).filter((q) => !(hideLive && q.kind === 'live_support')).map((q) => (
-                    <button key={q.id} type="button" className="lc-chip" disabled={state.pending} onClick={() => !state.pending && talk.choose(q)}>{q.question}</button>
+                    <button key={q.id} type="button" className="lc-chip" dir="auto" disabled={state.pending} onClick={() => !state.pending && talk.choose(q)}>{q.question}</button>
                 ))}
             </div>
             {inStep && (
@@ -286,6 +312,11 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             <div className="lc-bar">
                 <button type="button" className="lc-link" onClick={newChat}>{t('newChat')}</button>
                 <button type="button" className="lc-link" hidden={!(step === 'success' || step === 'code')} onClick={() => talk.moreHelp()}>{t('moreHelpButton')}</button>
+                {languages.length > 1 && (
+                    <select className="lc-lang" aria-label={t('language')} value={lang} onChange={(e) => switchLanguage(e.target.value)}>
+                        {languages.map((l) => <option key={l} value={l} lang={l}>{NAMES[l] ?? l}</option>)}
+                    </select>
+                )}
             </div>
             <form className="lc-form" onSubmit={(e) => {
                 e.preventDefault();
@@ -339,6 +370,11 @@ export function mount(options: MountOptions): PanelController {
         toggle() {
             const open = bus.queue.reduce((o, a) => (a.type === 'open' ? true : a.type === 'close' ? false : o), bus.state.open);
             send({ type: open ? 'close' : 'open' });
+        },
+        label(open, count) {
+            const store = options.config.storeName;
+            const text = open ? t('launcherClose', { store }) : LAUNCHER[language()].launcherOpen({ store });
+            return count ? t('launcherUnread', { label: text, count }) : text;
         }
     };
 }

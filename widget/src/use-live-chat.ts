@@ -55,6 +55,7 @@ export function useLiveChat(host: LiveChatHost) {
         const d = guard(session);
         live.current ??= (host.make ?? lazyLiveChat)({
             apiOrigin: config.apiOrigin,
+            lang: () => language(),
             widgetKey: config.key,
             sessionId: session,
             customerToken: () => (stateRef.current.sessionId === session ? tokenRef.current : null),

@@ -13,6 +13,7 @@ export class UserModel extends Model {
     name!: string | null;
     /** What customers call this agent (issue 23); null: the first name. */
     displayName!: string | null;
+    language!: string | null;
     passwordHash!: string;
     role!: Role;
     isActive!: boolean;

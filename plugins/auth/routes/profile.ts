@@ -3,6 +3,7 @@ import type { Server } from '@hapi/hapi';
 import { allow } from '../../../core/http/access';
 import { adminOf } from '../../../core/http/callers';
 import { withCodes } from '../../../core/http/errors';
+import { SHIPPED_LANGUAGES } from '../../../core/shared/languages';
 import type { UserService } from '../services/user-service';
 
 /** What a profile change may answer (the admin app's catalogue renders `error.<code>`). */
@@ -31,15 +32,22 @@ export function registerProfileRoutes(server: Server, users: UserService): void 
             handler: (request) => users.profile(adminOf(request).userId)
         }
     });
-    server.route<{ Payload: { displayName: string | null } }>({
+    server.route<{ Payload: { displayName: string | null; language?: string | null } }>({
         method: 'PUT',
         path: '/api/admin/profile',
         options: {
             id: 'auth.profile.update',
             plugins: { audit: { action: 'profile.update' } },
             auth: allow('admin'),
-            validate: { payload: Joi.object({ displayName }) },
-            handler: (request) => users.updateProfile(adminOf(request).userId, { displayName: request.payload.displayName })
+            validate: {
+                payload: Joi.object({
+                    displayName,
+                    // The staff app's language (issue 27): a shipped one, or null for the browser's.
+                    language: Joi.string().valid(...SHIPPED_LANGUAGES).allow(null)
+                        .messages({ 'any.only': `"language" must be one of ${SHIPPED_LANGUAGES.join(', ')}, or null for the browser's` })
+                })
+            },
+            handler: (request) => users.updateProfile(adminOf(request).userId, { displayName: request.payload.displayName, language: request.payload.language })
         }
     });
 }

@@ -48,7 +48,8 @@ export function firstName(name: string | null, email: string): string {
 export function toProfile(row: UserModel): StaffProfile {
     return {
         id: row.id, email: row.email, name: row.name, displayName: row.displayName ?? null,
-        shownName: row.displayName?.trim() || firstName(row.name, row.email)
+        shownName: row.displayName?.trim() || firstName(row.name, row.email),
+        language: row.language ?? null
     };
 }
 
@@ -172,9 +173,12 @@ export class UserService {
         return toProfile(row);
     }
 
-    /** Sets (or, with an empty text, clears) the display name. Validated by the route. */
-    async updateProfile(id: number, input: { displayName: string | null }): Promise<StaffProfile> {
-        const row = await UserModel.query(this.db).patchAndFetchById(id, { displayName: input.displayName?.trim() || null });
+    /** Sets (or, with an empty text, clears) the display name, and the language when given. Validated by the route. */
+    async updateProfile(id: number, input: { displayName: string | null; language?: string | null }): Promise<StaffProfile> {
+        const row = await UserModel.query(this.db).patchAndFetchById(id, {
+            displayName: input.displayName?.trim() || null,
+            ...(input.language !== undefined ? { language: input.language } : {})
+        });
         if (!row) {
             throw Boom.notFound('User not found');
         }

@@ -1,5 +1,9 @@
+import ar from './ar.json';
+import de from './de.json';
 import en from './en.json';
 import es from './es.json';
+import fr from './fr.json';
+import ptBR from './pt-BR.json';
 import { tokens } from '../services/text';
 
 /**
@@ -7,7 +11,7 @@ import { tokens } from '../services/text';
  * per language): `words/<lang>.json`, each with exactly English's keys. Adding a language (fr, pt-BR, de, ar…): its
  * file next to en.json, one line in WORDS, and `npm run build && npx mocha dist/test/unit/conversation-words.test.js`.
  */
-export const WORDS = { en, es } satisfies Record<string, WordList>;
+export const WORDS = { en, es, fr, 'pt-BR': ptBR, de, ar } satisfies Record<string, WordList>;
 
 /** One language's phrases, by what they say. */
 export interface WordList {
@@ -60,11 +64,11 @@ function compile(list: WordList): Lexicon {
 /** The shipped language for a BCP 47 tag ('es-MX' → 'es'), or null. */
 export function wordsLanguage(lang: string | null | undefined): keyof typeof WORDS | null {
     const tag = String(lang ?? '').toLowerCase();
-    if (tag in WORDS) {
-        return tag as keyof typeof WORDS;
-    }
     const base = tag.split('-')[0];
-    return base in WORDS ? base as keyof typeof WORDS : null;
+    const shipped = Object.keys(WORDS) as Array<keyof typeof WORDS>;
+    // The exact tag, else its language ('es-MX' → es), else a regional form of it ('pt' → pt-BR).
+    return shipped.find((l) => l.toLowerCase() === tag) ?? shipped.find((l) => l.toLowerCase() === base)
+        ?? shipped.find((l) => l.toLowerCase().split('-')[0] === base) ?? null;
 }
 
 /** The lexicons to read a message with: the customer's language first, then English (customers mix in English words). */

@@ -117,13 +117,16 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                         phoneNumber: Joi.string().trim().max(20).allow('', null),
                         customerMessage: Joi.string().trim().max(maxLength).allow('', null)
                             .messages({ 'string.max': `"customerMessage" must be at most ${maxLength} characters` }),
-                        pageUrl
+                        pageUrl,
+                        // The customer's language (issue 27): kept with the chat, shown in the console.
+                        lang: withCodes(Joi.string().trim().max(35).pattern(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/)
+                            .messages({ 'string.pattern.base': '"lang" must be a language tag such as en or es-MX' }), { '*': LIVECHAT_INPUT_CODES.lang })
                     })
                 },
                 handler: async (request, h) => {
                     const c = widgetOf(request);
                     await createLimit.consume(clientIp(request), LIVECHAT_ERRORS.tooManyChats);
-                    const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null; pageUrl?: string | null };
+                    const body = request.payload as { sessionId: string; phoneNumber?: string | null; customerMessage?: string | null; pageUrl?: string | null; lang?: string };
                     // Outside the support hours only a chat already open goes on (issue 26); a new one is refused.
                     const hours = await server.app.services.livechatHours.availability(c.organizationId);
                     if (!hours.open && !await chat().hasOpenChat(c.organizationId, body.sessionId)) {
@@ -138,6 +141,7 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                         phoneNumber: body.phoneNumber ?? null,
                         customerMessage: body.customerMessage ?? null,
                         pageUrl: body.pageUrl || null,
+                        lang: body.lang ?? null,
                         domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined),
                         ...(aiConversation.length ? {
                             via: 'ai' as const,

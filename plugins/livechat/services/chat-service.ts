@@ -19,7 +19,7 @@ import { coded } from '../../../core/http/errors';
 import { e164 } from '../../../core/http/fields';
 import { LIVECHAT_ERRORS, LIVECHAT_STAFF_ERRORS, messageTooLong } from '../errors';
 import { visitorLabel, visitorNumber } from '../../../core/shared/visitor';
-import { leftMessageReplyMail } from '../texts';
+import { leftMessageReplyMail, storeLeftMessageMail, transcriptMail } from '../texts';
 import type { AiTurn, ChatMessage, ChatSession, EmailSettings, LeftMessageReply, LeftMessageState } from '../../../core/types/api';
 
 export type { ChatMessage, ChatSession, EmailSettings };
@@ -63,6 +63,8 @@ export interface NewChat {
     domain: string | null;
     /** The page the customer asked from (origin and path), when the widget said. */
     pageUrl?: string | null;
+    /** The customer's language (the widget's, issue 27). */
+    lang?: string | null;
     via?: 'widget' | 'ai';
     /** The AI conversation before the hand-off (via 'ai'): what the agents see with the request. */
     aiContext?: AiTransferContext;
@@ -337,18 +339,12 @@ export class ChatService {
         const session = toSession(row);
         const settings = await this.getEmailSettings(input.organizationId);
         const org = await this.deps.tenants.getOrganization(input.organizationId);
-        await this.deps.mail.send({
-            organizationId: input.organizationId,
-            to: settings.emailRecipient,
-            replyTo: email,
-            subject: `Offline message from ${email}${org ? ` (${org.storeName})` : ''}`,
-            text: [`A customer wrote while no agent was available.`, `Reply to: ${email}`,
-                ...(name ? [`Name: ${name}`] : []),
-                `Phone: ${row.phoneNumber}`, `Visitor label: ${session.visitorLabel}`,
-                ...(row.pageUrl ? [`Page: ${row.pageUrl}`] : []),
-                `Session: ${sessionId}`, '', text, '',
-                'It is also in the live chat console (Messages), where an agent can answer it.', ''].join('\n')
+        // To the store, in the store's default language (DESIGN §10), whatever the customer's.
+        const mail = storeLeftMessageMail(org?.languages.default, {
+            store: org?.storeName ?? '', email, name, phone: row.phoneNumber, visitorNumber: session.visitorNumber, pageUrl: row.pageUrl ?? null,
+            sessionId, message: text
         });
+        await this.deps.mail.send({ organizationId: input.organizationId, to: settings.emailRecipient, replyTo: email, ...mail });
         await this.deps.realtime.publish(paths.agents(input.organizationId), {
             type: 'left_message', sessionId, visitorNumber: session.visitorNumber, visitorLabel: session.visitorLabel,
             email, name, message: text, pageUrl: session.pageUrl, timestamp: session.createdAt
@@ -493,6 +489,10 @@ export class ChatService {
                 await ChatSessionModel.query(this.db).where('id', open.id).whereNull('page_url').patch({ pageUrl: input.pageUrl });
                 open.pageUrl = input.pageUrl;
             }
+            if (!open.lang && input.lang) {
+                await ChatSessionModel.query(this.db).where('id', open.id).whereNull('lang').patch({ lang: input.lang });
+                open.lang = input.lang;
+            }
             return { session: toSession(open), created: false };
         }
         const sessionId = existing.length ? `${input.sessionId}~${existing.length + 1}` : input.sessionId;
@@ -508,6 +508,7 @@ export class ChatService {
                 customerMessage: first,
                 domain: input.domain,
                 pageUrl: input.pageUrl ?? null,
+                lang: input.lang ?? null,
                 lastSeq: first ? 1 : 0,
                 isStarred: false,
                 isArchived: false
@@ -526,7 +527,7 @@ export class ChatService {
         // Auto-assign (issue 26): offered to one agent first; the others see the queue move without being rung.
         const routed = this.routing ? await this.routing.created(row) : null;
         await this.deps.realtime.publish(paths.agents(input.organizationId), {
-            type, sessionId, phoneNumber: session.phoneNumber, visitorNumber: session.visitorNumber, visitorLabel: session.visitorLabel, message: first,
+            type, sessionId, phoneNumber: session.phoneNumber, visitorNumber: session.visitorNumber, visitorLabel: session.visitorLabel, message: first, lang: session.lang,
             offeredTo: routed?.offeredTo ?? null, offerExpiresAt: routed?.expiresAt ?? null,
             originalQuestion: input.aiContext?.originalQuestion ?? first, createdAt: session.createdAt,
             ...(input.aiContext ? { aiConversation: input.aiContext.aiConversation } : {})
@@ -903,24 +904,17 @@ export class ChatService {
         // Times in the store's zone, named (DESIGN §10 'Times'); each message line carries the local time only.
         const timeZone = zone ?? DEFAULT_STORE_ZONE;
         const at = (iso: string | null | undefined) => (iso ? zonedStamp(iso, timeZone) : '-');
-        const lines = [
-            `Live chat transcript — ${org?.storeName ?? ''}`.trim(),
-            `Session: ${session.sessionId}`,
-            `Customer phone: ${session.phoneNumber}`,
-            `Visitor label: ${session.visitorLabel}`,
-            `Started: ${at(session.createdAt)}`,
-            `Accepted: ${at(session.acceptedAt)}`,
-            `Ended: ${at(session.endedAt)} (${session.endReason ?? session.status})`,
-            `Times below: ${timeZone}`,
-            '',
-            ...(session.messages ?? []).map((m) => `[${m.timestamp ? zonedDateTime(m.timestamp, timeZone) : '-'}] ${m.sender === 'customer' ? 'Customer' : m.sender === 'agent' ? 'Agent' : 'System'}: ${m.message}`)
-        ];
-        await this.deps.mail.send({
-            organizationId,
-            to: settings.emailRecipient,
-            subject: `Chat transcript: ${session.phoneNumber} (${session.sessionId.slice(-8)})`,
-            text: lines.join('\n') + '\n'
+        // In the store's default language (DESIGN §10), whatever the customer's.
+        const mail = transcriptMail(org?.languages.default, {
+            store: org?.storeName ?? '', sessionId: session.sessionId, phone: session.phoneNumber, visitorNumber: session.visitorNumber,
+            started: at(session.createdAt), accepted: at(session.acceptedAt), ended: at(session.endedAt), reason: session.endReason ?? session.status,
+            zone: timeZone,
+            messages: (session.messages ?? []).map((m) => ({
+                time: m.timestamp ? zonedDateTime(m.timestamp, timeZone) : '-',
+                sender: m.sender === 'customer' || m.sender === 'agent' ? m.sender : 'system', text: m.message
+            }))
         });
+        await this.deps.mail.send({ organizationId, to: settings.emailRecipient, ...mail });
     }
 }
 
@@ -947,6 +941,7 @@ export function toSession(row: ChatSessionModel): ChatSession {
         visitorNumber: visitorNumber(row.widgetSessionId ?? row.sessionId),
         visitorLabel: visitorLabel(row.widgetSessionId ?? row.sessionId),
         pageUrl: row.pageUrl ?? null,
+        lang: row.lang ?? null,
         customerEmail: row.customerEmail ?? null,
         customerName: row.customerName ?? null,
         inboxState: row.inboxState ?? null

@@ -13,6 +13,7 @@ export class PremadeQuestionModel extends Model {
     kind!: QuestionKind;
     isActive!: boolean;
     sortOrder!: number;
+    lang!: string | null;
     createdAt!: number;
     updatedAt!: number;
 }

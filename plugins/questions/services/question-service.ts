@@ -7,6 +7,7 @@ import { iso } from '../../../core/db/model';
 import { PremadeQuestionModel } from '../models';
 import { DEFAULT_QUESTIONS } from '../../../core/shared/default-questions';
 import { QUESTION_KINDS } from '../../../core/types/api';
+import { SHIPPED_LANGUAGES } from '../../../core/shared/languages';
 import type { Question, QuestionKind } from '../../../core/types/api';
 
 export type { Question };
@@ -19,6 +20,8 @@ export interface QuestionCreate {
     kind?: QuestionKind;
     isActive?: boolean;
     sortOrder?: number;
+    /** The language it is written in (issue 27); null or absent: the store's default language. */
+    lang?: string | null;
 }
 
 export type QuestionUpdate = Partial<QuestionCreate>;
@@ -32,7 +35,9 @@ export const questionFields = {
     answer: Joi.string().trim().min(1).max(5000),
     kind: Joi.string().valid(...QUESTION_KINDS).messages({ 'any.only': '"kind" must be one of answer, loyalty_check, live_support' }),
     isActive: Joi.boolean(),
-    sortOrder: Joi.number().integer().min(0).max(100000)
+    sortOrder: Joi.number().integer().min(0).max(100000),
+    lang: Joi.string().valid(...SHIPPED_LANGUAGES).allow(null)
+        .messages({ 'any.only': `"lang" must be one of ${SHIPPED_LANGUAGES.join(', ')}, or null for the store's default language` })
 };
 
 /** The kinds whose answer the widget never shows (it runs the points check or opens live support): answer optional. */
@@ -52,7 +57,8 @@ export const createSchema = Joi.object<QuestionCreate>({
     }),
     kind: questionFields.kind.default('answer'),
     isActive: questionFields.isActive.default(true),
-    sortOrder: questionFields.sortOrder.optional()
+    sortOrder: questionFields.sortOrder.optional(),
+    lang: questionFields.lang.default(null)
 });
 
 export const updateSchema = Joi.object<QuestionUpdate>({
@@ -61,7 +67,8 @@ export const updateSchema = Joi.object<QuestionUpdate>({
     answer: Joi.string().trim().max(5000).allow(''),
     kind: questionFields.kind,
     isActive: questionFields.isActive,
-    sortOrder: questionFields.sortOrder
+    sortOrder: questionFields.sortOrder,
+    lang: questionFields.lang
 }).min(1);
 
 export const orderSchema = Joi.object<QuestionOrder>({
@@ -76,6 +83,7 @@ function toQuestion(row: PremadeQuestionModel): Question {
         kind: row.kind,
         isActive: row.isActive,
         sortOrder: row.sortOrder,
+        lang: row.lang ?? null,
         createdAt: iso(row.createdAt),
         updatedAt: iso(row.updatedAt)
     };
@@ -100,6 +108,17 @@ export class QuestionService {
         return (await query).map(toQuestion);
     }
 
+    /**
+     * The active questions a customer in `lang` sees (issue 27): those written in their language (a question without
+     * a language is in the store's default), else, while the store has none in it, the default language's.
+     */
+    async listForLanguage(organizationId: number, lang: string, storeDefault: string): Promise<Question[]> {
+        const active = await this.list(organizationId, { activeOnly: true });
+        const inLanguage = (l: string) => active.filter((q) => (q.lang ?? storeDefault) === l);
+        const own = inLanguage(lang);
+        return own.length ? own : inLanguage(storeDefault);
+    }
+
     /** A new question is active and goes last: sortOrder = count + 1 (SPEC §9) unless given. */
     async create(organizationId: number, input: QuestionCreate): Promise<Question> {
         return this.db.transaction(async (trx) => {
@@ -110,7 +129,8 @@ export class QuestionService {
                 answer: input.answer,
                 kind: input.kind ?? 'answer',
                 isActive: input.isActive ?? true,
-                sortOrder
+                sortOrder,
+                lang: input.lang ?? null
             });
             return toQuestion(row);
         });

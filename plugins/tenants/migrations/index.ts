@@ -3,11 +3,13 @@ import baseline from './20260101000000-tenants';
 import organizationTimeZone from './20261123100000-organization-time-zone';
 import botLook from './20261126060000-bot-look';
 import organizationCountry from './20261201000000-organization-country';
+import lookTexts from './20261204000000-look-texts';
 
 /** The tenants plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
     baseline,
     organizationTimeZone,
     botLook,
-    organizationCountry
+    organizationCountry,
+    lookTexts
 ];

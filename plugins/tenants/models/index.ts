@@ -16,7 +16,7 @@ export class OrganizationModel extends Model {
     /** Further registered domains of the store's pages (JSON array). */
     extraDomains!: string[] | null;
     /** JSON: the store name the widget shows, branding. */
-    settings!: { storeName?: string } | null;
+    settings!: { storeName?: string; languages?: { enabled: string[]; default: string } } | null;
     /** IANA time zone of the store's day and hour buckets (default America/New_York). */
     timeZone!: string;
     /** ISO 3166-1 alpha-2 country of the store (default US): phone numbers typed without a country code are read in it. */
@@ -30,6 +30,7 @@ export class BotInstanceModel extends Model {
     static override tableName = 'bot_instances';
     static override booleanAttributes = ['isActive'];
     static override timestamps = { created: true, updated: true };
+    static override jsonAttributes = ['lookTexts'];
 
     id!: number;
     organizationId!: number;
@@ -41,6 +42,7 @@ export class BotInstanceModel extends Model {
     lookPosition!: 'left' | 'right';
     lookTitle!: string | null;
     lookGreeting!: string | null;
+    lookTexts!: Record<string, { title: string | null; greeting: string | null }> | null;
     createdAt!: number;
     updatedAt!: number;
     organization?: OrganizationModel;

@@ -2,7 +2,8 @@ import * as Crypto from 'crypto';
 import Boom from '@hapi/boom';
 import type { Db } from '../../../core/db';
 import { iso } from '../../../core/db/model';
-import type { BotInstance, BotLook, Organization } from '../../../core/types/api';
+import type { BotInstance, BotLook, Organization, StoreLanguages } from '../../../core/types/api';
+import { SHIPPED_LANGUAGES } from '../../../core/shared/languages';
 import { BotInstanceModel, OrganizationModel } from '../models';
 import type { BotInstanceCreate, BotInstanceUpdate, OrganizationCreate, OrganizationUpdate } from '../schemas';
 
@@ -19,8 +20,20 @@ export function toOrganization(row: OrganizationModel): Organization {
         extraDomains: row.extraDomains ?? [],
         storeName: String(row.settings?.storeName ?? row.name),
         country: row.country ?? 'US',
+        languages: storeLanguages(row.settings?.languages),
         createdAt: iso(row.createdAt)
     };
+}
+
+/** A store's languages as saved, kept to the shipped ones; none saved: every shipped language, English the default. */
+export function storeLanguages(saved: { enabled?: unknown; default?: unknown } | undefined | null): StoreLanguages {
+    const shipped: readonly string[] = SHIPPED_LANGUAGES;
+    const enabled = Array.isArray(saved?.enabled) ? saved.enabled.filter((l): l is string => shipped.includes(l)) : [];
+    if (!enabled.length) {
+        return { enabled: [...SHIPPED_LANGUAGES], default: 'en' };
+    }
+    const fallback = typeof saved?.default === 'string' && enabled.includes(saved.default) ? saved.default : enabled[0];
+    return { enabled, default: fallback };
 }
 
 export function embedSnippet(baseUrl: string, subdomain: string): string {
@@ -177,7 +190,10 @@ export class TenantService {
             isActive: row.isActive,
             publicKey: row.publicKey,
             embedSnippet: organization ? embedSnippet(this.baseUrl(baseUrl), organization.subdomain) : '',
-            look: { color: row.lookColor ?? null, position: row.lookPosition === 'left' ? 'left' : 'right', title: row.lookTitle ?? null, greeting: row.lookGreeting ?? null },
+            look: {
+                color: row.lookColor ?? null, position: row.lookPosition === 'left' ? 'left' : 'right', title: row.lookTitle ?? null, greeting: row.lookGreeting ?? null,
+                texts: row.lookTexts ?? {}
+            },
             createdAt: iso(row.createdAt)
         };
     }
@@ -225,9 +241,21 @@ export class TenantService {
     async updateBotLook(organizationId: number, id: number, look: BotLook): Promise<BotInstance> {
         const row = await BotInstanceModel.query(this.db)
             .where('organization_id', organizationId)
-            .patchAndFetchById(id, { lookColor: look.color, lookPosition: look.position, lookTitle: look.title, lookGreeting: look.greeting })
+            .patchAndFetchById(id, {
+                lookColor: look.color, lookPosition: look.position, lookTitle: look.title, lookGreeting: look.greeting,
+                lookTexts: look.texts && Object.keys(look.texts).length ? look.texts : null
+            })
             .throwIfNotFound({ message: 'Bot instance not found' });
         return this.toBot(await row.$fetchGraph('organization', { transaction: this.db }));
+    }
+
+    /** Sets the languages the store's widget speaks and its default (checked by the route: shipped, default enabled). */
+    async updateLanguages(organizationId: number, languages: StoreLanguages): Promise<StoreLanguages> {
+        const row = await OrganizationModel.query(this.db).findById(organizationId).throwIfNotFound({ message: 'Organization not found' });
+        const updated = await OrganizationModel.query(this.db).patchAndFetchById(organizationId, {
+            settings: { ...row.settings, languages: { enabled: [...languages.enabled], default: languages.default } }
+        });
+        return storeLanguages(updated.settings?.languages);
     }
 
     /** The active bot instance and active organization behind a widget's public key, or null. */

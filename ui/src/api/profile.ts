@@ -14,7 +14,7 @@ export function useProfile() {
 export function useSaveProfile() {
     const queryClient = useQueryClient();
     return useMutation({
-        mutationFn: (body: { displayName: string }) => apiRequest<StaffProfile>('/api/admin/profile', { method: 'PUT', body }),
+        mutationFn: (body: { displayName: string; language?: string | null }) => apiRequest<StaffProfile>('/api/admin/profile', { method: 'PUT', body }),
         onSuccess: (profile) => queryClient.setQueryData(profileKeys.own, profile)
     });
 }

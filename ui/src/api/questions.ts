@@ -17,6 +17,8 @@ export interface QuestionInput {
     kind?: QuestionKind;
     isActive?: boolean;
     sortOrder?: number;
+    /** The language it is written in (issue 27); null: the store's default language. */
+    lang?: string | null;
 }
 
 export const QUESTIONS_KEY = ['questions'] as const;

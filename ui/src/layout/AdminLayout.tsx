@@ -9,7 +9,8 @@ import { ProfileDialog } from './ProfileDialog';
 import { AgentPresenceProvider } from './agent-presence';
 import { AwayNotice, HeaderPresence } from './HeaderPresence';
 import { apiRequest } from '../api/client';
-import { AdminTextKey, useT } from '../i18n';
+import { AdminTextKey, useSetLanguage, useT } from '../i18n';
+import { useProfile } from '../api/profile';
 import './admin-layout.css';
 
 /** The sections of the staff side, in the header of every admin page. */
@@ -77,6 +78,17 @@ function Shell() {
     const t = useT();
 
     useEffect(() => setMenuOpen(false), [pathname]);
+
+    // The agent's language is a profile setting (issue 27): once the profile is known, the app speaks it (none set:
+    // what this browser remembers, else its languages).
+    const profile = useProfile();
+    const setLanguage = useSetLanguage();
+    const profileLanguage = profile.data ? profile.data.language : undefined;
+    useEffect(() => {
+        if (profileLanguage) {
+            setLanguage(profileLanguage);
+        }
+    }, [profileLanguage, setLanguage]);
 
     const storeName = organization.data?.storeName || organization.data?.name || '';
     return (

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Button, Callout, Classes, FormGroup, InputGroup } from '@blueprintjs/core';
+import { Button, Callout, Classes, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { LANGUAGE_NAMES, ShippedLanguage } from '../../../core/shared/languages';
 import { useProfile, useSaveProfile } from '../api/profile';
 import { ApiError } from '../api/client';
 import { AppDialog } from '../components/a11y';
 import { BusyButton } from '../components/BusyButton';
-import { AdminTextKey, useT } from '../i18n';
+import { ADMIN_LANGUAGES, AdminTextKey, useSetLanguage, useT } from '../i18n';
 
 /** The server's error code (core/http/errors.ts) as the catalogue's text, else the server's message. */
 function errorText(err: unknown, t: ReturnType<typeof useT>): string {
@@ -32,13 +33,16 @@ export function ProfileDialog({ isOpen, onClose }: { isOpen: boolean; onClose():
     const profile = useProfile();
     const save = useSaveProfile();
     const [name, setName] = useState('');
+    const [language, setLanguageChoice] = useState('');
     const [saved, setSaved] = useState(false);
+    const setLanguage = useSetLanguage();
 
     // On opening (and when the profile first arrives), the stored name; a save's answer does not reset the form.
     const loadedId = profile.data?.id;
     useEffect(() => {
         if (isOpen && profile.data) {
             setName(profile.data.displayName ?? '');
+            setLanguageChoice(profile.data.language ?? '');
             setSaved(false);
             save.reset();
         }
@@ -49,7 +53,12 @@ export function ProfileDialog({ isOpen, onClose }: { isOpen: boolean; onClose():
         <AppDialog title={t('profile.title')} isOpen={isOpen} onClose={onClose} className="lc-profile-dialog">
             <form onSubmit={(e) => {
                 e.preventDefault();
-                save.mutate({ displayName: name.trim() }, { onSuccess: () => setSaved(true) });
+                save.mutate({ displayName: name.trim(), language: language || null }, {
+                    onSuccess: (saved) => {
+                        setSaved(true);
+                        setLanguage(saved.language);
+                    }
+                });
             }}>
                 <div className={Classes.DIALOG_BODY}>
                     <FormGroup label={t('profile.displayName')} labelFor="lc-display-name"
@@ -58,6 +67,12 @@ export function ProfileDialog({ isOpen, onClose }: { isOpen: boolean; onClose():
                             placeholder={profile.data?.displayName ? '' : first} onChange={(e) => { setName(e.target.value); setSaved(false); }} />
                     </FormGroup>
                     {profile.data && <p className="lc-profile-preview">{t('profile.preview', { name: name.trim() || first })}</p>}
+                    <FormGroup label={t('profile.language')} labelFor="lc-profile-language" helperText={t('profile.languageHelp')}>
+                        <HTMLSelect id="lc-profile-language" data-testid="profile-language" value={language} disabled={!profile.data}
+                            onChange={(e) => { setLanguageChoice(e.currentTarget.value); setSaved(false); }}
+                            options={[{ value: '', label: t('profile.languageBrowser') },
+                                ...ADMIN_LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l as ShippedLanguage] ?? l }))]} />
+                    </FormGroup>
                     {save.isError && <Callout intent="danger" role="alert">{errorText(save.error, t)}</Callout>}
                     {saved && <Callout intent="success" role="status">{t('profile.saved')}</Callout>}
                 </div>

@@ -161,8 +161,8 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
 
     const command = useCallback<SocketCommand>((method, path, payload) => {
         const current = socketRef.current;
-        return current ? current.request(method, path, payload) : Promise.reject(new Error('Not connected to the chat server'));
-    }, []);
+        return current ? current.request(method, path, payload) : Promise.reject(new Error(t('console.notConnectedServer')));
+    }, [t]);
     const acceptChat = useAcceptChat(command);
     const sendMessage = useSendMessage(command);
     const endChat = useEndChat(command);
@@ -190,7 +190,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                 void queryClient.invalidateQueries({ queryKey: chatKeys.active });
                 void queryClient.invalidateQueries({ queryKey: ['chat', 'history'] });
                 if (push.reason === 'customer_disconnected') {
-                    toast('Customer Disconnected', 'The customer left the chat', 'warning');
+                    toast(t('console.customerDisconnected'), t('console.customerLeft'), 'warning');
                 }
                 break;
             case 'left_message_updated':
@@ -198,7 +198,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                 void queryClient.invalidateQueries({ queryKey: ['chat', 'transcript', String(push.sessionId)] });
                 break;
             case 'customer_disconnected':
-                toast('Customer Disconnected', 'The customer has been gone for a while; the chat ends if they do not come back', 'warning');
+                toast(t('console.customerDisconnected'), t('console.customerGone'), 'warning');
                 break;
             case 'session_read':
                 queryClient.setQueryData<ChatSession[]>(chatKeys.active, (old) => old?.map((s) => (s.sessionId === push.sessionId
@@ -326,7 +326,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
             open(session.sessionId);
             dismissBanner();
         },
-        onError: (err) => toast('Could not accept the chat', errorText(err), 'danger')
+        onError: (err) => toast(t('console.acceptFailed'), errorText(err), 'danger')
     });
     const send = async (text: string) => {
         if (!selectedSession) {
@@ -339,11 +339,11 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                 delete rest[sessionId];
                 return rest;
             }),
-            onError: (err) => toast('Message not sent', errorText(err), 'danger')
+            onError: (err) => toast(t('console.sendFailed'), errorText(err), 'danger')
         });
     };
     const end = (sessionId: string) => endChat.mutate(sessionId, {
-        onError: (err) => toast('Could not end the chat', errorText(err), 'danger')
+        onError: (err) => toast(t('console.endFailed'), errorText(err), 'danger')
     });
     const leaveReply = () => {
         const button = document.querySelector<HTMLButtonElement>(`[data-chat-button="${CSS.escape(selectedId ?? '')}"]`);
@@ -358,22 +358,22 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
     return (
         <div className={`lc-console${view === 'history' ? ' is-history' : ''}`}>
             <div className="lc-console-head">
-                <h1 className="lc-h1 lc-console-title">Live Chat</h1>
-                <nav className="lc-console-views" aria-label="Live chat views">
+                <h1 className="lc-h1 lc-console-title">{t('section.liveChat')}</h1>
+                <nav className="lc-console-views" aria-label={t('console.views')}>
                     <NavLink end to="/admin-chat" className={({ isActive }) => `lc-view-link${isActive ? ' is-current' : ''}`}>{t('chat.viewInbox')}</NavLink>
                     <MessagesViewLink />
                     <NavLink to="/admin-chat/history" className={({ isActive }) => `lc-view-link${isActive ? ' is-current' : ''}`}>{t('chat.viewHistory')}</NavLink>
                     <NavLink to="/admin-chat/hours" className="lc-view-link">{t('hours.link')}</NavLink>
                     <NavLink to="/admin-chat/team" className={({ isActive }) => `lc-view-link${isActive ? ' is-current' : ''}`}>{t('chat.viewTeam')}</NavLink>
                 </nav>
-                <span className="lc-keys-hint" aria-hidden="true">j/k move · Enter open · r reply · / canned · Esc back</span>
+                <span className="lc-keys-hint" aria-hidden="true">{t('console.keysHint')}</span>
             </div>
             {view === 'history' && <HistoryView pane={pane} setPane={setPane} />}
             {view === 'messages' && <LeftMessagesView pane={pane} setPane={setPane} toast={toast} />}
             {view === 'team' && <TeamView />}
             {view === 'inbox' && (
                     <div className={`lc-console-columns lc-pane-${pane}`}>
-                        <div className="lc-queue lc-pane" aria-label="Chats">
+                        <div className="lc-queue lc-pane" aria-label={t('console.chats')}>
                             <WaitingChats chats={waiting.data ?? []} now={now} canAccept={connected} onAccept={accept} />
                             <ActiveChats
                                 chats={activeChats}
@@ -434,8 +434,8 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                 isOpen={archiving !== null}
                 icon="archive"
                 intent={Intent.WARNING}
-                cancelButtonText="Cancel"
-                confirmButtonText="End and archive"
+                cancelButtonText={t('console.cancel')}
+                confirmButtonText={t('console.endAndArchive')}
                 onCancel={() => setArchiving(null)}
                 aria-labelledby="lc-archive-question"
                 onConfirm={() => {
@@ -445,7 +445,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                     setArchiving(null);
                 }}
             >
-                <p id="lc-archive-question">Archiving ends the chat with {archiving ? customerLabel(archiving) : ''}: the customer is told the chat has ended. It stays in History.</p>
+                <p id="lc-archive-question">{t('console.archiveQuestion', { customer: archiving ? customerLabel(archiving) : '' })}</p>
             </Alert>
         </div>
     );

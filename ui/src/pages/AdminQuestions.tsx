@@ -10,6 +10,7 @@ import {
 } from '../api/questions';
 import { AppDialog, EmptyState, Heading } from '../components/a11y';
 import { useT } from '../i18n';
+import { languageName, useStoreLanguages } from '../features/widget/WidgetLanguagesCard';
 // This page's own layout rules (scoped by class names): a stylesheet, as the pages' CSP allows no inline style.
 import './admin-questions.css';
 
@@ -24,6 +25,8 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
     const [answer, setAnswer] = useState(initial?.answer ?? '');
     const [isActive, setActive] = useState(initial?.isActive ?? true);
     const [kind, setKind] = useState<QuestionKind>(initial?.kind ?? 'answer');
+    const [lang, setLang] = useState(initial?.lang ?? '');
+    const languages = useStoreLanguages();
     const create = useCreateQuestion();
     const update = useUpdateQuestion();
     const pending = create.isPending || update.isPending;
@@ -34,7 +37,7 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
     const t = useT();
 
     const save = async () => {
-        const input: QuestionInput = { question: question.trim(), answer: answer.trim(), kind, isActive };
+        const input: QuestionInput = { question: question.trim(), answer: answer.trim(), kind, isActive, lang: lang || null };
         if (initial) {
             await update.mutateAsync({ id: initial.id, ...input });
         }
@@ -59,6 +62,11 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
                     helperText={needsAnswer ? undefined : t('questions.answerNotShown')}>
                     <TextArea id="q-answer" value={answer} onChange={(e) => setAnswer(e.target.value)} fill rows={5} maxLength={5000} />
                 </FormGroup>
+                <FormGroup label={t('questions.language')} labelFor="q-lang" helperText={t('questions.languageHelp')}>
+                    <HTMLSelect id="q-lang" value={lang} fill onChange={(e) => setLang(e.currentTarget.value)}
+                        options={[{ value: '', label: t('questions.languageDefault', { name: languageName(languages.data?.default ?? 'en') }) },
+                            ...(languages.data?.shipped ?? []).map((l) => ({ value: l, label: languageName(l) }))]} />
+                </FormGroup>
                 <Switch label="Active" checked={isActive} onChange={(e) => setActive((e.target as HTMLInputElement).checked)} />
             </DialogBody>
             <DialogFooter actions={<>
@@ -78,6 +86,7 @@ function QuestionRow(props: { q: Question; index: number; count: number; onEdit(
                 <Heading level={2} look={5} className="lc-question-title">{q.question}</Heading>
                 {q.kind !== 'answer' && <Tag minimal intent={Intent.PRIMARY} data-kind={q.kind}>{q.kind === 'loyalty_check' ? 'Loyalty check' : 'Live support'}</Tag>}
                 <Tag minimal intent={q.isActive ? Intent.SUCCESS : Intent.NONE}>{q.isActive ? 'Active' : 'Inactive'}</Tag>
+                {q.lang && <Tag minimal data-testid="question-language" title={languageName(q.lang)}>{q.lang.toUpperCase()}</Tag>}
             </div>
             {q.answer && <p className="lc-question-answer">{q.answer}</p>}
             <div className="lc-question-actions">

@@ -5,6 +5,7 @@ import { useCustomerName } from '../../phone';
 import type { WaitingChat } from '../../api/routing';
 import { useAdminAuth } from '../../auth/AdminGuard';
 import { useT } from '../../i18n';
+import { LanguageTag } from './LanguageTag';
 
 function since(iso: string | null, now: number): number {
     return iso ? (now - Date.parse(iso)) / 1000 : 0;
@@ -31,8 +32,8 @@ export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: Waiti
     const { user } = useAdminAuth();
     return (
         <section className="lc-queue-section" aria-labelledby="lc-waiting-title">
-            <h2 id="lc-waiting-title" className="lc-queue-title">Waiting <Tag round minimal>{chats.length}</Tag></h2>
-            {!chats.length && <div className="lc-empty">No customers waiting for chat</div>}
+            <h2 id="lc-waiting-title" className="lc-queue-title">{t('console.waiting')} <Tag round minimal>{chats.length}</Tag></h2>
+            {!chats.length && <div className="lc-empty">{t('console.noneWaiting')}</div>}
             <ul className="lc-chat-list" data-testid="waiting-list">
                 {chats.map((c) => {
                     const waited = since(c.createdAt, now);
@@ -40,9 +41,10 @@ export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: Waiti
                         <li key={c.sessionId} className="lc-chat-item lc-chat-waiting" data-session={c.sessionId}>
                             <div className="lc-chat-item-row">
                                 <strong>{nameOf(c)}</strong>
+                                {c.lang && <LanguageTag lang={c.lang} />}
                                 <span className={`lc-timer lc-timer-${waitColour(waited)}`} data-testid="wait-timer">{mmss(waited)}</span>
                             </div>
-                            {c.firstMessage && <div className="lc-chat-preview" title={c.firstMessage}>{c.firstMessage}</div>}
+                            {c.firstMessage && <div className="lc-chat-preview" dir="auto" title={c.firstMessage}>{c.firstMessage}</div>}
                             {c.offer && (
                                 <Tag minimal intent={c.offer.agentId === user.id ? 'warning' : 'none'} className="lc-offer-tag" data-testid="offer-tag">
                                     {c.offer.agentId === user.id ? t('offer.listedMine') : t('offer.listed', { name: c.offer.agentName })}
@@ -51,7 +53,7 @@ export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: Waiti
                             )}
                             <div className="lc-chat-item-row lc-chat-item-actions">
                                 <span className="lc-chat-item-meta lc-chat-page" title={c.pageUrl ?? c.domain ?? undefined}>{pageOf(c)}</span>
-                                <Button small intent="success" text="Accept Chat" disabled={!canAccept} onClick={() => onAccept(c.sessionId)} />
+                                <Button small intent="success" text={t('console.accept')} disabled={!canAccept} onClick={() => onAccept(c.sessionId)} />
                             </div>
                         </li>
                     );
@@ -73,33 +75,37 @@ export function ActiveChats({ chats, now, selected, canEnd, onSelect, onStar, on
     ownerOf?(c: ChatSession): string | null;
 }) {
     const nameOf = useCustomerName();
+    const t = useT();
     return (
         <section className="lc-queue-section" aria-labelledby="lc-active-title">
-            <h2 id="lc-active-title" className="lc-queue-title">Active <Tag round minimal>{chats.length}</Tag></h2>
-            {!chats.length && <div className="lc-empty">No active chats</div>}
+            <h2 id="lc-active-title" className="lc-queue-title">{t('console.active')} <Tag round minimal>{chats.length}</Tag></h2>
+            {!chats.length && <div className="lc-empty">{t('console.noneActive')}</div>}
             <ul className="lc-chat-list" data-testid="active-list">
                 {chats.map((c) => {
                     const unread = c.unreadCount ?? 0;
-                    const preview = c.lastMessage ? `${c.lastMessage.sender === 'agent' ? 'You: ' : ''}${c.lastMessage.message}` : c.firstMessage ?? '';
+                    const preview = c.lastMessage
+                        ? (c.lastMessage.sender === 'agent' ? t('console.youWrote', { message: c.lastMessage.message }) : c.lastMessage.message)
+                        : c.firstMessage ?? '';
                     return (
                         <li key={c.sessionId} data-session={c.sessionId} className={`lc-chat-item${selected === c.sessionId ? ' is-selected' : ''}${unread ? ' has-unread' : ''}`}>
                             <button type="button" className="lc-chat-open" data-chat-button={c.sessionId} aria-current={selected === c.sessionId ? 'true' : undefined}
                                 onClick={() => onSelect(c.sessionId)}>
                                 <span className="lc-chat-item-row">
                                     <strong className="lc-chat-phone">{nameOf(c)}</strong>
-                                    {unread > 0 && <span className="lc-unread" data-testid="unread-count" aria-label={`${unread} unread`}>{unread}</span>}
+                                    {c.lang && <LanguageTag lang={c.lang} />}
+                                    {unread > 0 && <span className="lc-unread" data-testid="unread-count" aria-label={t('console.unread', { count: unread })}>{unread}</span>}
                                 </span>
-                                {preview && <span className="lc-chat-preview" data-testid="chat-preview">{preview}</span>}
+                                {preview && <span className="lc-chat-preview" dir="auto" data-testid="chat-preview">{preview}</span>}
                                 <span className="lc-chat-item-meta" data-testid="chat-stats">
-                                    {c.messageCount ?? 0} msgs · {mmss(since(c.acceptedAt ?? c.createdAt, now))}
+                                    {t('console.stats', { count: c.messageCount ?? 0, duration: mmss(since(c.acceptedAt ?? c.createdAt, now)) })}
                                     {ownerOf?.(c) && <> · <span className="lc-chat-owner" data-testid="chat-owner">{ownerOf(c)}</span></>}
                                 </span>
                             </button>
                             <span className="lc-chat-item-actions">
                                 <Button small minimal icon={c.isStarred ? 'star' : 'star-empty'} intent={c.isStarred ? 'warning' : 'none'}
-                                    aria-label={c.isStarred ? `Unstar the chat with ${nameOf(c)}` : `Star the chat with ${nameOf(c)}`} aria-pressed={c.isStarred} onClick={() => onStar(c)} />
-                                <Button small minimal icon="archive" aria-label={`Archive the chat with ${nameOf(c)}`} onClick={() => onArchive(c)} />
-                                <Button small minimal icon="cross-circle" intent="danger" text="End" aria-label={`End the chat with ${nameOf(c)}`}
+                                    aria-label={t(c.isStarred ? 'console.unstar' : 'console.star', { customer: nameOf(c) })} aria-pressed={c.isStarred} onClick={() => onStar(c)} />
+                                <Button small minimal icon="archive" aria-label={t('console.archive', { customer: nameOf(c) })} onClick={() => onArchive(c)} />
+                                <Button small minimal icon="cross-circle" intent="danger" text={t('console.end')} aria-label={t('console.endWith', { customer: nameOf(c) })}
                                     disabled={!canEnd} onClick={() => onEnd(c.sessionId)} />
                             </span>
                         </li>

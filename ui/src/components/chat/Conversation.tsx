@@ -2,11 +2,12 @@ import { forwardRef, ReactNode, useEffect, useImperativeHandle, useMemo, useRef,
 import { Button, ButtonGroup, Spinner, Tag } from '@blueprintjs/core';
 import type { ChatMessage, ChatSession } from '../../api/chat';
 import type { ChatNote } from '../../api/routing';
-import { useT } from '../../i18n';
 import { CannedReply, useCannedReplies } from '../../api/console';
 import { useCustomerName } from '../../phone';
+import { LanguageTag } from './LanguageTag';
 import { EmptyState } from '../a11y';
 import { BusyButton } from '../BusyButton';
+import { useLanguage, useT } from '../../i18n';
 
 export interface ConversationHandle {
     /** Puts the caret in the reply box. */
@@ -30,6 +31,8 @@ function NoteItem({ note }: { note: ChatNote }) {
 
 /** Messages of one chat, and its internal notes in time order; customer text is rendered as text (React escapes it). */
 export function MessageList({ messages, sessionId, highlightSeq, notes }: { messages: ChatMessage[]; sessionId: string; highlightSeq?: number | null; notes?: ChatNote[] }) {
+    const t = useT();
+    const lang = useLanguage();
     const end = useRef<HTMLDivElement>(null);
     useEffect(() => {
         end.current?.scrollIntoView?.({ block: 'end' });
@@ -43,12 +46,12 @@ export function MessageList({ messages, sessionId, highlightSeq, notes }: { mess
         return notes?.length ? list.map((x, i) => ({ ...x, i })).sort((a, b) => a.at - b.at || a.i - b.i) : list;
     }, [messages, notes]);
     return (
-        <div className="lc-messages" role="log" aria-label="Messages" tabIndex={0}>
+        <div className="lc-messages" role="log" aria-label={t('chat.viewMessages')} tabIndex={0}>
             {items.map(({ message: m, note }) => (m
                 ? (
                     <div key={m.seq} className={`lc-msg lc-msg-${m.sender}${highlightSeq === m.seq ? ' is-match' : ''}`} data-sender={m.sender}>
-                        {m.message}
-                        <span className="lc-msg-time">{new Date(m.timestamp).toLocaleTimeString()}</span>
+                        <span dir="auto">{m.message}</span>
+                        <span className="lc-msg-time">{new Date(m.timestamp).toLocaleTimeString(lang)}</span>
                     </div>
                 )
                 : <NoteItem key={`note-${note!.id}`} note={note!} />))}
@@ -61,17 +64,18 @@ export function MessageList({ messages, sessionId, highlightSeq, notes }: { mess
 function CannedMenu({ query, active, replies, loading, onPick, onHover }: {
     query: string; active: number; replies: CannedReply[]; loading: boolean; onPick(r: CannedReply): void; onHover(i: number): void;
 }) {
+    const t = useT();
     return (
         <div className="lc-canned" data-testid="canned-replies">
-            <div className="lc-canned-head">Canned replies{query ? <> matching “{query}”</> : null} · ↑↓ to choose, Enter to insert, Esc to close</div>
+            <div className="lc-canned-head">{query ? t('console.cannedMatching', { query }) : t('console.canned')} · {t('console.cannedKeys')}</div>
             {loading && <Spinner size={16} />}
-            {!loading && !replies.length && <div className="lc-empty">No canned reply matches</div>}
-            <ul role="listbox" id="lc-canned-list" aria-label="Canned replies" className="lc-canned-list">
+            {!loading && !replies.length && <div className="lc-empty">{t('console.cannedNone')}</div>}
+            <ul role="listbox" id="lc-canned-list" aria-label={t('console.canned')} className="lc-canned-list">
                 {replies.map((r, i) => (
                     <li key={r.id} id={`lc-canned-${i}`} role="option" aria-selected={i === active} className={`lc-canned-item${i === active ? ' is-active' : ''}`}
                         onMouseDown={(e) => { e.preventDefault(); onPick(r); }} onMouseEnter={() => onHover(i)}>
                         <span className="lc-canned-title">{r.title}</span>
-                        <Tag minimal className="lc-canned-kind">{r.kind === 'question' ? 'Pre-made answer' : 'Knowledge'}</Tag>
+                        <Tag minimal className="lc-canned-kind">{r.kind === 'question' ? t('console.cannedQuestion') : t('console.cannedKnowledge')}</Tag>
                         <span className="lc-canned-text">{r.text}</span>
                     </li>
                 ))}
@@ -125,7 +129,7 @@ export const Conversation = forwardRef<ConversationHandle, {
     const menuOpen = slash && !!session;
 
     if (!session) {
-        return <section className="lc-conversation lc-pane" aria-label="Conversation"><EmptyState icon="chat" title="No conversation selected" level={2} description="Accept a waiting chat or pick an active one." /></section>;
+        return <section className="lc-conversation lc-pane" aria-label={t('console.conversation')}><EmptyState icon="chat" title={t('console.noConversation')} level={2} description={t('console.noConversationHelp')} /></section>;
     }
 
     const addNote = async () => {
@@ -167,13 +171,14 @@ export const Conversation = forwardRef<ConversationHandle, {
     return (
         <section className="lc-conversation lc-pane" data-testid="conversation" aria-labelledby="lc-conversation-title">
             <div className="lc-pane-head">
-                {onBack && <Button className="lc-pane-back" minimal icon="arrow-left" aria-label="Back to the chats" onClick={onBack} />}
-                <h2 id="lc-conversation-title" className="lc-pane-title">Chat with {nameOf(session)}</h2>
+                {onBack && <Button className="lc-pane-back" minimal icon="arrow-left" aria-label={t('console.backToChats')} onClick={onBack} />}
+                <h2 id="lc-conversation-title" className="lc-pane-title">{t('console.chatWith', { customer: nameOf(session) })}</h2>
+                {session.lang && <LanguageTag lang={session.lang} />}
                 {headActions}
-                {onShowCustomer && <Button className="lc-show-customer" minimal icon="person" text="Customer" onClick={onShowCustomer} />}
+                {onShowCustomer && <Button className="lc-show-customer" minimal icon="person" text={t('console.customer')} onClick={onShowCustomer} />}
             </div>
             <MessageList messages={messages} sessionId={session.sessionId} notes={notes} />
-            <p className="lc-typing" aria-live="polite" data-testid="customer-typing">{customerTyping ? `${nameOf(session)} is typing…` : ''}</p>
+            <p className="lc-typing" aria-live="polite" data-testid="customer-typing">{customerTyping ? t('console.typing', { customer: nameOf(session) }) : ''}</p>
             {onAddNote && (
                 <ButtonGroup className="lc-composer-modes" aria-label={t('notes.modes')}>
                     <Button small minimal={mode !== 'reply'} active={mode === 'reply'} aria-pressed={mode === 'reply'} text={t('notes.modeReply')}
@@ -204,13 +209,13 @@ export const Conversation = forwardRef<ConversationHandle, {
             <div className="lc-composer">
                 {menuOpen && <CannedMenu query={query} active={Math.min(cannedIndex, Math.max(0, matches.length - 1))} replies={matches} loading={canned.isPending}
                     onPick={pick} onHover={setCannedIndex} />}
-                <label htmlFor="lc-reply" className="lc-sr-only">Reply to {nameOf(session)}</label>
+                <label htmlFor="lc-reply" className="lc-sr-only">{t('console.replyTo', { customer: nameOf(session) })}</label>
                 <textarea
                     id="lc-reply"
                     ref={input}
                     className="bp5-input lc-reply"
                     rows={2}
-                    placeholder={canSend ? 'Type a reply · Enter sends · / for canned replies' : 'Not connected'}
+                    placeholder={canSend ? t('console.replyPlaceholder') : t('console.notConnected')}
                     value={draft}
                     disabled={!canSend}
                     data-testid="agent-input"
@@ -254,7 +259,7 @@ export const Conversation = forwardRef<ConversationHandle, {
                         }
                     }}
                 />
-                <BusyButton intent="primary" icon="send-message" text="Send" disabled={!canSend || !draft.trim()} busy={sending} onClick={() => void send()} />
+                <BusyButton intent="primary" icon="send-message" text={t('console.send')} disabled={!canSend || !draft.trim()} busy={sending} onClick={() => void send()} />
             </div>
             )}
         </section>

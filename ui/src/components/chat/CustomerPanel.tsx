@@ -3,8 +3,9 @@ import { Link } from 'react-router-dom';
 import type { ChatSession } from '../../api/chat';
 import { ApiError } from '../../api/client';
 import { useCustomerContext } from '../../api/console';
-import { useT } from '../../i18n';
+import { useLanguage, useT } from '../../i18n';
 import { usePhoneFormat } from '../../phone';
+import { languageName } from './LanguageTag';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
@@ -14,6 +15,7 @@ const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD
  */
 function Visitor({ session }: { session: ChatSession }) {
     const t = useT();
+    const lang = useLanguage();
     return (
         <section aria-label={t('customer.visitor')} className="lc-customer-section" data-testid="customer-visitor">
             <dl className="lc-facts">
@@ -27,7 +29,8 @@ function Visitor({ session }: { session: ChatSession }) {
                 <div><dt>{t('customer.page')}</dt><dd className="lc-customer-page" data-testid="customer-page">
                     {session.pageUrl ? <a href={session.pageUrl} target="_blank" rel="noopener noreferrer">{session.pageUrl}</a> : session.domain ?? t('customer.notGiven')}
                 </dd></div>
-                <div><dt>{t('customer.when')}</dt><dd>{new Date(session.createdAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</dd></div>
+                <div><dt>{t('customer.language')}</dt><dd data-testid="customer-language">{session.lang ? languageName(session.lang) : t('customer.notGiven')}</dd></div>
+                <div><dt>{t('customer.when')}</dt><dd>{new Date(session.createdAt).toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' })}</dd></div>
             </dl>
         </section>
     );
@@ -38,18 +41,18 @@ function day(iso: string | null | undefined): string {
 }
 
 /** One turn of the AI conversation before the hand-off, whatever shape the AI plugin answers. */
-function aiTurn(entry: unknown): Array<{ who: string; text: string }> {
+function aiTurn(entry: unknown): Array<{ who: 'customer' | 'ai'; text: string }> {
     if (!entry || typeof entry !== 'object') {
-        return typeof entry === 'string' ? [{ who: 'AI', text: entry }] : [];
+        return typeof entry === 'string' ? [{ who: 'ai', text: entry }] : [];
     }
     const e = entry as Record<string, unknown>;
     if (typeof e.question === 'string' && typeof e.answer === 'string') {
-        return [{ who: 'Customer', text: e.question }, { who: 'AI', text: e.answer }];
+        return [{ who: 'customer', text: e.question }, { who: 'ai', text: e.answer }];
     }
     if (typeof e.userQuestion === 'string' || typeof e.aiResponse === 'string') {
         return [
-            ...(typeof e.userQuestion === 'string' ? [{ who: 'Customer', text: e.userQuestion }] : []),
-            ...(typeof e.aiResponse === 'string' ? [{ who: 'AI', text: e.aiResponse }] : [])
+            ...(typeof e.userQuestion === 'string' ? [{ who: 'customer' as const, text: e.userQuestion }] : []),
+            ...(typeof e.aiResponse === 'string' ? [{ who: 'ai' as const, text: e.aiResponse }] : [])
         ];
     }
     const text = typeof e.content === 'string' ? e.content : typeof e.message === 'string' ? e.message : typeof e.text === 'string' ? e.text : null;
@@ -57,7 +60,7 @@ function aiTurn(entry: unknown): Array<{ who: string; text: string }> {
         return [];
     }
     const role = String(e.role ?? e.sender ?? 'ai');
-    return [{ who: role === 'user' || role === 'customer' ? 'Customer' : 'AI', text }];
+    return [{ who: role === 'user' || role === 'customer' ? 'customer' : 'ai', text }];
 }
 
 /**
@@ -67,14 +70,15 @@ function aiTurn(entry: unknown): Array<{ who: string; text: string }> {
 export function CustomerPanel({ session, onBack, originalQuestion }: { session: ChatSession | null; onBack?(): void; originalQuestion?: string | null }) {
     const context = useCustomerContext(session?.sessionId ?? null);
     const phone = usePhoneFormat();
+    const t = useT();
     const head = (
         <div className="lc-pane-head">
-            {onBack && <Button className="lc-pane-back" minimal icon="arrow-left" aria-label="Back to the conversation" onClick={onBack} />}
-            <h2 id="lc-customer-title" className="lc-pane-title">Customer</h2>
+            {onBack && <Button className="lc-pane-back" minimal icon="arrow-left" aria-label={t('console.backToConversation')} onClick={onBack} />}
+            <h2 id="lc-customer-title" className="lc-pane-title">{t('console.customer')}</h2>
         </div>
     );
     if (!session) {
-        return <aside className="lc-customer lc-pane" aria-labelledby="lc-customer-title">{head}<NonIdealState icon="person" description="Pick a chat to see its customer." /></aside>;
+        return <aside className="lc-customer lc-pane" aria-labelledby="lc-customer-title">{head}<NonIdealState icon="person" description={t('console.pickChat')} /></aside>;
     }
     const c = context.data;
     const ai = (c?.aiConversation ?? []).flatMap(aiTurn);
@@ -84,30 +88,30 @@ export function CustomerPanel({ session, onBack, originalQuestion }: { session: 
             <div className="lc-customer-body">
                 <Visitor session={session} />
                 {context.isPending && <Spinner size={24} />}
-                {context.isError && <Callout intent="danger">{context.error instanceof ApiError ? context.error.serverMessage : 'The customer could not be loaded'}</Callout>}
+                {context.isError && <Callout intent="danger">{context.error instanceof ApiError ? context.error.serverMessage : t('console.customerLoadFailed')}</Callout>}
                 {c && (
                     <>
-                        <section aria-label="Phone" className="lc-customer-section">
-                            <div className="lc-customer-phone" data-testid="customer-phone">{phone(c.phoneNumber) ?? 'No phone given'}</div>
+                        <section aria-label={t('console.phone')} className="lc-customer-section">
+                            <div className="lc-customer-phone" data-testid="customer-phone">{phone(c.phoneNumber) ?? t('console.noPhone')}</div>
                             {c.phoneNumber && (c.phoneVerified
-                                ? <Tag intent="success" minimal icon="tick-circle">Verified by SMS code</Tag>
-                                : <Tag intent="warning" minimal icon="warning-sign">Not verified: confirm identity before sharing account details</Tag>)}
+                                ? <Tag intent="success" minimal icon="tick-circle">{t('console.verified')}</Tag>
+                                : <Tag intent="warning" minimal icon="warning-sign">{t('console.notVerified')}</Tag>)}
                         </section>
                         <section aria-labelledby="lc-loyalty-title" className="lc-customer-section">
-                            <h3 id="lc-loyalty-title" className="lc-customer-heading">Loyalty</h3>
+                            <h3 id="lc-loyalty-title" className="lc-customer-heading">{t('console.loyalty')}</h3>
                             {c.customer ? (
                                 <dl className="lc-facts">
-                                    <div><dt>Name</dt><dd>{c.customer.name ?? '—'}</dd></div>
-                                    <div><dt>Points</dt><dd data-testid="customer-points">{c.customer.points.toLocaleString('en-US')}</dd></div>
-                                    <div><dt>Email</dt><dd>{c.customer.email ?? '—'}</dd></div>
-                                    <div><dt>Loyalty ID</dt><dd>{c.customer.loyaltyId ?? '—'}</dd></div>
+                                    <div><dt>{t('customer.name')}</dt><dd>{c.customer.name ?? '—'}</dd></div>
+                                    <div><dt>{t('console.points')}</dt><dd data-testid="customer-points">{c.customer.points.toLocaleString('en-US')}</dd></div>
+                                    <div><dt>{t('customer.email')}</dt><dd>{c.customer.email ?? '—'}</dd></div>
+                                    <div><dt>{t('console.loyaltyId')}</dt><dd>{c.customer.loyaltyId ?? '—'}</dd></div>
                                 </dl>
                             ) : <p className="lc-muted">{c.loyaltyError}</p>}
                         </section>
                         {c.customer && (
                             <section aria-labelledby="lc-orders-title" className="lc-customer-section">
-                                <h3 id="lc-orders-title" className="lc-customer-heading">Last orders</h3>
-                                {!c.orders.length && <p className="lc-muted">No orders yet</p>}
+                                <h3 id="lc-orders-title" className="lc-customer-heading">{t('console.lastOrders')}</h3>
+                                {!c.orders.length && <p className="lc-muted">{t('console.noOrders')}</p>}
                                 <ul className="lc-orders">
                                     {c.orders.map((o, i) => (
                                         <li key={`${o.orderRef ?? ''}-${i}`}>
@@ -120,21 +124,21 @@ export function CustomerPanel({ session, onBack, originalQuestion }: { session: 
                         )}
                         {(ai.length > 0 || !!originalQuestion) && (
                             <section aria-labelledby="lc-ai-title" className="lc-customer-section" data-testid="ai-conversation">
-                                <h3 id="lc-ai-title" className="lc-customer-heading">Before the hand-off (AI agent)</h3>
-                                {originalQuestion && <p><strong>Original question:</strong> {originalQuestion}</p>}
+                                <h3 id="lc-ai-title" className="lc-customer-heading">{t('console.beforeHandOff')}</h3>
+                                {originalQuestion && <p><strong>{t('console.originalQuestion')}</strong> {originalQuestion}</p>}
                                 <ol className="lc-ai-turns">
-                                    {ai.map((turn, i) => <li key={i}><strong>{turn.who}:</strong> {turn.text}</li>)}
+                                    {ai.map((turn, i) => <li key={i}><strong>{t(turn.who === 'ai' ? 'console.turnAi' : 'console.turnCustomer')}</strong> {turn.text}</li>)}
                                 </ol>
                             </section>
                         )}
                         <section aria-labelledby="lc-previous-title" className="lc-customer-section">
-                            <h3 id="lc-previous-title" className="lc-customer-heading">Earlier chats</h3>
-                            {!c.previousChats.length && <p className="lc-muted">{c.phoneNumber ? 'None' : 'Unknown without a phone'}</p>}
+                            <h3 id="lc-previous-title" className="lc-customer-heading">{t('console.earlierChats')}</h3>
+                            {!c.previousChats.length && <p className="lc-muted">{c.phoneNumber ? t('console.noEarlierChats') : t('console.unknownWithoutPhone')}</p>}
                             <ul className="lc-previous">
                                 {c.previousChats.map((p) => (
                                     <li key={p.sessionId}>
                                         <Link to={`/admin-chat/history?session=${encodeURIComponent(p.sessionId)}`}>{day(p.createdAt)}</Link>
-                                        <span className="lc-muted"> · {p.messageCount ?? 0} msgs · {p.status.replace(/_/g, ' ')}</span>
+                                        <span className="lc-muted"> · {t('console.previousStats', { count: p.messageCount ?? 0, status: p.status.replace(/_/g, ' ') })}</span>
                                         {p.lastMessage && <div className="lc-chat-preview">{p.lastMessage.message}</div>}
                                     </li>
                                 ))}

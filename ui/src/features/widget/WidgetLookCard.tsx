@@ -4,6 +4,9 @@ import { Button, Callout, Card, Elevation, FormGroup, HTMLSelect, Icon, InputGro
 import type { BotInstance, BotLook } from '../../../../core/types/api';
 import { apiRequest, ApiError } from '../../api/client';
 import { Heading } from '../../components/a11y';
+import { useT } from '../../i18n';
+import { languageName, useStoreLanguages } from './WidgetLanguagesCard';
+import { isRtl, widgetDefaults, WidgetDefaults } from './widget-texts';
 import './widget-look.css';
 
 const DEFAULT_COLOR = '#2563eb';
@@ -22,18 +25,35 @@ function whiteContrast(hex: string): number {
 
 /**
  * The admin home's card for the widget's look of the store's bot instance (issue 11): colour, side, title and
- * greeting, with a live preview of the launcher and the panel head as customers will see them.
+ * greeting, with a live preview of the launcher and the panel head as customers will see them. Title and greeting
+ * per language (issue 27): the store's default language's are the look's own, every other enabled language can have
+ * its own, and the preview shows each language as its customers will read it (the widget's own text where the store
+ * wrote none, right to left in Arabic, the launcher then on the other side).
  */
 export function WidgetLookCard() {
+    const t = useT();
     const client = useQueryClient();
     const bots = useQuery({ queryKey: ['widget', 'bots'], queryFn: () => apiRequest<BotInstance[]>('/api/widget/bots') });
+    const languages = useStoreLanguages();
     const bot = bots.data?.find((b) => b.isActive) ?? bots.data?.[0];
-    const [look, setLook] = useState<BotLook>({ color: null, position: 'right', title: null, greeting: null });
+    const [look, setLook] = useState<BotLook>({ color: null, position: 'right', title: null, greeting: null, texts: {} });
+    const [lang, setLang] = useState<string | null>(null);
+    const [defaults, setDefaults] = useState<WidgetDefaults | null>(null);
     useEffect(() => {
         if (bot) {
-            setLook(bot.look);
+            setLook({ ...bot.look, texts: bot.look.texts ?? {} });
         }
     }, [bot]);
+    const storeDefault = languages.data?.default ?? 'en';
+    const enabled = languages.data?.enabled ?? ['en'];
+    const shown = lang && enabled.includes(lang) ? lang : storeDefault;
+    useEffect(() => {
+        let live = true;
+        widgetDefaults(shown).then((texts) => live && setDefaults(texts), () => live && setDefaults(null));
+        return () => {
+            live = false;
+        };
+    }, [shown]);
     const save = useMutation({
         mutationFn: (next: BotLook) => apiRequest<BotInstance>(`/api/widget/bots/${bot!.id}/look`, { method: 'PUT', body: next }),
         onSuccess: () => client.invalidateQueries({ queryKey: ['widget', 'bots'] })
@@ -43,38 +63,61 @@ export function WidgetLookCard() {
     }
     const color = look.color ?? DEFAULT_COLOR;
     const contrast = whiteContrast(color);
-    const storeTitle = `${bot.organizationName ?? 'Store'} Support`;
+    const store = bot.organizationName ?? 'Store';
+    // The default language's texts are the look's own; another language's are look.texts[lang].
+    const isDefault = shown === storeDefault;
+    const own = isDefault ? { title: look.title, greeting: look.greeting } : look.texts?.[shown] ?? { title: null, greeting: null };
+    const setOwn = (change: Partial<{ title: string | null; greeting: string | null }>) => {
+        if (isDefault) {
+            setLook({ ...look, ...change });
+        }
+        else {
+            setLook({ ...look, texts: { ...look.texts, [shown]: { ...own, ...change } } });
+        }
+    };
+    const defaultTitle = defaults?.title({ store }) ?? '';
+    const defaultGreeting = defaults?.greeting({ store }) ?? '';
+    const rtl = isRtl(shown);
+    const side = (look.position === 'left') !== rtl ? 'left' : 'right';
     const error = save.error instanceof ApiError ? save.error.serverMessage : save.error ? String(save.error) : null;
+    const ratio = contrast.toFixed(1);
     return (
         <Card elevation={Elevation.ONE} className="lc-look-card">
-            <Heading level={2} look={5}><Icon icon="style" /> Widget look</Heading>
+            <Heading level={2} look={5}><Icon icon="style" /> {t('look.title')}</Heading>
             {error && <Callout intent={Intent.DANGER} className="lc-mb">{error}</Callout>}
-            <FormGroup label="Colour" labelFor="look-color" helperText={`White text contrast ${contrast.toFixed(1)}:1${contrast < 4.5 ? ' (needs 4.5:1)' : ''}`}
+            <FormGroup label={t('look.colour')} labelFor="look-color" helperText={contrast < 4.5 ? t('look.contrastLow', { ratio }) : t('look.contrast', { ratio })}
                 intent={contrast < 4.5 ? Intent.DANGER : Intent.NONE}>
                 <div className="lc-look-color">
-                    <input id="look-color-picker" type="color" value={color} aria-label="Pick a colour" onChange={(e) => setLook({ ...look, color: e.target.value })} />
+                    <input id="look-color-picker" type="color" value={color} aria-label={t('look.pickColour')} onChange={(e) => setLook({ ...look, color: e.target.value })} />
                     <InputGroup id="look-color" value={color} onChange={(e) => setLook({ ...look, color: e.target.value })} maxLength={7} />
                 </div>
             </FormGroup>
-            <FormGroup label="Side of the page" labelFor="look-position">
+            <FormGroup label={t('look.side')} labelFor="look-position">
                 <HTMLSelect id="look-position" value={look.position} onChange={(e) => setLook({ ...look, position: e.currentTarget.value as 'left' | 'right' })}
-                    options={[{ value: 'right', label: 'Right' }, { value: 'left', label: 'Left' }]} />
+                    options={[{ value: 'right', label: t('look.right') }, { value: 'left', label: t('look.left') }]} />
             </FormGroup>
-            <FormGroup label="Title" labelFor="look-title">
-                <InputGroup id="look-title" value={look.title ?? ''} placeholder={storeTitle} maxLength={80} onChange={(e) => setLook({ ...look, title: e.target.value || null })} />
+            {enabled.length > 1 && (
+                <FormGroup label={t('look.textsIn')} labelFor="look-language" helperText={t('look.textsHelp')}>
+                    <HTMLSelect id="look-language" value={shown} onChange={(e) => setLang(e.currentTarget.value)}
+                        options={enabled.map((l) => ({ value: l, label: l === storeDefault ? t('look.defaultLanguage', { name: languageName(l) }) : languageName(l) }))} />
+                </FormGroup>
+            )}
+            <FormGroup label={t('look.titleLabel')} labelFor="look-title">
+                <InputGroup id="look-title" value={own.title ?? ''} placeholder={defaultTitle} maxLength={80} dir={rtl ? 'rtl' : 'auto'} lang={shown}
+                    onChange={(e) => setOwn({ title: e.target.value || null })} />
             </FormGroup>
-            <FormGroup label="Greeting" labelFor="look-greeting">
-                <TextArea id="look-greeting" value={look.greeting ?? ''} fill rows={2} maxLength={500} placeholder="Hi! Welcome to … support. How can I help you today?"
-                    onChange={(e) => setLook({ ...look, greeting: e.target.value || null })} />
+            <FormGroup label={t('look.greetingLabel')} labelFor="look-greeting">
+                <TextArea id="look-greeting" value={own.greeting ?? ''} fill rows={2} maxLength={500} placeholder={defaultGreeting} dir={rtl ? 'rtl' : 'auto'} lang={shown}
+                    onChange={(e) => setOwn({ greeting: e.target.value || null })} />
             </FormGroup>
-            <div className={`lc-look-preview lc-look-${look.position}`} aria-label="Preview" role="img">
-                <div className="lc-look-head" data-color={color} ref={(el) => el?.style.setProperty('background', color)}>{look.title || storeTitle}</div>
-                <div className="lc-look-greeting">{look.greeting || `Hi! Welcome to ${bot.organizationName ?? 'our'} support. How can I help you today?`}</div>
+            <div className={`lc-look-preview lc-look-${side}`} aria-label={t('look.preview', { name: languageName(shown) })} role="img" lang={shown} dir={rtl ? 'rtl' : 'ltr'}>
+                <div className="lc-look-head" data-color={color} ref={(el) => el?.style.setProperty('background', color)}>{own.title || defaultTitle}</div>
+                <div className="lc-look-greeting">{own.greeting || defaultGreeting}</div>
                 <div className="lc-look-launcher" ref={(el) => el?.style.setProperty('background', color)}><Icon icon="chat" color="#fff" /></div>
             </div>
-            <Button intent={Intent.PRIMARY} text={save.isPending ? 'Saving...' : 'Save look'} disabled={save.isPending || contrast < 4.5}
+            <Button intent={Intent.PRIMARY} text={save.isPending ? t('look.saving') : t('look.save')} disabled={save.isPending || contrast < 4.5}
                 onClick={() => save.mutate(look)} />
-            {save.isSuccess && <span className="lc-look-saved" role="status"> Saved</span>}
+            {save.isSuccess && <span className="lc-look-saved" role="status"> {t('look.saved')}</span>}
         </Card>
     );
 }
