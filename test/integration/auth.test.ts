@@ -243,7 +243,7 @@ describe('logins, roles and tokens', function () {
         it('lists every organization, bot instance (with key and embed snippet) and user', async () => {
             const orgs = await call('GET', '/api/super-admin/organizations');
             expect(orgs.body.map((o: any) => o.subdomain)).to.include.members(['authalpha', 'authbeta']);
-            expect(orgs.body[0]).to.have.keys('id', 'name', 'domain', 'subdomain', 'subscriptionPlan', 'isActive', 'extraDomains', 'storeName', 'country', 'createdAt');
+            expect(orgs.body[0]).to.have.keys('id', 'name', 'domain', 'subdomain', 'subscriptionPlan', 'isActive', 'extraDomains', 'storeName', 'country', 'languages', 'createdAt');
             const bots = await call('GET', '/api/super-admin/bot-instances');
             const bot = bots.body.find((x: any) => x.id === a.bot.id);
             expect(bot).to.include({ organizationId: a.organization.id, organizationName: a.organization.name, publicKey: a.bot.publicKey, isActive: true });
