@@ -83,6 +83,8 @@ const IDENTIFIER: Script = [
     // a person
     ['agent', 'human', { leave: true }],
     ['I want to talk to a person', 'human'],
+    ['Can a person help me with my order?', 'human'],
+    ['could someone help me with a return', 'human'],
     ['can I speak to a human please', 'human'],
     ['representative', 'human'],
     ['live chat', 'human'],
