@@ -56,7 +56,13 @@ export interface BotLook {
      * `title` and `greeting` above are the store's default language's; other languages without their own get the
      * catalogue's translation.
      */
-    texts?: Record<string, { title: string | null; greeting: string | null }>;
+    texts?: Record<string, { title: string | null; greeting: string | null; privacy?: string | null }>;
+    /**
+     * The privacy line shown before the customer's first message is kept (issue 25, consent): the store's own text in
+     * its default language (others in texts[lang].privacy; null: the catalogue's), and the link to its privacy policy.
+     */
+    privacy?: string | null;
+    privacyUrl?: string | null;
 }
 
 export interface User {

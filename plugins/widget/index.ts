@@ -81,9 +81,13 @@ export const lookSchema = Joi.object<BotLook>({
     title: text(80),
     greeting: text(500),
     // Per language: its own title and greeting (a language left out, or both empty, gets the catalogue's texts).
-    texts: Joi.object().pattern(Joi.string().valid(...SHIPPED_LANGUAGES), Joi.object({ title: text(80), greeting: text(500) }))
+    texts: Joi.object().pattern(Joi.string().valid(...SHIPPED_LANGUAGES), Joi.object({ title: text(80), greeting: text(500), privacy: text(300) }))
         .default({})
-        .messages({ 'object.unknown': '"texts" takes the shipped languages ({{#label}} is not one: ' + SHIPPED_LANGUAGES.join(', ') + ')' })
+        .messages({ 'object.unknown': '"texts" takes the shipped languages ({{#label}} is not one: ' + SHIPPED_LANGUAGES.join(', ') + ')' }),
+    // Consent (issue 25): the store's privacy line, and its privacy policy (a web page: http or https only).
+    privacy: text(300),
+    privacyUrl: Joi.string().trim().max(500).uri({ scheme: ['https', 'http'] }).allow(null, '').empty('').default(null)
+        .messages({ 'string.uri': '"privacyUrl" must be a web address (https://…)', 'string.uriCustomScheme': '"privacyUrl" must be a web address (https://…)' })
 });
 
 /** PUT /api/widget/languages: the store's enabled languages (shipped ones, at least one) and its default among them. */

@@ -61,6 +61,8 @@ describe('the widget\'s conversation model in a browser (issue 23)', function ()
         await clickChip(page, 'Check my loyalty points');
         await waitForText(page, 'Please enter the phone number linked to your loyalty account.');
         expect(await chips(page)).to.deep.equal(['Cancel']);
+        // What the number is for (issue 25, consent), under the input while the step asks for it.
+        expect(await page.evaluate(`${ROOT}.querySelector('#lc-phone-use')?.textContent`)).to.equal('We use your number only to find your points and to text you a code.');
 
         // A question inside the step: answered from the store's knowledge, then the step again.
         await typeAndSend(page, 'can I pay with apple');

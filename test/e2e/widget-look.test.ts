@@ -50,6 +50,10 @@ describe('the widget look of a bot instance: admin card with live preview, and t
         await page.select('#look-position', 'left');
         await setValue('#look-title', 'Ask Looks');
         await setValue('#look-greeting', 'Hello from Looks! What can we do for you?');
+        // Consent (issue 25): the store's privacy line and policy, previewed live.
+        await setValue('#look-privacy', 'Looks keeps chats 2 years to answer you.');
+        await setValue('#look-privacy-url', 'https://looks.example/privacy');
+        await page.waitForFunction(() => document.querySelector('[data-testid="look-privacy-preview"]')?.textContent === 'Looks keeps chats 2 years to answer you. Privacy policy');
         await page.waitForFunction(() => document.querySelector('.lc-look-head')?.textContent === 'Ask Looks');
         expect(await page.$eval('.lc-look-head', (el) => getComputedStyle(el).backgroundColor)).to.equal('rgb(127, 29, 29)');
         expect(await page.$eval('.lc-look-preview', (el) => el.classList.contains('lc-look-left'))).to.equal(true);
@@ -59,7 +63,8 @@ describe('the widget look of a bot instance: admin card with live preview, and t
         Fs.mkdirSync(SHOTS, { recursive: true });
         await card!.screenshot({ path: Path.join(SHOTS, 'look-01-admin-card.png') as `${string}.png` });
         expect((await t.server.app.services.tenants.getBotInstance(shop.bot.id))!.look)
-            .to.deep.equal({ color: '#7f1d1d', position: 'left', title: 'Ask Looks', greeting: 'Hello from Looks! What can we do for you?', texts: {} });
+            .to.deep.equal({ color: '#7f1d1d', position: 'left', title: 'Ask Looks', greeting: 'Hello from Looks! What can we do for you?', texts: {},
+                privacy: 'Looks keeps chats 2 years to answer you.', privacyUrl: 'https://looks.example/privacy' });
         await page.close();
 
         const merchant = await startMerchantSite(`${t.url}/widget-looks.js`);
@@ -78,8 +83,18 @@ describe('the widget look of a bot instance: admin card with live preview, and t
             const colours = await store.evaluate(`(() => { const c = (s, p) => getComputedStyle(${ROOT}.querySelector(s))[p];
                 return [c('.lc-head', 'backgroundColor'), c('.lc-chip', 'color'), c('.lc-chip', 'borderTopColor'), c('.lc-send', 'backgroundColor')]; })()`);
             expect(colours).to.deep.equal(['rgb(127, 29, 29)', 'rgb(127, 29, 29)', 'rgb(127, 29, 29)', 'rgb(127, 29, 29)']);
+            // The privacy line and the policy link, before the first message is kept; gone once the customer wrote.
+            expect(await store.evaluate(`${ROOT}.querySelector('[data-testid=privacy-line]').textContent`)).to.equal('Looks keeps chats 2 years to answer you. Privacy policy');
+            expect(await store.evaluate(`${ROOT}.querySelector('[data-testid=privacy-line] a').href`)).to.equal('https://looks.example/privacy');
+            await store.setViewport({ width: 390, height: 844 });
+            await shot(store, 'look-03-widget-privacy-line-390');
+            const line = await store.evaluate(`(() => { const r = ${ROOT}.querySelector('[data-testid=privacy-line]').getBoundingClientRect(); return { right: r.right, width: innerWidth, h: r.height }; })()`) as { right: number; width: number; h: number };
+            expect(line.right, 'the line fits at 390 px').to.be.at.most(line.width);
+            expect(line.h).to.be.greaterThan(0);
+            await store.setViewport({ width: 1200, height: 800 });
             await clickChip(store, 'What are your store hours?');
             await store.waitForFunction(`!!${ROOT}.querySelector('.lc-user')`);
+            await store.waitForFunction(`!${ROOT}.querySelector('[data-testid=privacy-line]')`);
             expect(await store.evaluate(`getComputedStyle(${ROOT}.querySelector('.lc-user')).backgroundColor`)).to.equal('rgb(127, 29, 29)');
             await shot(store, 'look-02-widget-left');
         }

@@ -21,17 +21,35 @@ describe('a bot instance\'s widget look (PUT /api/widget/bots/{id}/look, issue 1
 
     it('starts with the defaults, saves a look, and the served widget carries it', async () => {
         const before = await server.app.services.tenants.getBotInstance(a.bot.id);
-        expect(before!.look).to.deep.equal({ color: null, position: 'right', title: null, greeting: null, texts: {} });
+        expect(before!.look).to.deep.equal({ color: null, position: 'right', title: null, greeting: null, texts: {}, privacy: null, privacyUrl: null });
         const res = await put(a, a.bot.id, { color: '#7F1D1D', position: 'left', title: 'Help desk', greeting: 'Hola! ¿En qué podemos ayudarte?', texts: {} });
         expect(res.statusCode, res.payload).to.equal(200);
-        expect((res.result as any).look).to.deep.equal({ color: '#7f1d1d', position: 'left', title: 'Help desk', greeting: 'Hola! ¿En qué podemos ayudarte?', texts: {} });
+        expect((res.result as any).look).to.deep.equal({ color: '#7f1d1d', position: 'left', title: 'Help desk', greeting: 'Hola! ¿En qué podemos ayudarte?', texts: {}, privacy: null, privacyUrl: null });
         const script = await server.inject({ url: '/widget-looka.js', headers: { host: 'chat.example.com' } });
         if (script.statusCode === 200) {
             const config = JSON.parse(script.payload.match(/^window\.__loyaltyChatWidget=(\{.*?\});\n/)![1]);
-            expect(config.look).to.deep.equal({ color: '#7f1d1d', position: 'left', title: 'Help desk', greeting: 'Hola! ¿En qué podemos ayudarte?', texts: {} });
+            expect(config.look).to.deep.equal({ color: '#7f1d1d', position: 'left', title: 'Help desk', greeting: 'Hola! ¿En qué podemos ayudarte?', texts: {}, privacy: null, privacyUrl: null });
         }
         const reset = await put(a, a.bot.id, {});
-        expect((reset.result as any).look).to.deep.equal({ color: null, position: 'right', title: null, greeting: null, texts: {} });
+        expect((reset.result as any).look).to.deep.equal({ color: null, position: 'right', title: null, greeting: null, texts: {}, privacy: null, privacyUrl: null });
+    });
+
+    it('keeps the store\'s privacy line per language and its policy address, and refuses an address that is no web page (issue 25)', async () => {
+        const res = await put(a, a.bot.id, {
+            privacy: 'We keep chats for 2 years to answer you.', privacyUrl: 'https://looka.test/privacy',
+            texts: { es: { title: null, greeting: null, privacy: 'Guardamos los chats 2 años para responderte.' } }
+        });
+        expect(res.statusCode, res.payload).to.equal(200);
+        expect((res.result as any).look).to.include({ privacy: 'We keep chats for 2 years to answer you.', privacyUrl: 'https://looka.test/privacy' });
+        expect((res.result as any).look.texts.es.privacy).to.equal('Guardamos los chats 2 años para responderte.');
+        for (const privacyUrl of ['javascript:alert(1)', 'data:text/html,hi', 'not a url', 'ftp://looka.test/p']) {
+            const bad = await put(a, a.bot.id, { privacy: 'changed', privacyUrl });
+            expect(bad.statusCode, privacyUrl).to.equal(400);
+            expect(JSON.parse(bad.payload).message).to.equal('"privacyUrl" must be a web address (https://…)');
+        }
+        expect((await server.app.services.tenants.getBotInstance(a.bot.id))!.look).to.include({ privacy: 'We keep chats for 2 years to answer you.' });
+        expect((await put(a, a.bot.id, { privacy: 'x'.repeat(301) })).statusCode).to.equal(400);
+        await put(a, a.bot.id, {});
     });
 
     it('refuses a colour white text cannot be read on, a bad colour or side, with 400 and nothing stored', async () => {

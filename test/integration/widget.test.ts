@@ -32,7 +32,7 @@ describe('serving the widget (/widget-{subdomain}.js) and the demo storefront', 
         expect(JSON.parse(match![1])).to.deep.equal({
             key: a.bot.publicKey, storeName: 'Store serve', apiOrigin: 'http://chat.example.com:8080', subdomain: 'serve',
             // The loader shows the widget only on these hosts; the panel offers the AI step when it is on.
-            domains: ['serve.test'], aiEnabled: true, look: { color: null, position: 'right', title: null, greeting: null, texts: {} },
+            domains: ['serve.test'], aiEnabled: true, look: { color: null, position: 'right', title: null, greeting: null, texts: {}, privacy: null, privacyUrl: null },
             // A new store speaks every shipped language, English the default (issue 27).
             languages: { enabled: ['en', 'es', 'fr', 'pt-BR', 'de', 'ar'], default: 'en' }
         });

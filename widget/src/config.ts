@@ -11,7 +11,9 @@ export interface WidgetConfig {
     /** The bot instance's look (null fields: the defaults). */
     look?: { color: string | null; position: 'left' | 'right'; title: string | null; greeting: string | null;
         /** Per language (issue 27): the store's own title and greeting in that language. */
-        texts?: Record<string, { title: string | null; greeting: string | null } | undefined> };
+        texts?: Record<string, { title: string | null; greeting: string | null; privacy?: string | null } | undefined>;
+        /** Consent (issue 25): the store's privacy line (default language) and its privacy policy's address. */
+        privacy?: string | null; privacyUrl?: string | null };
     /** The store's languages (issue 27; absent: every shipped language enabled, English the default). */
     languages?: { enabled?: string[]; default?: string };
 }

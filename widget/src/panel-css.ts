@@ -42,6 +42,8 @@ export const PANEL_CSS = `
 .lc-send{border:0;border-radius:8px;background:var(--lc-accent,#1d4ed8);color:#fff;padding:0 14px;cursor:pointer;font-weight:600}
 .lc-send:disabled{opacity:.5;cursor:default}
 .lc-count{margin:0;padding:4px 14px 8px;background:#fff;color:#b91c1c;font-size:12px}
+.lc-note{margin:0;padding:2px 14px 4px;background:#fff;color:#4b5563;font-size:12px;line-height:1.4}
+.lc-note a{color:var(--lc-accent,#1d4ed8)}
 .lc-panel :focus-visible,.lc-msgs:focus-visible{outline:3px solid var(--lc-accent,#1d4ed8);outline-offset:2px}
 .lc-head :focus-visible{outline-color:#fff}
 @media (max-width:480px){

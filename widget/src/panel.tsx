@@ -73,7 +73,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     const listRef = useRef<HTMLDivElement>(null);
     const look = config.look;
     // The store's own texts: per language, else (its default language) the look's, else the catalogue's.
-    const own = (key: 'title' | 'greeting') => look?.texts?.[language()]?.[key]
+    const own = (key: 'title' | 'greeting' | 'privacy') => look?.texts?.[language()]?.[key]
         || (language() === (config.languages?.default || 'en') ? look?.[key] : null);
     const title = own('title') || t('title', { store: config.storeName });
 
@@ -318,6 +318,14 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
                     </select>
                 )}
             </div>
+            {step === 'identifier' && <p className="lc-note" id="lc-phone-use">{t('phoneUse')}</p>}
+            {!state.messages.some((m) => m.from === 'user') && (
+                // Consent (issue 25): said before the customer's first message is kept, with the store's policy.
+                <p className="lc-note lc-privacy" data-testid="privacy-line">
+                    {own('privacy') || t('privacyLine')}
+                    {look?.privacyUrl && <> <a href={look.privacyUrl} target="_blank" rel="noopener noreferrer">{t('privacyLink')}</a></>}
+                </p>
+            )}
             <form className="lc-form" onSubmit={(e) => {
                 e.preventDefault();
                 submit();

@@ -42,7 +42,9 @@ export class BotInstanceModel extends Model {
     lookPosition!: 'left' | 'right';
     lookTitle!: string | null;
     lookGreeting!: string | null;
-    lookTexts!: Record<string, { title: string | null; greeting: string | null }> | null;
+    lookTexts!: Record<string, { title: string | null; greeting: string | null; privacy?: string | null }> | null;
+    lookPrivacy!: string | null;
+    lookPrivacyUrl!: string | null;
     createdAt!: number;
     updatedAt!: number;
     organization?: OrganizationModel;

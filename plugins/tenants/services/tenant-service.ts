@@ -192,7 +192,9 @@ export class TenantService {
             embedSnippet: organization ? embedSnippet(this.baseUrl(baseUrl), organization.subdomain) : '',
             look: {
                 color: row.lookColor ?? null, position: row.lookPosition === 'left' ? 'left' : 'right', title: row.lookTitle ?? null, greeting: row.lookGreeting ?? null,
-                texts: row.lookTexts ?? {}
+                texts: row.lookTexts ?? {},
+                privacy: row.lookPrivacy ?? null,
+                privacyUrl: row.lookPrivacyUrl ?? null
             },
             createdAt: iso(row.createdAt)
         };
@@ -243,7 +245,8 @@ export class TenantService {
             .where('organization_id', organizationId)
             .patchAndFetchById(id, {
                 lookColor: look.color, lookPosition: look.position, lookTitle: look.title, lookGreeting: look.greeting,
-                lookTexts: look.texts && Object.keys(look.texts).length ? look.texts : null
+                lookTexts: look.texts && Object.keys(look.texts).length ? look.texts : null,
+                lookPrivacy: look.privacy ?? null, lookPrivacyUrl: look.privacyUrl ?? null
             })
             .throwIfNotFound({ message: 'Bot instance not found' });
         return this.toBot(await row.$fetchGraph('organization', { transaction: this.db }));

@@ -66,8 +66,10 @@ export function WidgetLookCard() {
     const store = bot.organizationName ?? 'Store';
     // The default language's texts are the look's own; another language's are look.texts[lang].
     const isDefault = shown === storeDefault;
-    const own = isDefault ? { title: look.title, greeting: look.greeting } : look.texts?.[shown] ?? { title: null, greeting: null };
-    const setOwn = (change: Partial<{ title: string | null; greeting: string | null }>) => {
+    const own: { title: string | null; greeting: string | null; privacy?: string | null } = isDefault
+        ? { title: look.title, greeting: look.greeting, privacy: look.privacy ?? null }
+        : look.texts?.[shown] ?? { title: null, greeting: null, privacy: null };
+    const setOwn = (change: Partial<{ title: string | null; greeting: string | null; privacy: string | null }>) => {
         if (isDefault) {
             setLook({ ...look, ...change });
         }
@@ -77,6 +79,7 @@ export function WidgetLookCard() {
     };
     const defaultTitle = defaults?.title({ store }) ?? '';
     const defaultGreeting = defaults?.greeting({ store }) ?? '';
+    const defaultPrivacy = defaults?.privacyLine() ?? '';
     const rtl = isRtl(shown);
     const side = (look.position === 'left') !== rtl ? 'left' : 'right';
     const error = save.error instanceof ApiError ? save.error.serverMessage : save.error ? String(save.error) : null;
@@ -110,9 +113,20 @@ export function WidgetLookCard() {
                 <TextArea id="look-greeting" value={own.greeting ?? ''} fill rows={2} maxLength={500} placeholder={defaultGreeting} dir={rtl ? 'rtl' : 'auto'} lang={shown}
                     onChange={(e) => setOwn({ greeting: e.target.value || null })} />
             </FormGroup>
+            <FormGroup label={t('look.privacyLabel')} labelFor="look-privacy" helperText={t('look.privacyHelp')}>
+                <TextArea id="look-privacy" value={own.privacy ?? ''} fill rows={2} maxLength={300} placeholder={defaultPrivacy} dir={rtl ? 'rtl' : 'auto'} lang={shown}
+                    onChange={(e) => setOwn({ privacy: e.target.value || null })} data-testid="look-privacy" />
+            </FormGroup>
+            <FormGroup label={t('look.privacyUrlLabel')} labelFor="look-privacy-url" helperText={t('look.privacyUrlHelp')}>
+                <InputGroup id="look-privacy-url" type="url" value={look.privacyUrl ?? ''} placeholder="https://" maxLength={500}
+                    onChange={(e) => setLook({ ...look, privacyUrl: e.target.value || null })} data-testid="look-privacy-url" />
+            </FormGroup>
             <div className={`lc-look-preview lc-look-${side}`} aria-label={t('look.preview', { name: languageName(shown) })} role="img" lang={shown} dir={rtl ? 'rtl' : 'ltr'}>
                 <div className="lc-look-head" data-color={color} ref={(el) => el?.style.setProperty('background', color)}>{own.title || defaultTitle}</div>
-                <div className="lc-look-greeting">{own.greeting || defaultGreeting}</div>
+                <div className="lc-look-greeting">
+                    {own.greeting || defaultGreeting}
+                    <small className="lc-look-privacy" data-testid="look-privacy-preview">{own.privacy || defaultPrivacy}{look.privacyUrl ? ` ${defaults?.privacyLink() ?? ''}` : ''}</small>
+                </div>
                 <div className="lc-look-launcher" ref={(el) => el?.style.setProperty('background', color)}><Icon icon="chat" color="#fff" /></div>
             </div>
             <Button intent={Intent.PRIMARY} text={save.isPending ? t('look.saving') : t('look.save')} disabled={save.isPending || contrast < 4.5}

@@ -6,6 +6,8 @@
 export interface WidgetDefaults {
     title(args: { store: string }): string;
     greeting(args: { store: string }): string;
+    privacyLine(): string;
+    privacyLink(): string;
 }
 
 const loaded = new Map<string, Promise<WidgetDefaults>>();
