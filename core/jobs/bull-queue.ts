@@ -85,7 +85,7 @@ export class BullQueue implements JobQueue {
             jobId: options.jobId,
             backoff: { type: 'exponential', delay: 200 },
             removeOnComplete: true,
-            removeOnFail: 100
+            removeOnFail: options.personalData ? true : 100
         }).then(() => 'added' as const, (err: Error) => err);
         const late = timeout(ADD_TIMEOUT_MS);
         const first = await Promise.race([outcome, late.promise]);

@@ -9,6 +9,11 @@ export interface AddOptions {
     attempts?: number;
     /** A job id: a second add with the same id is ignored while the first is pending. */
     jobId?: string;
+    /**
+     * The payload holds customers' data (DESIGN §10): a job that failed for good is removed, not kept for inspection
+     * (Bull keeps the last 100 failed jobs otherwise), so nothing of an erased customer stays in the queue.
+     */
+    personalData?: boolean;
 }
 
 /**

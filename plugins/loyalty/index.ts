@@ -102,7 +102,8 @@ const feature: FeaturePlugin = {
                 providerOf: (organizationId) => settings.resolve(organizationId)
             });
             provide(server, 'loyalty', service);
-            server.app.personalData.register(loyaltyPersonalData(async (organizationId) => (await settings.resolve(organizationId)).provider.name));
+            server.app.personalData.register(loyaltyPersonalData(async (organizationId) => (await settings.resolve(organizationId)).provider.name,
+                (organizationId, phone) => service.members.forget(organizationId, phone)));
 
             // ---- super admin: an organization's loyalty provider (the API key is never answered) ----
             const orgParams = Joi.object<{ id: number }>({ id: fields.id.required() });

@@ -170,7 +170,7 @@ export class AnalyticsService {
                 this.buffer = [];
                 this.flushing = null;
                 this.release = null;
-                await this.jobs.add(INGEST_JOB, { rows });
+                await this.jobs.add(INGEST_JOB, { rows }, { personalData: true });     // the rows carry phones
             });
         }
         else if (this.buffer.length >= MAX_BUFFER) {

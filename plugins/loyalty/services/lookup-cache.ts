@@ -11,6 +11,8 @@ export interface LookupCache {
     /** The cached answer: a customer, null for "not a member", undefined when nothing is cached. */
     get(key: string): Promise<LoyaltyCustomer | null | undefined>;
     set(key: string, value: LoyaltyCustomer | null): Promise<void>;
+    /** Forgets a key (a customer's data erased, issue 25). */
+    delete(key: string): Promise<void>;
 }
 
 /** The most entries the in-process cache holds (the oldest go first). */
@@ -43,6 +45,10 @@ export class MemoryLookupCache implements LookupCache {
             this.entries.delete(this.entries.keys().next().value as string);
         }
     }
+
+    async delete(key: string): Promise<void> {
+        this.entries.delete(key);
+    }
 }
 
 export class RedisLookupCache implements LookupCache {
@@ -71,5 +77,9 @@ export class RedisLookupCache implements LookupCache {
         catch {
             // A cache that cannot be written is only a cache miss next time.
         }
+    }
+
+    async delete(key: string): Promise<void> {
+        await this.redis.del(`${this.prefix}:loyalty-cache:${key}`).catch(() => undefined);
     }
 }

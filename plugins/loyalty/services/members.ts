@@ -64,6 +64,14 @@ export class Members {
         return { provider, customer };
     }
 
+    /** Forgets the cached provider answer about a phone (the customer's data erased, issue 25). */
+    async forget(organizationId: number, phone: string): Promise<void> {
+        const { cacheKey } = await this.deps.providerOf(organizationId);
+        if (cacheKey) {
+            await this.deps.cache.delete(`${organizationId}:${cacheKey}:${phone}`);
+        }
+    }
+
     /** A provider failure as a caller gets it: 503 when it is down or slow, 502 when it refuses our key. */
     private providerFailure(err: unknown, organizationId: number, message: string): unknown {
         if (!(err instanceof ProviderError)) {

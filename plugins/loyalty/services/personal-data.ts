@@ -23,7 +23,9 @@ async function ordersOf(db: Db, customerIds: number[]): Promise<unknown[]> {
     return rows;
 }
 
-export function loyaltyPersonalData(providerName: (organizationId: number) => Promise<string>): PersonalDataHolder {
+export function loyaltyPersonalData(providerName: (organizationId: number) => Promise<string>,
+    /** Forgets the cached copy of the provider's answer about a phone. */
+    forget: (organizationId: number, phone: string) => Promise<void>): PersonalDataHolder {
     return {
         plugin: 'loyalty',
         tables: ['loyalty_customers', 'loyalty_orders', ...flat.tables],
@@ -55,6 +57,9 @@ export function loyaltyPersonalData(providerName: (organizationId: number) => Pr
             for (const part of chunks(ids)) {
                 orders += await db('loyalty_orders').whereIn('customer_id', part).delete();
                 customers += await db('loyalty_customers').whereIn('id', part).delete();
+            }
+            if (scope.phone) {
+                await forget(scope.organizationId, scope.phone);      // the provider's answer, cached for LOYALTY_CACHE_SECONDS
             }
             return { loyalty_customers: customers, loyalty_orders: orders, ...await flat.erase(scope, db) };
         },
