@@ -37,6 +37,8 @@ export interface PersonalDataHolder {
     export(scope: PersonScope, db: Db): Promise<Record<string, unknown[]>>;
     /** Deletes (or anonymizes) the person's rows, inside the caller's transaction; the counts by table. */
     erase(scope: PersonScope, db: Db): Promise<Record<string, number>>;
+    /** After the erasure committed: what lives outside the database (caches), forgotten. */
+    afterErase?(scope: PersonScope): Promise<void>;
     /** What the store keeps about the person outside the product, and what it must do there. */
     external?(scope: PersonScope): Promise<ExternalRecord[]>;
     /**

@@ -58,9 +58,6 @@ export function loyaltyPersonalData(providerName: (organizationId: number) => Pr
                 orders += await db('loyalty_orders').whereIn('customer_id', part).delete();
                 customers += await db('loyalty_customers').whereIn('id', part).delete();
             }
-            if (scope.phone) {
-                await forget(scope.organizationId, scope.phone);      // the provider's answer, cached for LOYALTY_CACHE_SECONDS
-            }
             return { loyalty_customers: customers, loyalty_orders: orders, ...await flat.erase(scope, db) };
         },
 
@@ -71,6 +68,13 @@ export function loyaltyPersonalData(providerName: (organizationId: number) => Pr
                 widget_sessions: await deleteOlder(db, 'widget_sessions', 'last_seen_at', organizationId, cutoffs.verifications),
                 sms_outbox: await deleteOlder(db, 'sms_outbox', 'created_at', organizationId, cutoffs.verifications)
             };
+        },
+
+        /** The provider's answer about the phone, cached for LOYALTY_CACHE_SECONDS (outside the transaction). */
+        async afterErase(scope) {
+            if (scope.phone) {
+                await forget(scope.organizationId, scope.phone);
+            }
         },
 
         async external(scope): Promise<ExternalRecord[]> {

@@ -175,6 +175,7 @@ export class PrivacyService {
         });
         const external: ExternalRecord[] = [];
         for (const holder of this.deps.registry.holders) {
+            await holder.afterErase?.(scope);
             external.push(...await holder.external?.(scope) ?? []);
         }
         return { erased, total: Object.values(erased).reduce((a, b) => a + b, 0), external };
