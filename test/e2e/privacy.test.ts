@@ -62,6 +62,8 @@ describe('a customer\'s data in the admin app: find, download, erase (issue 25)'
         await page.waitForSelector('[data-testid="open-privacy"]');
         await page.click('[data-testid="open-privacy"]');
         await page.waitForSelector('[data-testid="privacy-phone"]');
+        // The drawer gives the focus back to the settings button once it has closed: type after that.
+        await page.waitForFunction(() => !document.querySelector('.lc-settings-drawer'), { timeout: 10000 });
         expect(await page.$eval('h1', (el) => el.textContent)).to.equal('Customers\' data');
 
         // History shows the chat before.
