@@ -81,7 +81,7 @@ export const lookSchema = Joi.object<BotLook>({
     title: text(80),
     greeting: text(500),
     // Per language: its own title and greeting (a language left out, or both empty, gets the catalogue's texts).
-    texts: Joi.object().pattern(Joi.string().valid(...SHIPPED_LANGUAGES), Joi.object({ title: text(80), greeting: text(500), privacy: text(300) }))
+    texts: Joi.object().pattern(Joi.string().valid(...SHIPPED_LANGUAGES), Joi.object({ title: text(80), greeting: text(500), privacy: Joi.string().trim().max(300).allow(null, '').empty('') }))
         .default({})
         .messages({ 'object.unknown': '"texts" takes the shipped languages ({{#label}} is not one: ' + SHIPPED_LANGUAGES.join(', ') + ')' }),
     // Consent (issue 25): the store's privacy line, and its privacy policy (a web page: http or https only).
