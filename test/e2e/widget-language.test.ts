@@ -261,7 +261,7 @@ describe('the widget speaks the customer\'s language (issue 27)', function () {
         await storeAdminToken(admin, t.url, store.admin.token);
         await admin.goto(`${t.url}/admin-dashboard`, { waitUntil: 'domcontentloaded' });
         await admin.waitForSelector('#look-language');
-        const preview = () => admin.$eval('.lc-look-greeting', (el) => el.textContent);
+        const preview = () => admin.$eval('.lc-look-greeting-text', (el) => el.textContent);
         await admin.waitForFunction(() => document.querySelector('.lc-look-greeting')?.textContent?.startsWith('Hi! Welcome to'));
         // Spanish: the widget's own Spanish greeting until the store writes one, then what it types, as it types.
         await admin.select('#look-language', 'es');
@@ -283,7 +283,7 @@ describe('the widget speaks the customer\'s language (issue 27)', function () {
         await admin.waitForSelector('.lc-look-saved');
         await screenshot(admin, 'admin-look-languages');
         await admin.close();
-        expect((await t.server.app.services.tenants.getBotInstance(store.bot.id))!.look.texts).to.deep.equal({ es: { title: null, greeting: '¡Hola! ¿Buscas tu talla? Te ayudamos.' } });
+        expect((await t.server.app.services.tenants.getBotInstance(store.bot.id))!.look.texts).to.deep.equal({ es: { title: null, greeting: '¡Hola! ¿Buscas tu talla? Te ayudamos.', privacy: null } });
 
         // The store's own content in Spanish too: one question written in Spanish.
         const question = await t.server.inject({ method: 'POST', url: '/api/questions', headers: bearer(store.admin.token),

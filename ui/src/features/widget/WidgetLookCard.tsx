@@ -124,7 +124,7 @@ export function WidgetLookCard() {
             <div className={`lc-look-preview lc-look-${side}`} aria-label={t('look.preview', { name: languageName(shown) })} role="img" lang={shown} dir={rtl ? 'rtl' : 'ltr'}>
                 <div className="lc-look-head" data-color={color} ref={(el) => el?.style.setProperty('background', color)}>{own.title || defaultTitle}</div>
                 <div className="lc-look-greeting">
-                    {own.greeting || defaultGreeting}
+                    <span className="lc-look-greeting-text">{own.greeting || defaultGreeting}</span>
                     <small className="lc-look-privacy" data-testid="look-privacy-preview">{own.privacy || defaultPrivacy}{look.privacyUrl ? ` ${defaults?.privacyLink() ?? ''}` : ''}</small>
                 </div>
                 <div className="lc-look-launcher" ref={(el) => el?.style.setProperty('background', color)}><Icon icon="chat" color="#fff" /></div>
