@@ -114,7 +114,7 @@ const feature: FeaturePlugin = {
             const { realtime, config, db, dbClient, jobs, services } = server.app;
             const mail = new MailService({ db, mail: config.mail });
             const presence = new PresenceService({ db, realtime, awayGraceMs: config.chat.agentAwayGraceMs, idleMs: config.chat.agentIdleMs });
-            const chat = new ChatService({ db, dbClient, jobs, realtime, chat: config.chat, mail, tenants: services.tenants, users: services.users, presence });
+            const chat = new ChatService({ db, dbClient, jobs, realtime, chat: config.chat, mail, tenants: services.tenants, users: services.users, presence, log: server.app.log });
             provide(server, 'livechat', chat);
             server.app.personalData.register(livechatPersonalData);
             provide(server, 'presence', presence);

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import * as Crypto from 'crypto';
 import Boom from '@hapi/boom';
 import { raw } from 'objection';
@@ -52,6 +53,8 @@ export interface ChatServiceDeps {
     users: Pick<Services['users'], 'list'>;
     /** Agent presence (Available, sockets on every node, the away rules). */
     presence: PresenceService;
+    /** Where failures that do not fail the caller's request are told (a routing step after the chat was stored). */
+    log?: Pick<Logger, 'warn'>;
 }
 
 export interface NewChat {
@@ -525,7 +528,12 @@ export class ChatService {
         const session = toSession(row);
         const type = input.via === 'ai' ? 'ai_transfer_request' : 'new_customer';
         // Auto-assign (issue 26): offered to one agent first; the others see the queue move without being rung.
-        const routed = this.routing ? await this.routing.created(row) : null;
+        // A routing failure leaves the chat in the queue, as without auto-assign (the offer sweep tries again): the
+        // customer's chat is created either way.
+        const routed = this.routing ? await this.routing.created(row).catch((err) => {
+            this.deps.log?.warn({ err, sessionId }, 'routing a new chat failed: it waits in the queue');
+            return null;
+        }) : null;
         await this.deps.realtime.publish(paths.agents(input.organizationId), {
             type, sessionId, phoneNumber: session.phoneNumber, visitorNumber: session.visitorNumber, visitorLabel: session.visitorLabel, message: first, lang: session.lang,
             offeredTo: routed?.offeredTo ?? null, offerExpiresAt: routed?.expiresAt ?? null,
@@ -675,7 +683,8 @@ export class ChatService {
             }
             throw Boom.conflict(row.status === 'agent_connected' ? 'This chat was already accepted by another agent' : 'This chat has already ended');
         }
-        await this.routing?.accepted(row, agentId);
+        // The chat is the agent's now; recording the assignment must not turn their Accept into an error.
+        await this.routing?.accepted(row, agentId).catch((err) => this.deps.log?.warn({ err, sessionId }, 'recording an assignment failed'));
         const session = toSession(row);
         await this.deps.realtime.publishAll([
             { path: paths.agents(organizationId), message: { type: 'session_accepted', sessionId, agentId, acceptedAt: session.acceptedAt } },
