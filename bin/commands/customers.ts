@@ -85,7 +85,7 @@ export function registerCustomers(program: Command): void {
                 const org = await server.app.services.tenants.requireOrganizationBySubdomain(opts.org);
                 const query = { phone: opts.phone ?? null, email: opts.email ?? null };
                 const person = await server.app.services.privacy.person(org.id, query);
-                const result = await server.app.services.privacy.erase(org.id, query);
+                const result = await server.app.services.privacy.erase(person);
                 await server.app.audit.record({ organizationId: org.id, actorUserId: null, actorRole: null, action: 'customers.erase',
                     subject: person, details: { rows: result.total, via: 'cli' } });
                 printResult(result, !!opts.json, `Erased ${result.total} rows about the customer from "${org.name}"`

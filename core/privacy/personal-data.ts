@@ -1,5 +1,9 @@
 import { createHmac } from 'crypto';
 import type { Db } from '../db';
+import type { ExternalRecord } from '../types/api';
+import type { RetentionKind } from '../shared/retention';
+
+export type { ExternalRecord };
 
 /**
  * Customers' personal data (issue 25, DESIGN §10): who a request for access or erasure is about, and the port every
@@ -19,12 +23,6 @@ export interface PersonScope extends Person {
     sessionIds: string[];
 }
 
-/** Something the store keeps outside the product (its loyalty provider's account): named in the export. */
-export interface ExternalRecord {
-    holder: string;
-    what: string;
-    action: string;
-}
 
 export interface PersonalDataHolder {
     /** The plugin that answers for these tables. */
@@ -48,9 +46,7 @@ export interface PersonalDataHolder {
     retain?(organizationId: number, cutoffs: RetentionCutoffs, db: Db): Promise<Record<string, number>>;
 }
 
-/** What a store keeps for a chosen number of days (its privacy settings). */
-export const RETENTION_KINDS = ['chats', 'ai', 'verifications', 'analytics', 'mail', 'audit'] as const;
-export type RetentionKind = typeof RETENTION_KINDS[number];
+/** When each kind's rows become too old to keep (RetentionKind: core/shared/retention.ts). */
 export type RetentionCutoffs = Partial<Record<RetentionKind, number>>;
 
 /** Deletes a store's rows whose time column is before the cutoff; how many. */

@@ -534,3 +534,56 @@ export interface CannedReply {
     title: string;
     text: string;
 }
+
+// ---- customers' data and the audit trail (issue 25): the privacy plugin's answers, read by the admin app ----
+
+/** Something the store keeps outside the product (its loyalty provider's account): named in exports and erasures. */
+export interface ExternalRecord {
+    holder: string;
+    what: string;
+    action: string;
+}
+
+/** POST /api/privacy/customers/find */
+export interface PersonFound {
+    /** The phone in E.164 and the email as the tables keep them. */
+    phone: string | null;
+    email: string | null;
+    /** The keyed hash the audit trail names them by. */
+    subject: string | null;
+    /** Rows about them, by plugin and table (only tables with at least one). */
+    counts: Record<string, number>;
+    total: number;
+    sessions: number;
+    external: ExternalRecord[];
+}
+
+/** POST /api/privacy/customers/erase: rows deleted by `plugin.table`, and what must be done outside. */
+export interface ErasureResult {
+    erased: Record<string, number>;
+    total: number;
+    external: ExternalRecord[];
+}
+
+/** One row of GET /api/privacy/audit. */
+export interface AuditRow {
+    id: number;
+    organizationId: number | null;
+    actorUserId: number | null;
+    actorRole: string | null;
+    /** The staff member's email (null: the CLI, a refused sign-in, or a user deleted since). */
+    actorEmail: string | null;
+    action: string;
+    target: string | null;
+    subjectHash: string | null;
+    details: Record<string, unknown> | null;
+    ip: string | null;
+    createdAt: string;
+}
+
+/** GET /api/privacy/audit: a page of the trail, newest first, with the zone its times are read in. */
+export interface AuditPage {
+    rows: AuditRow[];
+    total: number;
+    timeZone: string;
+}

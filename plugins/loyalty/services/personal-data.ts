@@ -1,5 +1,6 @@
 import type { Db } from '../../../core/db';
-import { chunks, deleteOlder, ExternalRecord, RetentionCutoffs, Person, PersonalDataHolder, PersonScope, plainRows, rowsOfPerson, sessionsByPhone, tableHolder } from '../../../core/privacy/personal-data';
+import type { ExternalRecord } from '../../../core/types/api';
+import { chunks, deleteOlder, RetentionCutoffs, Person, PersonalDataHolder, PersonScope, plainRows, rowsOfPerson, sessionsByPhone, tableHolder } from '../../../core/privacy/personal-data';
 
 /**
  * What loyalty keeps about a customer (issue 25): the store's member record and orders (the built-in provider's

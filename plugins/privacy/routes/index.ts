@@ -6,7 +6,7 @@ import { staffOf } from '../../../core/http/callers';
 import { fields } from '../../../core/http/fields';
 import { csvLine } from '../../../core/shared/csv';
 import type { PersonQuery, PrivacyService, RetentionPolicy } from '../services/privacy-service';
-import { RETENTION_KINDS } from '../../../core/privacy/personal-data';
+import { RETENTION_KINDS } from '../../../core/shared/retention';
 
 interface PersonPayload extends PersonQuery {
     organizationId?: number;
@@ -99,7 +99,7 @@ export function registerPrivacyRoutes(server: Server, service: PrivacyService): 
             handler: async (request) => {
                 const organizationId = storeOf(request, request.payload.organizationId);
                 const found = await service.person(organizationId, request.payload);
-                const result = await service.erase(organizationId, request.payload);
+                const result = await service.erase(found);
                 await audit.fromRequest(request, {
                     organizationId, action: 'customers.erase', subject: found, details: { rows: result.total, tables: Object.keys(result.erased).length }
                 });

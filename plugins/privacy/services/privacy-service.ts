@@ -2,25 +2,16 @@ import Boom from '@hapi/boom';
 import { parsePhoneNumberFromString, CountryCode } from 'libphonenumber-js';
 import type { Db } from '../../../core/db';
 import type { AuditTrail, StoredAuditEntry } from '../../../core/privacy/audit';
-import { ExternalRecord, normalEmail, Person, PersonalDataRegistry, PersonScope, personHash, RETENTION_KINDS, RetentionCutoffs, RetentionKind } from '../../../core/privacy/personal-data';
+import { normalEmail, Person, PersonalDataRegistry, PersonScope, personHash, RetentionCutoffs } from '../../../core/privacy/personal-data';
+import { RETENTION_KINDS, RetentionPolicy } from '../../../core/shared/retention';
+import type { AuditPage, AuditRow, ErasureResult, ExternalRecord, PersonFound } from '../../../core/types/api';
+
+export type { AuditPage, AuditRow, ErasureResult, PersonFound, RetentionPolicy };
 
 /** What an admin types to find a customer: a phone (in the store's format or international) and/or an email. */
 export interface PersonQuery {
     phone?: string | null;
     email?: string | null;
-}
-
-export interface PersonFound {
-    /** The phone in E.164 and the email as the tables keep them. */
-    phone: string | null;
-    email: string | null;
-    /** The keyed hash the audit trail names them by. */
-    subject: string | null;
-    /** Rows about them, by plugin and table (only tables with at least one). */
-    counts: Record<string, number>;
-    total: number;
-    sessions: number;
-    external: ExternalRecord[];
 }
 
 export interface PersonExport {
@@ -35,21 +26,6 @@ export interface PersonExport {
     external: ExternalRecord[];
 }
 
-export interface AuditRow {
-    id: number;
-    organizationId: number | null;
-    actorUserId: number | null;
-    actorRole: string | null;
-    /** The staff member's email (null: the CLI, a refused sign-in, or a user deleted since). */
-    actorEmail: string | null;
-    action: string;
-    target: string | null;
-    subjectHash: string | null;
-    details: Record<string, unknown> | null;
-    ip: string | null;
-    createdAt: string;
-}
-
 export interface AuditQuery {
     organizationId?: number | null;
     action?: string;
@@ -60,9 +36,6 @@ export interface AuditQuery {
     limit: number;
     offset: number;
 }
-
-/** Days each kind is kept (null: forever). */
-export type RetentionPolicy = Record<RetentionKind, number | null>;
 
 interface Deps {
     db: Db;
@@ -157,10 +130,10 @@ export class PrivacyService {
 
     /**
      * Deletes every row about the person in every plugin's tables, in one transaction (all or nothing); the counts by
-     * `plugin.table`. What lives outside (the loyalty provider's account) is named, for the store to do there.
+     * `plugin.table`. What lives outside (the loyalty provider's account) is named, for the store to do there. The person
+     * as `person()` resolved it (the caller audits the erasure with it).
      */
-    async erase(organizationId: number, query: PersonQuery): Promise<{ erased: Record<string, number>; total: number; external: ExternalRecord[] }> {
-        const person = await this.person(organizationId, query);
+    async erase(person: Person): Promise<ErasureResult> {
         const { erased, scope } = await this.deps.db.transaction(async (trx) => {
             const inTrx = await this.scope(person, trx);
             const counts: Record<string, number> = {};
@@ -198,7 +171,7 @@ export class PrivacyService {
     }
 
     /** The trail, newest first: one store's (organizationId), or every store's and the platform's (undefined). */
-    async auditLog(q: AuditQuery): Promise<{ rows: AuditRow[]; total: number; timeZone: string }> {
+    async auditLog(q: AuditQuery): Promise<AuditPage> {
         const base = this.deps.db('audit_log').where((w) => {
             if (q.organizationId !== undefined) {
                 if (q.organizationId === null) {

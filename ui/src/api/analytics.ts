@@ -4,7 +4,7 @@ import type {
     DomainDetail, DomainRow, FailedVerificationRow, HourlyRow, OrderHistoryResponse, Paged, PhoneDetail, PhoneRow,
     QuestionUsageRow, WebsocketStats
 } from '../../../core/types/api';
-import { ADMIN_TOKEN_KEY, ApiError, getJson } from './client';
+import { downloadFile, getJson } from './client';
 
 export type {
     AnalyticsChatSession, AnalyticsSummary, ChatAnalytics, ChatDurations, CustomerLookupResult, DailyRow, DomainDetail, DomainRow,
@@ -118,22 +118,7 @@ export function useWebsocketStats() {
     return useQuery({ queryKey: key('websocket'), queryFn: () => getJson<WebsocketStats>('/api/analytics/websocket'), refetchInterval: 10_000 });
 }
 
-/** Downloads a table's CSV export (the bearer token rides along, so this is a fetch, not a link). */
+/** Downloads a table's CSV export. */
 export async function downloadCsv(table: string, filter: DateFilter, defaultDays = 30): Promise<void> {
-    const token = localStorage.getItem(ADMIN_TOKEN_KEY);
-    const response = await fetch(`/api/analytics/export/${table}?${rangeParams(filter, defaultDays)}`, {
-        headers: token ? { Authorization: `Bearer ${token}` } : {}, credentials: 'include'
-    });
-    if (!response.ok) {
-        throw new ApiError(response.status, await response.text().catch(() => response.statusText));
-    }
-    const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `analytics-${table}.csv`;
-    const url = URL.createObjectURL(await response.blob());
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    await downloadFile(`/api/analytics/export/${table}?${rangeParams(filter, defaultDays)}`, `analytics-${table}.csv`);
 }

@@ -48,7 +48,8 @@ export interface RequestOptions {
     signal?: AbortSignal;
 }
 
-export async function apiRequest<T = unknown>(url: string, options: RequestOptions = {}): Promise<T> {
+/** One call to the API with the stored token; a 4xx/5xx answer is an ApiError. */
+async function send(url: string, options: RequestOptions): Promise<Response> {
     const headers: Record<string, string> = {};
     const tokenKey = options.tokenKey === undefined ? ADMIN_TOKEN_KEY : options.tokenKey;
     const token = tokenKey ? localStorage.getItem(tokenKey) : null;
@@ -69,11 +70,33 @@ export async function apiRequest<T = unknown>(url: string, options: RequestOptio
         const text = await response.text().catch(() => '');
         throw new ApiError(response.status, text || response.statusText, response.headers);
     }
+    return response;
+}
+
+export async function apiRequest<T = unknown>(url: string, options: RequestOptions = {}): Promise<T> {
+    const response = await send(url, options);
     if (response.status === 204) {
         return undefined as T;
     }
     const type = response.headers.get('content-type') ?? '';
     return (type.includes('application/json') ? response.json() : response.text()) as Promise<T>;
+}
+
+/**
+ * Saves what an API call answers as the browser's own file download (the bearer token rides along, so this is a
+ * fetch, not a link): named as the answer's Content-Disposition says, else `fallbackName`.
+ */
+export async function downloadFile(url: string, fallbackName: string, options: RequestOptions = {}): Promise<void> {
+    const response = await send(url, options);
+    const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+    const href = URL.createObjectURL(await response.blob());
+    const a = document.createElement('a');
+    a.href = href;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(href), 10_000);
 }
 
 /** The default data-loading call: a GET that parses JSON. */
