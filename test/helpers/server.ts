@@ -56,6 +56,10 @@ export async function startTestServer(options: { env?: Record<string, string>; l
         if (usingPostgres) {
             const schema = `t_${id}`;
             const admin = Knex({ client: 'pg', connection: process.env.DATABASE_URL });
+            // pg_trgm (the history search index) in public, shared by every test schema: created by a schema's own
+            // migration it would live in that schema, and dropping it with that file's schema (CASCADE) would drop the
+            // other files' indexes with it, deadlocking their queries on chat_messages (seen as 500s under load).
+            await admin.raw('create extension if not exists pg_trgm schema public').catch(() => undefined);
             await admin.raw(`create schema "${schema}"`);
             await admin.destroy();
             env.DATABASE_URL = process.env.DATABASE_URL!;
