@@ -1,5 +1,3 @@
-import * as Fs from 'fs';
-import * as Path from 'path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
@@ -7,9 +5,6 @@ import { launchBrowser, screenshot } from '../helpers/browser';
 import { expectNoSeriousViolations } from '../helpers/axe';
 import { createSession, setAvailable } from '../helpers/livechat-client';
 import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
-
-/** Screenshots a person looks at (the focus ring, the calm banner): SHOTS_DIR, else test-output/screenshots. */
-const SHOTS_DIR = process.env.SHOTS_DIR;
 
 /**
  * WCAG 2.2 AA on every staff screen (issue 15): axe-core finds no critical or serious violation, and every
@@ -228,15 +223,7 @@ describe('accessibility of every staff screen (axe-core, WCAG 2.2 AA)', function
         return { page, close: () => context.close() };
     }
 
-    async function shot(page: Page, name: string): Promise<void> {
-        if (SHOTS_DIR) {
-            Fs.mkdirSync(SHOTS_DIR, { recursive: true });
-            await page.screenshot({ path: Path.join(SHOTS_DIR, `${name}.png`) as `${string}.png` });
-        }
-        else {
-            await screenshot(page, name);
-        }
-    }
+    const shot = (page: Page, name: string) => screenshot(page, name, { fullPage: false });
 
     it('shows a visible focus ring (3:1 or more) on what the keyboard reaches', async () => {
         const { page, close } = await open('/admin-login', 'nobody');

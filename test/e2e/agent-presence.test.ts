@@ -1,26 +1,14 @@
 import { expect } from 'chai';
-import * as Fs from 'fs';
-import * as Path from 'path';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, TestServer } from '../helpers/server';
-import { launchBrowser, screenshot, SCREENSHOT_DIR, SCREENSHOTS, storeAdminToken } from '../helpers/browser';
+import { launchBrowser, screenshot, SCREENSHOTS, storeAdminToken } from '../helpers/browser';
 import { seedDemo } from '../../bin/commands/seed';
 import { signUserToken } from '../../core/auth/tokens';
 import { DEMO_USERS } from '../../plugins/auth/demo-data';
+import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
-/** Runs in the customer's page: the widget's shadow root (expressions, not functions: the storefront's CSP refuses eval). */
-const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
-
-async function waitForWidgetText(page: Page, text: string, timeout = 15000): Promise<void> {
-    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
-}
-
-async function customerTypes(page: Page, text: string): Promise<void> {
-    await page.waitForFunction(`!${ROOT}.querySelector('.lc-input').disabled`);
-    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
-    await (input as any).type(text);
-    await (input as any).press('Enter');
-}
+/** A live chat between two browsers: the customer's text may take longer to come than a page's own answer. */
+const waitForWidgetText = (page: Page, text: string, timeout = 15000) => waitForText(page, text, timeout);
 
 /** The header's Available switch (Blueprint puts the test id on its input, or its label): click it, read it. */
 const SWITCH = `(() => { const el = document.querySelector('[data-testid="availability"]'); return el && (el.tagName === 'INPUT' ? el : el.querySelector('input')); })()`;
@@ -37,12 +25,9 @@ const WAITING = `document.querySelector('[data-testid="waiting-count"] .lc-prese
 
 /** The header only (the presence under test), at the current viewport width. */
 async function headerShot(page: Page, name: string): Promise<void> {
-    if (!SCREENSHOTS) {
-        return;
+    if (SCREENSHOTS) {
+        await screenshot(page, name, { clip: { x: 0, y: 0, width: await page.evaluate(() => window.innerWidth), height: 160 } });
     }
-    Fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    const width = await page.evaluate(() => window.innerWidth);
-    await page.screenshot({ path: Path.join(SCREENSHOT_DIR, `${name}.png`) as `${string}.png`, clip: { x: 0, y: 0, width, height: 160 } });
 }
 
 /**
@@ -118,7 +103,7 @@ describe('an Available agent stays reachable on any staff page (issue 23)', func
         await customer.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`, { timeout: 15000 });
         await customer.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
         await waitForWidgetText(customer, 'Welcome to Demo Store');
-        await customerTypes(customer, 'Can a person help me with my order?');
+        await typeAndSend(customer, 'Can a person help me with my order?');
         await waitForWidgetText(customer, 'Connecting you with a member of our team.');
 
         // On /analytics: the banner, the toast with its Open chat action, the waiting count.

@@ -1,19 +1,12 @@
-import * as Fs from 'fs';
-import * as Path from 'path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { sleep, until } from '../helpers/wait';
 import { startTestServer, createTenant, TestServer, Tenant } from '../helpers/server';
-import { launchBrowser, storeAdminToken } from '../helpers/browser';
+import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
 import { createLiveChat } from '../../widget/src/live-chat';
 
-/** Screenshots of this test, looked at by the author: /work/shots/console (or SHOTS_DIR). */
-const SHOTS = process.env.SHOTS_DIR ?? Path.resolve(__dirname, '..', '..', '..', 'test-output', 'shots', 'console');
-
-async function shot(page: Page, name: string, fullPage = false): Promise<void> {
-    Fs.mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: Path.join(SHOTS, `${name}.png`) as `${string}.png`, fullPage });
-}
+/** With SCREENSHOTS=1: the viewport (or the full page) under console/. */
+const shot = (page: Page, name: string, fullPage = false) => screenshot(page, `console/${name}`, { fullPage });
 
 /** A customer: the widget's live chat client (widget/src/live-chat.ts) with the real nes client, in Node. */
 function customer(url: string, tenant: Tenant, sessionId: string) {

@@ -6,9 +6,9 @@ import { startMerchantSite, strictMerchantCsp } from '../helpers/fake-merchant';
 import { connectAgent, request, setAvailable } from '../helpers/livechat-client';
 import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
 import { seedDemo } from '../../bin/commands/seed';
+import { WIDGET_ROOT as ROOT, waitForText as waitForWidgetText, clickChip, typeAndSend } from '../helpers/widget-page';
 
 /** Runs in the page: the widget's shadow root. */
-const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
 
 /**
  * Every Content-Security-Policy violation of a page, over all its navigations: Chrome's console report ("Refused
@@ -28,24 +28,6 @@ async function watchViolations(page: Page): Promise<string[]> {
         }, true);
     });
     return violations;
-}
-
-// Expressions, not functions that eval: a page under a CSP without 'unsafe-eval' refuses new Function.
-async function waitForWidgetText(page: Page, text: string, timeout = 10000): Promise<void> {
-    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
-}
-
-async function clickChip(page: Page, label: string): Promise<void> {
-    const chip = `Array.from(${ROOT}.querySelectorAll('.lc-chip')).find((b) => b.textContent === ${JSON.stringify(label)} && !b.disabled)`;
-    await page.waitForFunction(`!!${chip}`, { timeout: 5000 });
-    await page.evaluate(`${chip}.click()`);
-}
-
-async function customerTypes(page: Page, text: string): Promise<void> {
-    await page.waitForFunction(`!${ROOT}.querySelector('.lc-input').disabled`);
-    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
-    await (input as any).type(text);
-    await (input as any).press('Enter');
 }
 
 /** The widget's own styles took effect (they are refused when injected as <style> under a strict style-src). */
@@ -170,13 +152,13 @@ describe('our pages and the widget under a strict Content-Security-Policy', func
             await screenshot(page, 'csp-merchant-widget-answer');
 
             // Live chat: the widget's HTTP calls and its WebSocket, both allowed by the merchant's connect-src.
-            await customerTypes(page, 'I would like to talk to an agent');
+            await typeAndSend(page, 'I would like to talk to an agent');
             const request_ = await agent.box.waitFor((m) => m.type === 'new_customer', 10000);
             const accepted = await request(agent.client, 'POST', `/api/chat/session/${request_.sessionId}/accept`, {});
             expect(accepted.statusCode).to.equal(200);
             await request(agent.client, 'POST', `/api/chat/session/${request_.sessionId}/messages`, { message: 'Hi, Sam here. How can I help?' });
             await waitForWidgetText(page, 'Hi, Sam here. How can I help?');
-            await customerTypes(page, 'Do you ship to Canada?');
+            await typeAndSend(page, 'Do you ship to Canada?');
             await agent.box.waitFor((m) => m.type === 'chat_message' && m.message === 'Do you ship to Canada?', 10000);
             await screenshot(page, 'csp-merchant-widget-live-chat');
 

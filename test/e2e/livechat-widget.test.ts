@@ -5,22 +5,10 @@ import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
 import { seedDemo } from '../../bin/commands/seed';
 import { signUserToken } from '../../core/auth/tokens';
 import { DEMO_USERS } from '../../plugins/auth/demo-data';
+import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
-/** Runs in the customer's page: the widget's shadow root. */
-const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
-
-// Expressions, not functions that eval: puppeteer polls them from requestAnimationFrame, where the demo
-// storefront's Content-Security-Policy (no 'unsafe-eval') refuses eval and new Function.
-async function waitForWidgetText(page: Page, text: string, timeout = 15000): Promise<void> {
-    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
-}
-
-async function customerTypes(page: Page, text: string): Promise<void> {
-    await page.waitForFunction(`!${ROOT}.querySelector('.lc-input').disabled`);
-    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
-    await (input as any).type(text);
-    await (input as any).press('Enter');
-}
+/** A live chat between two browsers: the customer's text may take longer to come than a page's own answer. */
+const waitForWidgetText = (page: Page, text: string, timeout = 15000) => waitForText(page, text, timeout);
 
 /**
  * Two browsers, as a customer and an agent would use them: the customer on the demo storefront with the real
@@ -56,7 +44,7 @@ async function conversation(customerNode: TestServer, agentNode: TestServer, pre
         await customer.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`, { timeout: 15000 });
         await customer.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
         await waitForWidgetText(customer, 'Welcome to Demo Store');
-        await customerTypes(customer, 'I want to talk to a human please');
+        await typeAndSend(customer, 'I want to talk to a human please');
         await waitForWidgetText(customer, 'Connecting you with a member of our team.');
         expect(await customer.evaluate(`${ROOT}.querySelector('.lc-badge').hidden`), 'Live Chat Active badge').to.equal(false);
         await waitForWidgetText(customer, "You're connected!", 5000);
@@ -79,7 +67,7 @@ async function conversation(customerNode: TestServer, agentNode: TestServer, pre
         await agent.type('[data-testid="agent-input"]', 'Hello! This is Sam from Demo Store. How can I help?');
         await agent.keyboard.press('Enter');
         await waitForWidgetText(customer, 'Hello! This is Sam from Demo Store. How can I help?');
-        await customerTypes(customer, 'Where is my order <i>#77</i>?');
+        await typeAndSend(customer, 'Where is my order <i>#77</i>?');
         await agent.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('Where is my order <i>#77</i>?'), { timeout: 10000 });
         expect(await agent.$$eval('[data-testid="conversation"] i', (els) => els.length), 'customer text shown as text').to.equal(0);
         await agent.type('[data-testid="agent-input"]', 'It left the warehouse this morning.');

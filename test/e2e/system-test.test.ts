@@ -1,18 +1,12 @@
-import * as Fs from 'fs';
 import * as Net from 'net';
-import * as Path from 'path';
 import { expect } from 'chai';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { startTestServer, createTenant, TestServer, Tenant } from '../helpers/server';
-import { launchBrowser, storeAdminToken } from '../helpers/browser';
+import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
 import { sleep, until } from '../helpers/wait';
 
-const SHOTS = process.env.SHOTS_DIR ?? Path.resolve(__dirname, '..', '..', '..', 'test-output', 'shots', 'console');
-
-async function shot(page: Page, name: string): Promise<void> {
-    Fs.mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: Path.join(SHOTS, `${name}.png`) as `${string}.png`, fullPage: true });
-}
+/** With SCREENSHOTS=1: the full page under console/. */
+const shot = (page: Page, name: string) => screenshot(page, `console/${name}`, { fullPage: true });
 
 async function closedPort(): Promise<number> {
     const server = Net.createServer();

@@ -1,9 +1,7 @@
-import * as Fs from 'fs';
-import * as Path from 'path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, screenshot } from '../helpers/browser';
 import { startMerchantSite, strictMerchantCsp } from '../helpers/fake-merchant';
 import { importCustomers, lastCode } from '../helpers/loyalty';
 import { connectAgent, Inbox, NesClient, request, setAvailable } from '../helpers/livechat-client';
@@ -16,14 +14,11 @@ import { WIDGET_ROOT, waitForText, clickChip, typeAndSend } from '../helpers/wid
  * phone width, and the keyboard promises of a modal chat panel (focus trap, Esc, focus back, scrollable log),
  * with the focus ring and the live-chat badge measured from computed styles.
  */
-const SHOTS = Fs.existsSync('/work/shots') ? '/work/shots/weight' : Path.resolve(__dirname, '..', '..', '..', 'test-output', 'screenshots');
 const HOST = 'loyalty-chat-widget';
 const ROOT = WIDGET_ROOT;
 
-async function shot(page: Page, name: string): Promise<void> {
-    Fs.mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: Path.join(SHOTS, `${name}.png`) as `${string}.png` });
-}
+/** With SCREENSHOTS=1: the viewport under widget-a11y/. */
+const shot = (page: Page, name: string) => screenshot(page, `widget-a11y/${name}`, { fullPage: false });
 
 async function newChat(page: Page): Promise<void> {
     await page.evaluate(`[...${ROOT}.querySelectorAll('.lc-link')].find((b) => b.textContent === 'New Chat').click()`);

@@ -1,9 +1,7 @@
-import * as Fs from 'fs';
-import * as Path from 'path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, screenshot } from '../helpers/browser';
 import { startMerchantSite } from '../helpers/fake-merchant';
 import { importCustomers, lastCode } from '../helpers/loyalty';
 import { connectAgent, Inbox, NesClient, setAvailable } from '../helpers/livechat-client';
@@ -11,13 +9,8 @@ import { expectNoSeriousViolations } from '../helpers/axe';
 import { DEMO_KNOWLEDGE } from '../../plugins/ai/demo-data';
 import { WIDGET_ROOT, waitForText, clickChip, typeAndSend, openWidget } from '../helpers/widget-page';
 
-/** Screenshots of this suite, looked at by hand: /work/shots/ai, else test-output. */
-const SHOTS = Fs.existsSync('/work/shots') ? '/work/shots/ai' : Path.resolve(__dirname, '..', '..', '..', 'test-output', 'screenshots');
-
-async function shot(page: Page, name: string): Promise<void> {
-    Fs.mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: Path.join(SHOTS, `${name}.png`) as `${string}.png` });
-}
+/** With SCREENSHOTS=1: the viewport under ai/. */
+const shot = (page: Page, name: string) => screenshot(page, `ai/${name}`, { fullPage: false });
 
 const ROOT = WIDGET_ROOT;
 

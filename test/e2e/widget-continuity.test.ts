@@ -1,22 +1,15 @@
-import * as Fs from 'fs';
-import * as Path from 'path';
 import { expect } from 'chai';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
-import { launchBrowser } from '../helpers/browser';
+import { launchBrowser, screenshot } from '../helpers/browser';
 import { startMerchantSite, strictMerchantCsp } from '../helpers/fake-merchant';
 import { importCustomers, lastCode } from '../helpers/loyalty';
 import { connectAgent, Inbox, NesClient, request, setAvailable } from '../helpers/livechat-client';
 import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
 import { WIDGET_ROOT, waitForText, clickChip, typeAndSend, openWidget } from '../helpers/widget-page';
 
-/** Screenshots of this suite, looked at by hand (common brief): /work/shots/widget, else test-output. */
-const SHOTS = Fs.existsSync('/work/shots') ? '/work/shots/widget' : Path.resolve(__dirname, '..', '..', '..', 'test-output', 'screenshots');
-
-async function shot(page: Page, name: string): Promise<void> {
-    Fs.mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: Path.join(SHOTS, `${name}.png`) as `${string}.png` });
-}
+/** With SCREENSHOTS=1: the viewport under widget/. */
+const shot = (page: Page, name: string) => screenshot(page, `widget/${name}`, { fullPage: false });
 
 const ROOT = WIDGET_ROOT;
 

@@ -3,17 +3,14 @@ import * as Path from 'path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
-import { launchBrowser, storeAdminToken } from '../helpers/browser';
+import { launchBrowser, screenshot, SCREENSHOT_DIR, SCREENSHOTS, storeAdminToken } from '../helpers/browser';
 import { startMerchantSite } from '../helpers/fake-merchant';
 import { clickChip } from '../helpers/widget-page';
 
-const SHOTS = Fs.existsSync('/work/shots') ? '/work/shots/widget' : Path.resolve(__dirname, '..', '..', '..', 'test-output', 'screenshots');
 const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
 
-async function shot(page: Page, name: string): Promise<void> {
-    Fs.mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: Path.join(SHOTS, `${name}.png`) as `${string}.png` });
-}
+/** With SCREENSHOTS=1: the viewport under look/. */
+const shot = (page: Page, name: string) => screenshot(page, `look/${name}`, { fullPage: false });
 
 describe('the widget look of a bot instance: admin card with live preview, and the widget on the store page (issue 11)', function () {
     this.timeout(90000);
@@ -60,8 +57,10 @@ describe('the widget look of a bot instance: admin card with live preview, and t
         await page.evaluate(() => (Array.from(document.querySelectorAll('.lc-look-card button')).find((b) => b.textContent === 'Save look') as HTMLButtonElement).click());
         await page.waitForSelector('.lc-look-saved');
         const card = await page.$('.lc-look-card');
-        Fs.mkdirSync(SHOTS, { recursive: true });
-        await card!.screenshot({ path: Path.join(SHOTS, 'look-01-admin-card.png') as `${string}.png` });
+        if (SCREENSHOTS) {
+            Fs.mkdirSync(Path.join(SCREENSHOT_DIR, 'look'), { recursive: true });
+            await card!.screenshot({ path: Path.join(SCREENSHOT_DIR, 'look', 'look-01-admin-card.png') as `${string}.png` });
+        }
         expect((await t.server.app.services.tenants.getBotInstance(shop.bot.id))!.look)
             .to.deep.equal({ color: '#7f1d1d', position: 'left', title: 'Ask Looks', greeting: 'Hello from Looks! What can we do for you?', texts: {},
                 privacy: 'Looks keeps chats 2 years to answer you.', privacyUrl: 'https://looks.example/privacy' });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { startMerchantSite } from '../helpers/fake-merchant';
@@ -7,32 +7,7 @@ import { connectAgent, request as nesRequest, setAvailable } from '../helpers/li
 import { importCustomers, lastCode } from '../helpers/loyalty';
 import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
 import { seedDemo } from '../../bin/commands/seed';
-
-/** Runs in the page: the widget's shadow root. */
-const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
-
-async function messagesText(page: Page, root = ROOT): Promise<string> {
-    return page.evaluate(`${root}.querySelector('.lc-msgs').textContent`) as Promise<string>;
-}
-
-// The predicates are expressions, not functions that eval: puppeteer polls them from requestAnimationFrame, where
-// a page's Content-Security-Policy (the demo storefront's has no 'unsafe-eval') refuses eval and new Function.
-async function waitForMessage(page: Page, text: string, timeout = 10000, root = ROOT): Promise<void> {
-    await page.waitForFunction(`!!${root}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
-}
-
-async function clickChip(page: Page, label: string, root = ROOT): Promise<void> {
-    const chip = `Array.from(${root}.querySelectorAll('.lc-chip')).find((b) => b.textContent === ${JSON.stringify(label)} && !b.disabled)`;
-    await page.waitForFunction(`!!${chip}`, { timeout: 5000 });
-    await page.evaluate(`${chip}.click()`);
-}
-
-async function typeAndSend(page: Page, text: string, root = ROOT): Promise<void> {
-    await page.waitForFunction(`!${root}.querySelector('.lc-input').disabled`);
-    const input = await page.evaluateHandle(`${root}.querySelector('.lc-input')`);
-    await (input as any).type(text);
-    await (input as any).press('Enter');
-}
+import { WIDGET_ROOT as ROOT, messagesText, waitForText as waitForMessage, clickChip, typeAndSend } from '../helpers/widget-page';
 
 describe('the customer widget on a merchant site (cross-origin)', function () {
     this.timeout(90000);

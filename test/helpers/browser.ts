@@ -2,7 +2,8 @@ import * as Fs from 'fs';
 import * as Path from 'path';
 import puppeteer, { Browser, Page } from 'puppeteer-core';
 
-export const SCREENSHOT_DIR = Path.resolve(__dirname, '..', '..', '..', 'test-output', 'screenshots');
+/** Where screenshots go: SCREENSHOT_DIR (or the older SHOTS_DIR), else test-output/screenshots. */
+export const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? process.env.SHOTS_DIR ?? Path.resolve(__dirname, '..', '..', '..', 'test-output', 'screenshots');
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -19,14 +20,19 @@ export async function launchBrowser(): Promise<Browser> {
 /** Screenshots are taken only when asked: SCREENSHOTS=1 (they cost time, and CI looks at none of them). */
 export const SCREENSHOTS = process.env.SCREENSHOTS === '1';
 
-/** With SCREENSHOTS=1, saves a full-page screenshot under test-output/screenshots/NAME.png and returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string | null> {
+/**
+ * With SCREENSHOTS=1, saves a screenshot under SCREENSHOT_DIR/NAME.png (NAME may name a sub-folder, e.g. 'ai/answer')
+ * and returns its path; otherwise does nothing, so that CI spends no time on pictures nobody looks at. The full page
+ * by default; `fullPage: false` for the viewport, `clip` for a part of it.
+ */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean; clip?: { x: number; y: number; width: number; height: number } } = {}): Promise<string | null> {
     if (!SCREENSHOTS) {
         return null;
     }
-    Fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const file = Path.join(SCREENSHOT_DIR, `${name}.png`);
-    await page.screenshot({ path: file as `${string}.png`, fullPage: true });
+    Fs.mkdirSync(Path.dirname(file), { recursive: true });
+    const { clip, fullPage = !clip } = options;
+    await page.screenshot({ path: file as `${string}.png`, fullPage, ...(clip ? { clip } : {}) });
     return file;
 }
 
