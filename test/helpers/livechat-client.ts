@@ -77,3 +77,10 @@ export async function connectCustomer(url: string, token: string, sessionId: str
 export function request(client: NesClient, method: string, path: string, payload?: unknown): Promise<{ payload: any; statusCode: number }> {
     return client.request({ method, path, payload });
 }
+
+/** Disconnects and forgets every client in the list (a file's afterEach/after): one that already failed is let go. */
+export async function disconnectAll(clients: NesClient[]): Promise<void> {
+    for (const c of clients.splice(0)) {
+        await c.disconnect().catch(() => {});
+    }
+}

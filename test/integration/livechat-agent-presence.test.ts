@@ -123,7 +123,10 @@ describe('agent presence for the whole staff app: one per agent, in the database
         // Over HTTP too; Away already: nothing more is pushed.
         const http = await t.server.inject({ method: 'POST', url: '/api/chat/agent/logout', headers: bearer(tenant.admin.token) });
         expect(http.statusCode).to.equal(200);
-        await sleep(200);
+        // Available again: pushed after anything the second logout could have pushed, so once it is here, nothing else came.
+        const before = tab2.box.messages.length;
+        await setAvailable(t.server, tenant, true);
+        await tab2.box.waitFor((m) => tab2.box.messages.indexOf(m) >= before && m.type === 'agent_availability' && m.available === true);
         expect(tab2.box.messages.filter((m) => m.type === 'agent_availability' && m.reason === 'logout')).to.have.length(1);
         await tab1.client.disconnect();
         await tab2.client.disconnect();
@@ -142,7 +145,7 @@ describe('agent presence for the whole staff app: one per agent, in the database
             const res = await idleNode.server.inject({ method: 'POST', url: '/api/chat/agent/activity', headers: bearer(tenant.admin.token), payload: {} });
             expect(res.statusCode).to.equal(200);
             expect(res.result).to.include({ available: true, idleSeconds: IDLE_MIN * 60 });
-            await sleep(200);
+            await sleep(200);       // the staff app's pace of activity reports, a fraction of the (test-short) idle window
         }
         expect(await availableOn(idleNode, tenant), 'active: still Available').to.equal(true);
         const quiet = lastReport;

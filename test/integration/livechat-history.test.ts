@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { startTestServer, createTenant, bearer, TestServer, Tenant } from '../helpers/server';
-import { connectAgent, connectCustomer, createSession, request } from '../helpers/livechat-client';
+import { startWithStores, bearer, TestServer, Tenant } from '../helpers/server';
+import { connectAgent, connectCustomer, createSession, request, disconnectAll } from '../helpers/livechat-client';
 import { lastCode } from '../helpers/loyalty';
 import { likeContains } from '../../plugins/livechat/services/console-service';
 
@@ -12,19 +12,13 @@ describe('the agent console: archive, history, previews, customer context and ca
     const clients: any[] = [];
 
     before(async () => {
-        t = await startTestServer({ listen: true });
-        a = await createTenant(t.server, 'histalpha', 'histalpha.test');
-        b = await createTenant(t.server, 'histbeta', 'histbeta.test');
+        ({ t, stores: [a, b] } = await startWithStores(['histalpha', 'histbeta']));
         await t.server.app.services.loyalty.seedDemoCustomers(a.organization.id, [
             { phone: '+15555550100', name: 'Avery Stone', email: 'avery@example.com', loyaltyId: 'LC-1', points: 1250,
                 orders: [{ productName: 'Trail Running Shoes', quantity: 1, price: 129.99, daysAgo: 3 }, { productName: 'Wool Socks', quantity: 2, price: 12, daysAgo: 20 }] }
         ]);
     });
-    afterEach(async () => {
-        for (const c of clients.splice(0)) {
-            await c.disconnect().catch(() => {});
-        }
-    });
+    afterEach(() => disconnectAll(clients));
     after(async () => {
         await t?.close();
     });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { startTestServer, createTenant, bearer, TestServer, Tenant } from '../helpers/server';
-import { connectAgent, createSession, setAvailable } from '../helpers/livechat-client';
+import { startWithStores, bearer, TestServer, Tenant } from '../helpers/server';
+import { connectAgent, createSession, setAvailable, disconnectAll } from '../helpers/livechat-client';
 import { instantOf, isoWithOffset } from '../../core/shared/support-hours';
 import { HoursService } from '../../plugins/livechat/services/hours-service';
 
@@ -17,17 +17,11 @@ describe('live chat: support hours (GET|PUT /api/chat/business-hours) and availa
     const clients: any[] = [];
 
     before(async () => {
-        t = await startTestServer({ listen: true });
-        a = await createTenant(t.server, 'hoursa', 'hoursa.test');
-        b = await createTenant(t.server, 'hoursb', 'hoursb.test');
+        ({ t, stores: [a, b] } = await startWithStores(['hoursa', 'hoursb']));
         // Store A is in Kolkata (UTC+5:30): the schedule is read in the store's zone, not the server's.
         await t.server.app.db('organizations').where('id', a.organization.id).update({ time_zone: 'Asia/Kolkata' });
     });
-    afterEach(async () => {
-        for (const c of clients.splice(0)) {
-            await c.disconnect().catch(() => {});
-        }
-    });
+    afterEach(() => disconnectAll(clients));
     after(async () => {
         await t?.close();
     });

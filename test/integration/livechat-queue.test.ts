@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { startTestServer, createTenant, bearer, TestServer, Tenant, usingPostgres, usingRedis } from '../helpers/server';
-import { connectCustomer, createSession, inbox, Inbox } from '../helpers/livechat-client';
+import { startWithStores, startTestServer, bearer, TestServer, Tenant, usingPostgres, usingRedis } from '../helpers/server';
+import { connectCustomer, createSession, inbox, Inbox, disconnectAll } from '../helpers/livechat-client';
 
 /**
  * Issue 26: a waiting customer knows their place in the queue and the typical wait (the median of the store's last
@@ -14,14 +14,10 @@ describe('live chat: the customer\'s place in the queue and the typical wait', f
     const clients: any[] = [];
 
     before(async () => {
-        t = await startTestServer({ listen: true });
-        a = await createTenant(t.server, 'queuea', 'queuea.test');
-        b = await createTenant(t.server, 'queueb', 'queueb.test');
+        ({ t, stores: [a, b] } = await startWithStores(['queuea', 'queueb']));
     });
     after(async () => {
-        for (const c of clients.splice(0)) {
-            await c.disconnect().catch(() => {});
-        }
+        await disconnectAll(clients);
         await t?.close();
     });
 

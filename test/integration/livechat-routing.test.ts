@@ -309,7 +309,6 @@ describe('live chat routing, hand-over and internal notes (issue 26)', function 
         // A message after the note: once the customer has it, any note frame would have come before.
         await request(sam.client, 'POST', `/api/chat/session/${chat.sessionId}/messages`, { message: 'Yes, within 30 days', clientMessageId: 'm1' });
         await customer.box.waitFor((m) => m.type === 'chat_message' && m.message === 'Yes, within 30 days');
-        await sleep(200);
         expect(frames.length, 'the customer socket did receive frames').to.be.greaterThan(1);
         expect(frames.join('\n')).not.to.contain('SECRET-NOTE');
         expect(frames.join('\n')).not.to.contain('chat_note');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { sleep } from '../helpers/wait';
 import { startTestServer, createTenant, bearer, TestServer, Tenant } from '../helpers/server';
 import { startFakeSmtp } from '../helpers/fake-smtp';
-import { connect, connectAgent, connectCustomer, createSession, inbox, request, setAvailable } from '../helpers/livechat-client';
+import { connect, connectAgent, connectCustomer, createSession, inbox, request, setAvailable, disconnectAll } from '../helpers/livechat-client';
 import { SOCKET_SEND_POINTS } from '../../plugins/livechat/routes';
 
 describe('live chat over nes and HTTP', function () {
@@ -22,11 +22,7 @@ describe('live chat over nes and HTTP', function () {
         a = await createTenant(t.server, 'alpha', 'alpha.test');
         b = await createTenant(t.server, 'beta', 'beta.test');
     });
-    afterEach(async () => {
-        for (const c of clients.splice(0)) {
-            await c.disconnect().catch(() => {});
-        }
-    });
+    afterEach(() => disconnectAll(clients));
     after(async () => {
         await t?.close();
     });

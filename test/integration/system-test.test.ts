@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as Net from 'net';
-import { startTestServer, createTenant, bearer, TestServer, Tenant } from '../helpers/server';
-import { connectAgent, createSession, setAvailable } from '../helpers/livechat-client';
+import { startWithStores, startTestServer, createTenant, bearer, TestServer, Tenant } from '../helpers/server';
+import { connectAgent, createSession, setAvailable, disconnectAll } from '../helpers/livechat-client';
 
 /** A local port nothing listens on (bound, then closed). */
 async function closedPort(): Promise<number> {
@@ -20,17 +20,13 @@ describe('the system test dashboard\'s round trips (/api/admin/system-test/*)', 
     const clients: any[] = [];
 
     before(async () => {
-        t = await startTestServer({ listen: true });
-        a = await createTenant(t.server, 'sysalpha', 'sysalpha.test');
-        b = await createTenant(t.server, 'sysbeta', 'sysbeta.test');
+        ({ t, stores: [a, b] } = await startWithStores(['sysalpha', 'sysbeta']));
         await t.server.app.services.loyalty.seedDemoCustomers(a.organization.id, [
             { phone: '+15555550100', name: 'Avery Stone', email: 'avery@example.com', loyaltyId: 'LC-1', points: 1250, orders: [] }
         ]);
     });
     after(async () => {
-        for (const c of clients.splice(0)) {
-            await c.disconnect().catch(() => {});
-        }
+        await disconnectAll(clients);
         await t?.close();
     });
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import type { Server } from '@hapi/hapi';
 import { bearer, createTenant, startTestServer, Tenant, TestServer, usingPostgres, usingRedis } from '../helpers/server';
-import { connect, connectAgent, connectCustomer, createSession, NesClient, request, wsUrl } from '../helpers/livechat-client';
+import { connect, connectAgent, connectCustomer, createSession, NesClient, request, wsUrl, disconnectAll } from '../helpers/livechat-client';
 import { hello, openRaw } from '../helpers/raw-socket';
 import { EXPECTED } from '../helpers/access-expectations';
 import { signUserToken, audienceFor, ISSUER } from '../../core/auth/tokens';
@@ -48,11 +48,7 @@ describe('the trust boundary: reproductions of the attack', function () {
         a = await createTenant(t.server, 'trusta', 'trust-a.test');
         b = await createTenant(t.server, 'trustb', 'trust-b.test');
     });
-    afterEach(async () => {
-        for (const c of clients.splice(0)) {
-            await c.disconnect().catch(() => undefined);
-        }
-    });
+    afterEach(() => disconnectAll(clients));
     after(async () => {
         await t?.close();
     });
