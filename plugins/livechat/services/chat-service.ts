@@ -8,19 +8,18 @@ import { iso } from '../../../core/db/model';
 import type { JobQueue } from '../../../core/jobs';
 import type { Realtime } from '../../../core/realtime/socket-server';
 import type { Services } from '../../../core/types';
-import { ChatMessageModel, ChatSessionModel, ChatStatus, EmailSettingsModel } from '../models';
+import { ChatMessageModel, ChatSessionModel, ChatStatus } from '../models';
 import type { MailService } from './mail-service';
 import { analyticsSessions, chatSessionCount } from './analytics-sessions';
-import { zonedDateTime, zonedStamp } from '../../../core/shared/zoned-time';
-
-/** organizations.time_zone's default (DESIGN §5), for a store the tenants service no longer knows. */
-const DEFAULT_STORE_ZONE = 'America/New_York';
 import type { AgentStatus, PresenceService } from './presence-service';
 import { coded } from '../../../core/http/errors';
 import { e164 } from '../../../core/http/fields';
-import { LIVECHAT_ERRORS, LIVECHAT_STAFF_ERRORS, messageTooLong } from '../errors';
-import { visitorLabel, visitorNumber } from '../../../core/shared/visitor';
-import { leftMessageReplyMail, storeLeftMessageMail, transcriptMail } from '../texts';
+import { LIVECHAT_ERRORS, messageTooLong } from '../errors';
+import { AgentNames } from './agent-names';
+import { ChatMail } from './chat-mail';
+import { CustomerPresence } from './customer-presence';
+import { LeftMessageInput, LeftMessages } from './left-messages';
+import { OPEN_STATUSES, paths, SESSION_ROUTE, toMessage, toSession } from './chat-shapes';
 import type { AiTurn, ChatMessage, ChatSession, EmailSettings, LeftMessageReply, LeftMessageState } from '../../../core/types/api';
 
 export type { ChatMessage, ChatSession, EmailSettings };
@@ -29,15 +28,8 @@ export const TRANSCRIPT_JOB = 'livechat.transcript';
 export const WAIT_TIMEOUT_JOB = 'livechat.wait-timeout';
 export { PRESENCE_TTL_MS } from './presence-service';
 
-export const OPEN_STATUSES: ChatStatus[] = ['waiting', 'agent_connected'];
-
-export const SESSION_ROUTE = '/chat/sessions/{sessionId}';
-
-/** Paths of the nes subscriptions (DESIGN §6). */
-export const paths = {
-    session: (sessionId: string) => `/chat/sessions/${sessionId}`,
-    agents: (organizationId: number) => `/agents/${organizationId}`
-};
+export { OPEN_STATUSES, paths, SESSION_ROUTE, toMessage, toSession } from './chat-shapes';
+export { agentName, firstName } from './agent-names';
 
 /** What the chat service uses, and nothing else. */
 export interface ChatServiceDeps {
@@ -92,17 +84,28 @@ export interface ChatRouting {
 
 /**
  * Live chat (SPEC §2, §4, §7): sessions waiting → agent_connected → completed / failed_to_respond /
- * no_interaction, messages stored with a per-session sequence number before they are pushed, agent
- * presence in agent_presence (shared by every node), email settings and transcripts.
+ * no_interaction, and messages stored with a per-session sequence number before they are pushed. The facade of
+ * the plugin's chat parts, each in its own file: agent presence (presence-service.ts), the customer's connections
+ * and the abandon timers (customer-presence.ts), left messages (left-messages.ts), the store's chat mail and
+ * transcripts (chat-mail.ts), agent names (agent-names.ts), the API shapes (chat-shapes.ts) and the analytics
+ * reads (analytics-sessions.ts).
  *
  * Every query goes through the models, with one measured exception: on PostgreSQL a message is stored by
  * one raw statement (storePg), the hot path of the p99 delivery budget (bench/realtime.ts).
  */
 export class ChatService {
     private readonly db: Db;
+    private readonly names: AgentNames;
+    private readonly chatMail: ChatMail;
+    private readonly customers: CustomerPresence;
+    private readonly leftMessages: LeftMessages;
 
     constructor(private readonly deps: ChatServiceDeps) {
         this.db = deps.db;
+        this.names = new AgentNames(deps.users);
+        this.chatMail = new ChatMail({ ...deps, chatWithMessages: (organizationId, sessionId) => this.getSession(organizationId, sessionId, { messages: true }) });
+        this.customers = new CustomerPresence({ ...deps, abandon: (organizationId, sessionId) => this.end(organizationId, sessionId, 'customer', 'customer_abandoned') });
+        this.leftMessages = new LeftMessages({ ...deps, chatMail: this.chatMail, names: this.names });
     }
 
     private routing: ChatRouting | null = null;
@@ -156,7 +159,7 @@ export class ChatService {
         const agents = await this.deps.presence.connectionCount(organizationId);
         const active = await ChatSessionModel.query(this.db).select('session_id')
             .where({ organization_id: organizationId, status: 'agent_connected' }).orderBy('accepted_at', 'desc').limit(500);
-        const local = this.localCustomers.get(organizationId);
+        const local = this.customers.local(organizationId);
         return {
             totalActiveChatConnections: local?.count ?? 0,
             totalAgentConnections: agents,
@@ -165,121 +168,35 @@ export class ChatService {
         };
     }
 
-    /** Customer sockets on this node, per organization (see websocketStats). */
-    private readonly localCustomers = new Map<number, { count: number; last: number | null }>();
-
     /** This node's customer sockets of every organization (analytics sums them over the nodes through Redis). */
     customerSocketCounts(): Array<{ organizationId: number; count: number; last: number | null }> {
-        return [...this.localCustomers].map(([organizationId, e]) => ({ organizationId, count: e.count, last: e.last }));
+        return this.customers.counts();
     }
 
     customerSocket(organizationId: number, delta: 1 | -1): void {
-        const entry = this.localCustomers.get(organizationId) ?? { count: 0, last: null };
-        entry.count = Math.max(0, entry.count + delta);
-        if (delta > 0) {
-            entry.last = Date.now();
-        }
-        this.localCustomers.set(organizationId, entry);
+        this.customers.socket(organizationId, delta);
     }
 
-    // ---- the customer's presence in an open chat (issue 11) ---------------------------------------
+    // ---- the customer's presence in an open chat (issue 11, customer-presence.ts) ----------------------
 
-    /** This node's customer sockets per chat (`org:session`), and its grace / abandon timers per chat. */
-    private readonly chatSockets = new Map<string, number>();
-    private readonly goneTimers = new Map<string, NodeJS.Timeout[]>();
-
-    private clearGoneTimers(key: string): void {
-        for (const timer of this.goneTimers.get(key) ?? []) {
-            clearTimeout(timer);
-        }
-        this.goneTimers.delete(key);
+    /** A customer socket of this chat opened (first connect, reconnect or resume). */
+    customerChatConnected(organizationId: number, sessionId: string): Promise<void> {
+        return this.customers.connected(organizationId, sessionId);
     }
 
-    /**
-     * A customer socket of this chat opened (first connect, reconnect or resume): the chat is no longer
-     * "customer gone". When the agents had been told 'Customer Disconnected', they now get `customer_reconnected`.
-     */
-    async customerChatConnected(organizationId: number, sessionId: string): Promise<void> {
-        const key = `${organizationId}:${sessionId}`;
-        this.chatSockets.set(key, (this.chatSockets.get(key) ?? 0) + 1);
-        this.clearGoneTimers(key);
-        const row = await ChatSessionModel.query(this.db).findOne({ organization_id: organizationId, session_id: sessionId });
-        if (!row || !OPEN_STATUSES.includes(row.status) || row.customerGoneAt === null) {
-            return;
-        }
-        const updated = await ChatSessionModel.query(this.db).where('id', row.id).whereNotNull('customer_gone_at')
-            .patch({ customerGoneAt: null, customerGoneNotified: false });
-        if (updated && row.customerGoneNotified) {
-            await this.deps.realtime.publish(paths.agents(organizationId), { type: 'customer_reconnected', sessionId, timestamp: iso(Date.now()) });
-        }
+    /** A customer socket of this chat closed: on this node's last one, the chat is marked gone and timed. */
+    customerChatDisconnected(organizationId: number, sessionId: string): Promise<void> {
+        return this.customers.disconnected(organizationId, sessionId);
     }
 
-    /**
-     * A customer socket of this chat closed. When it was this node's last one, the chat is marked gone (in the
-     * database, so every node's sweep sees it) and this node sets its own grace and abandon timers; a reconnect
-     * on any node clears the mark, and the timers then find nothing to do.
-     */
-    async customerChatDisconnected(organizationId: number, sessionId: string): Promise<void> {
-        const key = `${organizationId}:${sessionId}`;
-        const left = (this.chatSockets.get(key) ?? 1) - 1;
-        if (left > 0) {
-            this.chatSockets.set(key, left);
-            return;
-        }
-        this.chatSockets.delete(key);
-        const updated = await ChatSessionModel.query(this.db)
-            .where({ organization_id: organizationId, session_id: sessionId }).whereIn('status', OPEN_STATUSES).whereNull('customer_gone_at')
-            .patch({ customerGoneAt: Date.now(), customerGoneNotified: false });
-        if (!updated) {
-            return;
-        }
-        this.clearGoneTimers(key);
-        const sweep = () => {
-            this.sweepCustomerGone().catch(() => undefined);
-        };
-        const timers = [
-            setTimeout(sweep, this.deps.chat.disconnectGraceSeconds * 1000 + 20),
-            setTimeout(() => {
-                this.goneTimers.delete(key);
-                sweep();
-            }, this.deps.chat.abandonSeconds * 1000 + 20)
-        ];
-        timers.forEach((timer) => timer.unref());
-        this.goneTimers.set(key, timers);
+    /** 'Customer Disconnected' after the grace period, the chat ended after the abandon window (every node). */
+    sweepCustomerGone(): Promise<{ notified: number; ended: number }> {
+        return this.customers.sweep();
     }
 
-    /**
-     * Every node, on its timers and on its periodic sweep: chats whose customer has been gone longer than
-     * CHAT_DISCONNECT_GRACE_SECONDS get one `customer_disconnected` push to the agents (a conditional update
-     * decides which node sends it); gone longer than CHAT_ABANDON_SECONDS, the chat ends (`customer_abandoned`).
-     */
-    async sweepCustomerGone(): Promise<{ notified: number; ended: number }> {
-        const now = Date.now();
-        const graceBefore = now - this.deps.chat.disconnectGraceSeconds * 1000;
-        const abandonBefore = now - this.deps.chat.abandonSeconds * 1000;
-        let notified = 0;
-        let ended = 0;
-        const abandoned = await ChatSessionModel.query(this.db).whereIn('status', OPEN_STATUSES)
-            .whereNotNull('customer_gone_at').where('customer_gone_at', '<=', abandonBefore).limit(100);
-        for (const r of abandoned) {
-            const session = await this.end(r.organizationId, r.sessionId, 'customer', 'customer_abandoned');
-            ended += session.endReason === 'customer_abandoned' ? 1 : 0;
-        }
-        const due = await ChatSessionModel.query(this.db).whereIn('status', OPEN_STATUSES)
-            .whereNotNull('customer_gone_at').where('customer_gone_at', '<=', graceBefore).where('customer_gone_notified', false).limit(100);
-        for (const r of due) {
-            const updated = await ChatSessionModel.query(this.db).where('id', r.id).whereIn('status', OPEN_STATUSES)
-                .whereNotNull('customer_gone_at').where('customer_gone_at', '<=', graceBefore).where('customer_gone_notified', false)
-                .patch({ customerGoneNotified: true });
-            if (updated) {
-                notified += 1;
-                await this.deps.realtime.publish(paths.agents(r.organizationId), {
-                    type: 'customer_disconnected', sessionId: r.sessionId, reason: 'customer_disconnected',
-                    goneSince: iso(r.customerGoneAt), timestamp: iso(now)
-                });
-            }
-        }
-        return { notified, ended };
+    /** Clears this node's grace and abandon timers (server stop). */
+    stopTimers(): void {
+        this.customers.stopTimers();
     }
 
     /**
@@ -303,143 +220,22 @@ export class ChatService {
         }
     }
 
-    /**
-     * A left message (issues 11 and 23): no agent was available, so the customer left an email address (a name if
-     * they gave one) and a text. Stored as a conversation of kind `left_message`, open in the console's Messages
-     * inbox and unread (the customer's text, then a system line naming the reply address); the status stays that
-     * of a chat that never reached an agent (no_interaction, reason `offline_message`), so the analytics count it as
-     * before. Then mailed to the store's transcript recipient (whether or not transcripts are on: it is the store's
-     * mail; Reply-To the customer), and pushed to the store's agents (`left_message`).
-     */
-    async offlineMessage(input: { organizationId: number; botInstanceId: number | null; sessionId: string; email: string;
-        message: string; phoneNumber: string | null; domain: string | null; name?: string | null; pageUrl?: string | null;
-        /** The customer's language (the widget's): the agents' replies are mailed in it. */
-        lang?: string | null }): Promise<{ session: ChatSession; to: string }> {
-        const existing = await ChatSessionModel.query(this.db).select('id')
-            .where({ organization_id: input.organizationId, widget_session_id: input.sessionId });
-        const sessionId = existing.length ? `${input.sessionId}~${existing.length + 1}` : input.sessionId;
-        const text = input.message.trim();
-        const email = input.email.trim();
-        const name = input.name?.trim() || null;
-        const note = `Offline message: no agent was available. Reply to ${email}`;
-        const row = await this.db.transaction(async (trx) => {
-            const t = Date.now();
-            const created = await ChatSessionModel.query(trx).insertAndFetch({
-                organizationId: input.organizationId, botInstanceId: input.botInstanceId, sessionId, widgetSessionId: input.sessionId,
-                phoneNumber: e164(input.phoneNumber ?? '') ?? 'Unknown', status: 'no_interaction', customerMessage: text, domain: input.domain,
-                lastSeq: 2, isStarred: false, isArchived: false, endedBy: 'customer', endReason: 'offline_message', endedAt: t,
-                kind: 'left_message', inboxState: 'open', customerEmail: email, customerName: name, pageUrl: input.pageUrl ?? null,
-                lang: input.lang ?? null
-            });
-            await created.$relatedQuery('messages', trx).insert({
-                organizationId: input.organizationId, seq: 1, sender: 'customer', senderUserId: null, message: text, clientMessageId: 'offline', createdAt: t
-            });
-            await created.$relatedQuery('messages', trx).insert({
-                organizationId: input.organizationId, seq: 2, sender: 'system', senderUserId: null, message: note, clientMessageId: 'offline-note', createdAt: t
-            });
-            return created;
-        });
-        const session = toSession(row);
-        const settings = await this.getEmailSettings(input.organizationId);
-        const org = await this.deps.tenants.getOrganization(input.organizationId);
-        // To the store, in the store's default language (DESIGN §10), whatever the customer's.
-        const mail = storeLeftMessageMail(org?.languages.default, {
-            store: org?.storeName ?? '', email, name, phone: row.phoneNumber, visitorNumber: session.visitorNumber, pageUrl: row.pageUrl ?? null,
-            sessionId, message: text
-        });
-        await this.deps.mail.send({ organizationId: input.organizationId, to: settings.emailRecipient, replyTo: email, ...mail });
-        await this.deps.realtime.publish(paths.agents(input.organizationId), {
-            type: 'left_message', sessionId, visitorNumber: session.visitorNumber, visitorLabel: session.visitorLabel,
-            email, name, message: text, pageUrl: session.pageUrl, timestamp: session.createdAt
-        });
-        return { session, to: settings.emailRecipient };
+    // ---- left messages (issues 11 and 23, left-messages.ts) ------------------------------------------
+
+    /** A customer left a message while no agent was available: a conversation in the Messages inbox, mailed to the store. */
+    offlineMessage(input: LeftMessageInput): Promise<{ session: ChatSession; to: string }> {
+        return this.leftMessages.leave(input);
     }
 
-    /** The store's left message with this id (404 for a live chat, or another store's). */
-    private async findLeftMessage(organizationId: number, sessionId: string): Promise<ChatSessionModel> {
-        const row = await ChatSessionModel.query(this.db).findOne({ organization_id: organizationId, session_id: sessionId, kind: 'left_message' });
-        if (!row) {
-            throw coded(Boom.notFound(LIVECHAT_STAFF_ERRORS.notFound.message), LIVECHAT_STAFF_ERRORS.notFound.code);
-        }
-        return row;
-    }
-
-    /**
-     * An agent answers a left message (issue 23): the reply is mailed to the customer's address, Reply-To the store's
-     * recipient (the customer's answer goes to the store's mailbox, not back into the console), then stored in the
-     * thread, read up to it, and pushed to the store's agents (`left_message_updated`). Nothing is stored when the
-     * mail fails (502). A retry with the same client message id answers the stored reply and mails nothing.
-     */
-    async replyToLeftMessage(organizationId: number, sessionId: string, agentId: number,
+    /** An agent answers a left message by mail (stored in the thread once the mail went). */
+    replyToLeftMessage(organizationId: number, sessionId: string, agentId: number,
         input: { message: string; clientMessageId?: string | null }): Promise<LeftMessageReply & { duplicate: boolean }> {
-        const text = input.message.trim();
-        if (!text) {
-            throw coded(Boom.badRequest('Message must not be empty'), LIVECHAT_ERRORS.messageEmpty.code);
-        }
-        const row = await this.findLeftMessage(organizationId, sessionId);
-        const clientMessageId = input.clientMessageId ?? Crypto.randomUUID();
-        const settings = await this.getEmailSettings(organizationId);
-        const earlier = await row.$relatedQuery('messages', this.db).findOne({ sender: 'agent', client_message_id: clientMessageId });
-        if (earlier) {
-            const [message] = await this.withAgentNames(organizationId, [toMessage(earlier, sessionId)], [earlier]);
-            return { message, session: toSession(row), to: row.customerEmail ?? '', replyTo: settings.emailRecipient, duplicate: true };
-        }
-        if (!row.customerEmail) {
-            throw coded(Boom.conflict('This message has no reply address'), LIVECHAT_STAFF_ERRORS.noReplyAddress.code);
-        }
-        const org = await this.deps.tenants.getOrganization(organizationId);
-        const agent = await this.agentFirstName(organizationId, agentId);
-        // In the language the customer wrote in (DESIGN §10); the store's own mails stay in the store's language.
-        const mail = leftMessageReplyMail(row.lang, {
-            store: org?.storeName ?? '', agent, name: row.customerName, reply: text, original: row.customerMessage ?? ''
-        });
-        try {
-            await this.deps.mail.send({ organizationId, to: row.customerEmail, replyTo: settings.emailRecipient, subject: mail.subject, text: mail.text });
-        }
-        catch (err) {
-            throw coded(Boom.badGateway(`The reply could not be mailed: ${(err as Error).message}`), LIVECHAT_STAFF_ERRORS.replyNotSent.code);
-        }
-        let stored: ChatMessageModel;
-        try {
-            stored = await this.db.transaction(async (trx) => {
-                const [next] = await ChatSessionModel.query(trx).where('id', row.id)
-                    .patch({ lastSeq: raw('last_seq + 1') })
-                    .returning(['id', 'last_seq']);
-                const message = await next.$relatedQuery('messages', trx).insert({
-                    organizationId, seq: next.lastSeq, sender: 'agent', senderUserId: agentId, message: text, clientMessageId
-                });
-                await ChatSessionModel.query(trx).where('id', row.id).where('agent_read_seq', '<', next.lastSeq).patch({ agentReadSeq: next.lastSeq });
-                return message;
-            });
-        }
-        catch (err) {
-            // Two sends of one reply at once: the unique (chat, sender, client message id) kept the first.
-            const first = await row.$relatedQuery('messages', this.db).findOne({ sender: 'agent', client_message_id: clientMessageId });
-            if (!first) {
-                throw err;
-            }
-            stored = first;
-        }
-        const [message] = await this.withAgentNames(organizationId, [toMessage(stored, sessionId)], [stored]);
-        const session = toSession(await row.$query(this.db));
-        await this.deps.realtime.publish(paths.agents(organizationId), { type: 'left_message_updated', sessionId, inboxState: session.inboxState, message });
-        return { message, session, to: row.customerEmail, replyTo: settings.emailRecipient, duplicate: false };
+        return this.leftMessages.reply(organizationId, sessionId, agentId, input);
     }
 
-    /** Marks a left message done, or open again; pushed to the store's agents. */
-    async setLeftMessageState(organizationId: number, sessionId: string, state: LeftMessageState): Promise<ChatSession> {
-        const row = await this.findLeftMessage(organizationId, sessionId);
-        await row.$query(this.db).patch({ inboxState: state });
-        const session = toSession(await row.$query(this.db));
-        await this.deps.realtime.publish(paths.agents(organizationId), { type: 'left_message_updated', sessionId, inboxState: state });
-        return session;
-    }
-
-    /** Clears this node's grace and abandon timers (server stop). */
-    stopTimers(): void {
-        for (const key of [...this.goneTimers.keys()]) {
-            this.clearGoneTimers(key);
-        }
+    /** Marks a left message done, or open again. */
+    setLeftMessageState(organizationId: number, sessionId: string, state: LeftMessageState): Promise<ChatSession> {
+        return this.leftMessages.setState(organizationId, sessionId, state);
     }
 
     // ---- the waiting queue (issue 26: each waiting customer's place, queue-service.ts) ---------------
@@ -617,58 +413,24 @@ export class ChatService {
         return this.withAgentNames(row.organizationId, rows.map((m) => toMessage(m, row.sessionId)), rows);
     }
 
+    // ---- agent names (agent-names.ts) ---------------------------------------------------------------
+
     /** A profile changed (services.users tells): this node reads the organization's agent names again. */
     forgetAgentNames(organizationId: number | null): void {
-        if (organizationId === null) {
-            this.agentNames.clear();
-        }
-        else {
-            this.agentNames.delete(organizationId);
-        }
+        this.names.forget(organizationId);
     }
 
-    /**
-     * The names customers see for the organization's agents by user id (their display name, else their first name),
-     * kept a minute (the message hot path reads it); the node where a profile changes forgets them at once.
-     */
-    private readonly agentNames = new Map<number, { names: Map<number, string>; named: Set<number>; at: number }>();
-
-    async agentFirstName(organizationId: number, userId: number | null): Promise<string | undefined> {
-        if (userId === null) {
-            return undefined;
-        }
-        let entry = this.agentNames.get(organizationId);
-        if (!entry || Date.now() - entry.at > 60_000 || !entry.names.has(userId)) {
-            const users = await this.deps.users.list({ organizationId });
-            entry = {
-                names: new Map(users.map((u) => [u.id, agentName(u)])),
-                named: new Set(users.filter((u) => u.displayName?.trim() || u.name?.trim()).map((u) => u.id)),
-                at: Date.now()
-            };
-            this.agentNames.set(organizationId, entry);
-        }
-        return entry.names.get(userId);
+    agentFirstName(organizationId: number, userId: number | null): Promise<string | undefined> {
+        return this.names.nameOf(organizationId, userId);
     }
 
-    /**
-     * The name the customer reads when the agent joins ("Sam has joined the chat."): only a name a person gave (the
-     * profile's display name, or the account's name), never one made from an email address.
-     */
-    async agentJoinName(organizationId: number, userId: number): Promise<string | undefined> {
-        const name = await this.agentFirstName(organizationId, userId);
-        return this.agentNames.get(organizationId)?.named.has(userId) ? name : undefined;
+    /** The name the customer reads when the agent joins: only a name a person gave. */
+    agentJoinName(organizationId: number, userId: number): Promise<string | undefined> {
+        return this.names.joinName(organizationId, userId);
     }
 
-    private async withAgentNames(organizationId: number, messages: ChatMessage[], rows: ChatMessageModel[]): Promise<ChatMessage[]> {
-        for (let i = 0; i < messages.length; i += 1) {
-            if (messages[i].sender === 'agent') {
-                const name = await this.agentFirstName(organizationId, rows[i].senderUserId);
-                if (name) {
-                    messages[i].agentName = name;
-                }
-            }
-        }
-        return messages;
+    private withAgentNames(organizationId: number, messages: ChatMessage[], rows: ChatMessageModel[]): Promise<ChatMessage[]> {
+        return this.names.withNames(organizationId, messages, rows);
     }
 
     /** The logged-in agent takes a waiting chat. A second agent (or a late click) gets 409. */
@@ -848,134 +610,31 @@ export class ChatService {
         return toSession(row);
     }
 
-    // ---- email ----------------------------------------------------------------------------------
+    // ---- the store's chat mail (chat-mail.ts) ---------------------------------------------------------
 
-    /** SPEC §9: a company contact address by default: the organization's first admin, else support@{domain}. */
-    async defaultRecipient(organizationId: number): Promise<string> {
-        const users = await this.deps.users.list({ organizationId });
-        const admin = users.filter((u) => u.role === 'admin' && u.isActive).sort((a, b) => a.id - b.id)[0];
-        if (admin) {
-            return admin.email;
-        }
-        const org = await this.deps.tenants.getOrganization(organizationId);
-        return `support@${org?.domain ?? 'localhost'}`;
+    defaultRecipient(organizationId: number): Promise<string> {
+        return this.chatMail.defaultRecipient(organizationId);
     }
 
-    async getEmailSettings(organizationId: number): Promise<EmailSettings> {
-        const row = await EmailSettingsModel.query(this.db).findById(organizationId);
-        return {
-            emailNotificationsEnabled: row?.emailNotificationsEnabled ?? false,
-            emailRecipient: row?.emailRecipient || await this.defaultRecipient(organizationId)
-        };
+    getEmailSettings(organizationId: number): Promise<EmailSettings> {
+        return this.chatMail.settings(organizationId);
     }
 
-    async setEmailSettings(organizationId: number, input: { emailNotificationsEnabled: boolean; emailRecipient?: string | null }): Promise<EmailSettings> {
-        await EmailSettingsModel.query(this.db)
-            .insert({ organizationId, emailNotificationsEnabled: input.emailNotificationsEnabled, emailRecipient: input.emailRecipient?.trim() || null })
-            .onConflict('organization_id')
-            .merge(['email_notifications_enabled', 'email_recipient', 'updated_at']);
-        return this.getEmailSettings(organizationId);
+    setEmailSettings(organizationId: number, input: { emailNotificationsEnabled: boolean; emailRecipient?: string | null }): Promise<EmailSettings> {
+        return this.chatMail.setSettings(organizationId, input);
     }
 
-    /**
-     * Where the test email may go (issue 25): the saved (or default) transcript recipient, only when it is the
-     * address of an active admin of this organization; anything else is a 400, so the button cannot mail
-     * strangers. (Transcripts and left messages still go to whatever recipient the store saved.)
-     */
-    async testEmailRecipient(organizationId: number): Promise<string> {
-        const settings = await this.getEmailSettings(organizationId);
-        const recipient = settings.emailRecipient.trim().toLowerCase();
-        const admins = (await this.deps.users.list({ organizationId })).filter((u) => u.role === 'admin' && u.isActive);
-        if (!admins.some((u) => u.email.trim().toLowerCase() === recipient)) {
-            throw Boom.badRequest('The test email goes only to an admin of this store: save the email address of one of its admins as the recipient, then test again.');
-        }
-        return settings.emailRecipient;
+    /** Where the test email may go: only an active admin of this store (else 400). */
+    testEmailRecipient(organizationId: number): Promise<string> {
+        return this.chatMail.testRecipient(organizationId);
     }
 
-    async sendTestEmail(organizationId: number): Promise<{ message: string; to: string }> {
-        await this.testEmailRecipient(organizationId);
-        const settings = await this.getEmailSettings(organizationId);
-        const org = await this.deps.tenants.getOrganization(organizationId);
-        await this.deps.mail.send({
-            organizationId,
-            to: settings.emailRecipient,
-            subject: `Test email from ${org?.storeName ?? 'loyalty-chat'} live chat`,
-            text: 'This is a test of your live chat transcript emails. If you can read this, transcripts will reach this address.'
-        });
-        return { message: `Test email sent to ${settings.emailRecipient}`, to: settings.emailRecipient };
+    sendTestEmail(organizationId: number): Promise<{ message: string; to: string }> {
+        return this.chatMail.sendTest(organizationId);
     }
 
     /** The transcript job: one email with every message of the session, as plain text. */
-    async sendTranscript(organizationId: number, sessionId: string): Promise<void> {
-        const session = await this.getSession(organizationId, sessionId, { messages: true });
-        const settings = await this.getEmailSettings(organizationId);
-        const [org, zone] = await Promise.all([this.deps.tenants.getOrganization(organizationId), this.deps.tenants.timeZoneOf(organizationId)]);
-        // Times in the store's zone, named (DESIGN §10 'Times'); each message line carries the local time only.
-        const timeZone = zone ?? DEFAULT_STORE_ZONE;
-        const at = (iso: string | null | undefined) => (iso ? zonedStamp(iso, timeZone) : '-');
-        // In the store's default language (DESIGN §10), whatever the customer's.
-        const mail = transcriptMail(org?.languages.default, {
-            store: org?.storeName ?? '', sessionId: session.sessionId, phone: session.phoneNumber, visitorNumber: session.visitorNumber,
-            started: at(session.createdAt), accepted: at(session.acceptedAt), ended: at(session.endedAt), reason: session.endReason ?? session.status,
-            zone: timeZone,
-            messages: (session.messages ?? []).map((m) => ({
-                time: m.timestamp ? zonedDateTime(m.timestamp, timeZone) : '-',
-                sender: m.sender === 'customer' || m.sender === 'agent' ? m.sender : 'system', text: m.message
-            }))
-        });
-        await this.deps.mail.send({ organizationId, to: settings.emailRecipient, ...mail });
+    sendTranscript(organizationId: number, sessionId: string): Promise<void> {
+        return this.chatMail.sendTranscript(organizationId, sessionId);
     }
-}
-
-// ---- the API shapes of core/types/api.ts ----------------------------------------------------------
-
-export function toSession(row: ChatSessionModel): ChatSession {
-    return {
-        sessionId: row.sessionId,
-        phoneNumber: row.phoneNumber,
-        status: row.status,
-        firstMessage: row.customerMessage,
-        domain: row.domain,
-        agentId: row.agentUserId,
-        createdAt: iso(row.createdAt)!,
-        startedAt: iso(row.createdAt)!,
-        acceptedAt: iso(row.acceptedAt),
-        endedAt: iso(row.endedAt),
-        endedBy: row.endedBy,
-        endReason: row.endReason,
-        isStarred: row.isStarred,
-        isArchived: row.isArchived,
-        lastSeq: row.lastSeq,
-        kind: row.kind ?? 'chat',
-        visitorNumber: visitorNumber(row.widgetSessionId ?? row.sessionId),
-        visitorLabel: visitorLabel(row.widgetSessionId ?? row.sessionId),
-        pageUrl: row.pageUrl ?? null,
-        lang: row.lang ?? null,
-        customerEmail: row.customerEmail ?? null,
-        customerName: row.customerName ?? null,
-        inboxState: row.inboxState ?? null
-    };
-}
-
-/** What customers call an agent: the display name of their profile, else the first name of their name or email. */
-export function agentName(user: { displayName?: string | null; name: string | null; email: string }): string {
-    return user.displayName?.trim() || firstName(user.name, user.email);
-}
-
-/** 'Sam' from 'Sam Lee', else from 'sam.lee@store.test' the part before @ ('sam.lee'). */
-export function firstName(name: string | null, email: string): string {
-    const word = (name ?? '').trim().split(/\s+/)[0];
-    return (word || email.split('@')[0]).slice(0, 40);
-}
-
-export function toMessage(row: ChatMessageModel, sessionId: string): ChatMessage {
-    return {
-        id: Number(row.id),
-        sessionId,
-        seq: row.seq,
-        sender: row.sender,
-        message: row.message,
-        clientMessageId: row.clientMessageId,
-        timestamp: iso(row.createdAt)!
-    };
 }

@@ -6,7 +6,7 @@ import type { CannedReply, ChatSession, CustomerContext, CustomerOrder, HistoryP
 
 export type { CannedReply, CustomerContext, CustomerOrder, HistoryPage };
 import { ChatMessageModel, ChatSessionModel } from '../models';
-import { OPEN_STATUSES, paths, toSession } from './chat-service';
+import { OPEN_STATUSES, paths, toSession } from './chat-shapes';
 import type { Realtime } from '../../../core/realtime/socket-server';
 
 /** The History view's filters (GET /api/chat/history). */

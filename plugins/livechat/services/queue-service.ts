@@ -1,7 +1,7 @@
 import type { Db } from '../../../core/db';
 import type { Realtime } from '../../../core/realtime/socket-server';
 import { ChatSessionModel } from '../models';
-import { paths, SESSION_ROUTE } from './chat-service';
+import { paths, SESSION_ROUTE } from './chat-shapes';
 
 /** How many of the store's last accepted chats the typical wait is the median of (issue 26). */
 export const TYPICAL_WAIT_SAMPLE = 20;

@@ -12,7 +12,8 @@ import { AgentConnectionModel, AgentPresenceModel, ChatSessionModel } from '../m
 import { AgentCapacityModel, ChatNoteModel, ChatOfferModel, RoutingEventModel, RoutingSettingsModel } from '../models/routing';
 import type { RoutingEventType } from '../models/routing';
 import { PRESENCE_TTL_MS } from './presence-service';
-import { agentName, paths, SESSION_ROUTE, toSession } from './chat-service';
+import { paths, SESSION_ROUTE, toSession } from './chat-shapes';
+import { agentName } from './agent-names';
 import type { ChatRouting } from './chat-service';
 
 export type { ChatNote, ChatOffer, RoutingEvent, RoutingSettings, TeamMember };
