@@ -3,11 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Intent } from '@blueprintjs/core';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import {
-    appendMessage, ChatMessage, ChatSession, chatKeys, SocketCommand, useAcceptChat, useActiveChats, useChatMessages, useEndChat, useSendMessage,
-    useSessionFlag, useWaitingChats
+    ChatSession, SocketCommand, useAcceptChat, useActiveChats, useChatMessages, useEndChat, useSendMessage, useSessionFlag, useWaitingChats
 } from '../api/chat';
-import { consoleKeys, useMarkRead } from '../api/console';
+import { useMarkRead } from '../api/console';
 import { AgentPush } from '../components/chat/agent-socket';
+import { applyPush, useCustomerTyping, useDrafts } from '../components/chat/console-state';
 import { useAgentPushes, useAgentSocket } from '../layout/agent-presence';
 import { ActiveChats, WaitingChats } from '../components/chat/ChatLists';
 import { LeftMessagesView, MessagesViewLink } from '../components/chat/LeftMessagesView';
@@ -18,41 +18,18 @@ import { CustomerPanel } from '../components/chat/CustomerPanel';
 import { HistoryView } from '../components/chat/HistoryView';
 import { TeamView } from '../components/chat/TeamView';
 import { TransferDialog } from '../components/chat/TransferDialog';
-import { addNoteToCache, ChatNote, routingKeys, useAddNote, useNotes, useTeam } from '../api/routing';
+import { useAddNote, useNotes, useTeam } from '../api/routing';
 import { useAdminAuth } from '../auth/AdminGuard';
 import '../components/chat/chat.css';
 import '../components/chat/routing.css';
 
-/** Drafts outlive a reload of the tab (never shared between tabs or agents). */
-const DRAFTS_KEY = 'lc-chat-drafts';
-
 type Pane = 'list' | 'conversation' | 'customer';
 
-/** How long a customer's typing signal shows, and how often this console sends the agent's (the server drops more). */
-const TYPING_SHOWN_MS = 4000;
+/** How often this console sends the agent's typing signal (the server drops more). */
 const TYPING_EVERY_MS = 2000;
-
-function useNow(intervalMs = 1000): number {
-    const [now, setNow] = useState(Date.now());
-    useEffect(() => {
-        const timer = setInterval(() => setNow(Date.now()), intervalMs);
-        return () => clearInterval(timer);
-    }, [intervalMs]);
-    return now;
-}
 
 function errorText(err: unknown): string {
     return err instanceof Error ? err.message : String(err);
-}
-
-function readDrafts(): Record<string, string> {
-    try {
-        const parsed = JSON.parse(sessionStorage.getItem(DRAFTS_KEY) ?? '{}');
-        return parsed && typeof parsed === 'object' ? parsed as Record<string, string> : {};
-    }
-    catch {
-        return {};
-    }
 }
 
 /** A key press meant for the page, not typed into a field or a dialog. */
@@ -99,7 +76,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
     const [selected, setSelected] = useState<string | null>(null);
     /** The chat this agent just accepted, until the active list holds it. */
     const [accepted, setAccepted] = useState<ChatSession | null>(null);
-    const [drafts, setDrafts] = useState<Record<string, string>>(readDrafts);
+    const { drafts, setDraft, clearDraft, startCannedReply } = useDrafts();
     const [pane, setPane] = useState<Pane>('list');
     const [archiving, setArchiving] = useState<ChatSession | null>(null);
     /** The question each AI hand-off started from (ai_transfer_request), by chat session. */
@@ -107,11 +84,10 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
     const socketRef = useRef(socket);
     socketRef.current = socket;
     const conversationRef = useRef<ConversationHandle | null>(null);
-    /** Until when each chat's customer counts as typing (their typing signal, issue 11). */
-    const [typingUntil, setTypingUntil] = useState<Record<string, number>>({});
+    /** Which chats' customers are typing (their typing signal, issue 11). */
+    const customerTyping = useCustomerTyping();
     /** When this console last told each chat's customer that the agent is typing. */
     const typingSent = useRef<Record<string, number>>({});
-    const now = useNow();
 
     const listed = active.data ?? [];
     if (accepted && listed.some((c) => c.sessionId === accepted.sessionId)) {
@@ -134,10 +110,6 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
         const name = team.data?.find((m) => m.id === c.agentId)?.agentName;
         return name ? t('chat.withAgent', { name }) : null;
     };
-
-    useEffect(() => {
-        sessionStorage.setItem(DRAFTS_KEY, JSON.stringify(drafts));
-    }, [drafts]);
 
     // The open chat is read up to its newest message while the tab is visible.
     const lastSeq = selectedSession?.lastSeq ?? 0;
@@ -168,87 +140,13 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
     const endChat = useEndChat(command);
 
 
-    const onPush = useCallback((push: AgentPush) => {
-        switch (push.type) {
-            case 'new_customer':
-            case 'ai_transfer':
-            case 'ai_transfer_request': {
-                // The shell refreshes the queue, shows the banner, plays the sound, toasts and notifies (on every staff page).
-                if (push.type !== 'new_customer' && typeof push.originalQuestion === 'string') {
-                    const id = String(push.sessionId);
-                    const question = push.originalQuestion;
-                    setAiQuestions((q) => ({ ...q, [id]: question }));
-                    void queryClient.invalidateQueries({ queryKey: consoleKeys.context(id) });
-                }
-                break;
-            }
-            case 'session_accepted':
-                void queryClient.invalidateQueries({ queryKey: chatKeys.active });
-                break;
-            case 'session_ended':
-                setAccepted((a) => (a?.sessionId === push.sessionId ? null : a));
-                void queryClient.invalidateQueries({ queryKey: chatKeys.active });
-                void queryClient.invalidateQueries({ queryKey: ['chat', 'history'] });
-                if (push.reason === 'customer_disconnected') {
-                    toast(t('console.customerDisconnected'), t('console.customerLeft'), 'warning');
-                }
-                break;
-            case 'left_message_updated':
-                // The shell refreshes the inbox and alerts (issue 23); the open thread is the console's.
-                void queryClient.invalidateQueries({ queryKey: ['chat', 'transcript', String(push.sessionId)] });
-                break;
-            case 'customer_disconnected':
-                toast(t('console.customerDisconnected'), t('console.customerGone'), 'warning');
-                break;
-            case 'session_read':
-                queryClient.setQueryData<ChatSession[]>(chatKeys.active, (old) => old?.map((s) => (s.sessionId === push.sessionId
-                    ? { ...s, unreadCount: Number(push.unreadCount ?? 0), agentReadSeq: Math.max(s.agentReadSeq ?? 0, Number(push.agentReadSeq ?? 0)) }
-                    : s)));
-                break;
-            case 'chat_note':
-                addNoteToCache(queryClient, push as unknown as ChatNote);
-                break;
-            case 'chat_transferred':
-                void queryClient.invalidateQueries({ queryKey: chatKeys.active });
-                void queryClient.invalidateQueries({ queryKey: routingKeys.notes(String(push.sessionId)) });
-                void queryClient.invalidateQueries({ queryKey: routingKeys.team });
-                break;
-            case 'chat_offered':
-            case 'chat_offer_lapsed':
-            case 'chat_returned':
-                void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
-                void queryClient.invalidateQueries({ queryKey: routingKeys.team });
-                break;
-            case 'team_changed':
-            case 'agent_availability':
-                void queryClient.invalidateQueries({ queryKey: routingKeys.team });
-                break;
-            case 'typing':
-                if (push.sender === 'customer' && push.sessionId) {
-                    const id = push.sessionId;
-                    setTypingUntil((t) => ({ ...t, [id]: Date.now() + TYPING_SHOWN_MS }));
-                }
-                break;
-            case 'chat_message': {
-                const m = push as unknown as ChatMessage;
-                if (m.sender === 'customer') {
-                    setTypingUntil((t) => ({ ...t, [m.sessionId]: 0 }));
-                }
-                appendMessage(queryClient, m);
-                queryClient.setQueryData<ChatSession[]>(chatKeys.active, (old) =>
-                    old?.map((s) => (s.sessionId === m.sessionId && m.seq > s.lastSeq
-                        ? {
-                            ...s, lastSeq: m.seq, messageCount: (s.messageCount ?? 0) + 1,
-                            lastMessage: { sender: m.sender, message: m.message, timestamp: m.timestamp },
-                            unreadCount: (s.unreadCount ?? 0) + (m.sender === 'customer' ? 1 : 0)
-                        }
-                        : s)));
-                break;
-            }
-            default:
-                break;
-        }
-    }, [queryClient, toast, t]);
+    const setTyping = customerTyping.setTyping;
+    const onPush = useCallback((push: AgentPush) => applyPush(push, {
+        queryClient, t, toast,
+        ended: (sessionId) => setAccepted((a) => (a?.sessionId === sessionId ? null : a)),
+        aiQuestion: (sessionId, question) => setAiQuestions((q) => ({ ...q, [sessionId]: question })),
+        customerTyping: setTyping
+    }), [queryClient, toast, t, setTyping]);
 
     useAgentPushes(onPush);
 
@@ -309,14 +207,14 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                 e.preventDefault();
                 setPane('conversation');
                 if (e.key === '/') {
-                    setDrafts((d) => (d[state.selectedId!]?.startsWith('/') ? d : { ...d, [state.selectedId!]: `/${d[state.selectedId!] ?? ''}` }));
+                    startCannedReply(state.selectedId);
                 }
                 setTimeout(() => conversationRef.current?.focusReply(), 0);
             }
         };
         window.addEventListener('keydown', onKey);
         return () => window.removeEventListener('keydown', onKey);
-    }, []);
+    }, [startCannedReply]);
 
     const connected = connection === 'connected';
 
@@ -334,11 +232,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
         }
         const sessionId = selectedSession.sessionId;
         await sendMessage.mutateAsync({ sessionId, text }, {
-            onSuccess: () => setDrafts((d) => {
-                const rest = { ...d };
-                delete rest[sessionId];
-                return rest;
-            }),
+            onSuccess: () => clearDraft(sessionId),
             onError: (err) => toast(t('console.sendFailed'), errorText(err), 'danger')
         });
     };
@@ -374,10 +268,9 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
             {view === 'inbox' && (
                     <div className={`lc-console-columns lc-pane-${pane}`}>
                         <div className="lc-queue lc-pane" aria-label={t('console.chats')}>
-                            <WaitingChats chats={waiting.data ?? []} now={now} canAccept={connected} onAccept={accept} />
+                            <WaitingChats chats={waiting.data ?? []} canAccept={connected} onAccept={accept} />
                             <ActiveChats
                                 chats={activeChats}
-                                now={now}
                                 selected={selectedId}
                                 canEnd={connected}
                                 onSelect={open}
@@ -398,13 +291,13 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                                 if (!selectedId) {
                                     return;
                                 }
-                                setDrafts((d) => ({ ...d, [selectedId]: text }));
+                                setDraft(selectedId, text);
                                 if (text && !text.startsWith('/') && Date.now() - (typingSent.current[selectedId] ?? 0) >= TYPING_EVERY_MS) {
                                     typingSent.current[selectedId] = Date.now();
                                     socketRef.current?.typing(selectedId);
                                 }
                             }}
-                            customerTyping={!!selectedId && (typingUntil[selectedId] ?? 0) > now}
+                            customerTyping={!!selectedId && !!customerTyping.typing[selectedId]}
                             onSend={send}
                             onLeave={leaveReply}
                             onBack={() => setPane('list')}

@@ -6,6 +6,7 @@ import type { WaitingChat } from '../../api/routing';
 import { useAdminAuth } from '../../auth/AdminGuard';
 import { useT } from '../../i18n';
 import { LanguageTag } from './LanguageTag';
+import { useNow } from './console-state';
 
 function since(iso: string | null, now: number): number {
     return iso ? (now - Date.parse(iso)) / 1000 : 0;
@@ -26,7 +27,8 @@ function pageOf(c: Pick<ChatSession, 'pageUrl' | 'domain'>): string {
 }
 
 /** SPEC §2: waiting chats with the mm:ss timer (green < 60 s, yellow < 300 s, red after) and Accept Chat. */
-export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: WaitingChat[]; now: number; canAccept: boolean; onAccept(sessionId: string): void }) {
+export function WaitingChats({ chats, canAccept, onAccept }: { chats: WaitingChat[]; canAccept: boolean; onAccept(sessionId: string): void }) {
+    const now = useNow();     // the wait timers: only the lists tick every second, not the whole console
     const nameOf = useCustomerName();
     const t = useT();
     const { user } = useAdminAuth();
@@ -68,12 +70,13 @@ export function WaitingChats({ chats, now, canAccept, onAccept }: { chats: Waiti
  * opens), with the phone, a last-message preview, the unread count, message count and duration; then star,
  * archive and end.
  */
-export function ActiveChats({ chats, now, selected, canEnd, onSelect, onStar, onArchive, onEnd, ownerOf }: {
-    chats: ChatSession[]; now: number; selected: string | null; canEnd: boolean;
+export function ActiveChats({ chats, selected, canEnd, onSelect, onStar, onArchive, onEnd, ownerOf }: {
+    chats: ChatSession[]; selected: string | null; canEnd: boolean;
     onSelect(sessionId: string): void; onStar(c: ChatSession): void; onArchive(c: ChatSession): void; onEnd(sessionId: string): void;
     /** Issue 26: who has the chat, when it is a colleague ("with Alex"); null for the agent's own. */
     ownerOf?(c: ChatSession): string | null;
 }) {
+    const now = useNow();
     const nameOf = useCustomerName();
     const t = useT();
     return (
