@@ -44,7 +44,7 @@ const feature: FeaturePlugin = {
                             }
                             return {
                                 id: org.id, name: org.name, storeName: org.storeName, domain: org.domain, subdomain: org.subdomain,
-                                subscriptionPlan: org.subscriptionPlan, country: org.country, user: { id: admin.userId, email: admin.email, role: admin.role }
+                                subscriptionPlan: org.subscriptionPlan, country: org.country, timeZone: org.timeZone, user: { id: admin.userId, email: admin.email, role: admin.role }
                             };
                         }
                     }
