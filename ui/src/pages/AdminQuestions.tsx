@@ -187,7 +187,7 @@ export default function AdminQuestions() {
     return (
         <div className="lc-page">
             <H1 className="lc-h1">{t('questions.title')}</H1>
-            <Tabs id="questions-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
+            <Tabs id="questions-tabs" className="lc-wrap-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
                 <Tab id="manage" title={t('questions.tabManage')} panel={manage} />
                 <Tab id="preview" title={t('questions.tabPreview')} panel={preview} />
             </Tabs>

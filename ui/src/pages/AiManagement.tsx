@@ -328,7 +328,7 @@ export default function AiManagement() {
             <div className="lc-page">
                 <h1 className="lc-h1">{t('ai.title')}</h1>
                 <p className="bp5-text-muted">{t('ai.intro')}</p>
-                <Tabs id="ai-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
+                <Tabs id="ai-tabs" className="lc-wrap-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
                     <Tab id="knowledge" title={t('ai.tabKnowledge')} panel={knowledgePanel} />
                     <Tab id="history" panel={historyPanel} title={
                         <span className="lc-ai-tab-title">{t('ai.tabHistory')} <Tag round intent={unresolvedCount ? Intent.WARNING : Intent.NONE} data-testid="unresolved-count" aria-label={t('ai.unresolvedCount', { count: unresolvedCount })}>{t('common.number', { value: unresolvedCount })}</Tag></span>

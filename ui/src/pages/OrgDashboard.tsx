@@ -98,7 +98,7 @@ function Dashboard({ user, onLogout, onRejected }: { user: StaffUser; onLogout: 
                     </div>
                 </div>
                 <Card elevation={Elevation.ONE} className="lc-tabs-card">
-                    <Tabs id="org-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
+                    <Tabs id="org-tabs" className="lc-wrap-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
                         <Tab id="overview" title={t('org.tabOverview')} />
                         <Tab id="bots" title={t('org.tabBots', { count: bots.data?.length ?? 0 })} />
                         <Tab id="analytics" title={t('section.analytics')} />

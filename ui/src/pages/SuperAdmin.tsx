@@ -275,7 +275,7 @@ function Dashboard({ email, onLogout }: { email: string; onLogout: () => void })
                 </div>
                 <Card elevation={Elevation.ONE} className="lc-tabs-card">
                     <div className="lc-tabs-bar">
-                        <Tabs id="super-admin-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
+                        <Tabs id="super-admin-tabs" className="lc-wrap-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
                             <Tab id="organizations" title={t('sa.organizations')} />
                             <Tab id="bots" title={t('sa.botsTab')} />
                             <Tab id="users" title={t('sa.users')} />
