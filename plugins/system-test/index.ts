@@ -38,13 +38,13 @@ const feature: FeaturePlugin = {
                         description: 'The signed-in admin\'s organization (the admin shell\'s header)',
                         handler: async (request) => {
                             const admin = adminOf(request);
-                            const org = await services.tenants.getOrganization(admin.organizationId);
+                            const [org, timeZone] = await Promise.all([services.tenants.getOrganization(admin.organizationId), services.tenants.timeZoneOf(admin.organizationId)]);
                             if (!org) {
                                 throw Boom.notFound('Organization not found');
                             }
                             return {
                                 id: org.id, name: org.name, storeName: org.storeName, domain: org.domain, subdomain: org.subdomain,
-                                subscriptionPlan: org.subscriptionPlan, country: org.country, user: { id: admin.userId, email: admin.email, role: admin.role }
+                                subscriptionPlan: org.subscriptionPlan, country: org.country, timeZone: timeZone ?? 'America/New_York', user: { id: admin.userId, email: admin.email, role: admin.role }
                             };
                         }
                     }

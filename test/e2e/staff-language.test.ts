@@ -5,6 +5,7 @@ import * as Fs from 'fs';
 import * as Path from 'path';
 import { launchBrowser, screenshot, SCREENSHOT_DIR, SCREENSHOTS, storeAdminToken } from '../helpers/browser';
 import { connectAgent, NesClient, request, setAvailable } from '../helpers/livechat-client';
+import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
 
 /** A widget's create-session, as a customer's widget in this language sends it. */
 async function chatIn(t: TestServer, tenant: Tenant, sessionId: string, lang: string, message: string): Promise<void> {
@@ -17,12 +18,56 @@ async function chatIn(t: TestServer, tenant: Tenant, sessionId: string, lang: st
 
 const visibleText = (page: Page) => page.evaluate(() => document.body.innerText) as Promise<string>;
 
+/**
+ * The window, not the full page: Chromium's full-page capture of a right-to-left page draws it shifted although nothing
+ * in it is past an edge (each test checks the scroll width).
+ */
+async function viewportShot(page: Page, name: string): Promise<void> {
+    if (SCREENSHOTS) {
+        Fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+        await page.screenshot({ path: Path.join(SCREENSHOT_DIR, `${name}.png`) as `${string}.png` });
+    }
+}
+
+/** Who a page is for: the localStorage its session lives in (set per test, before the page is opened). */
+type Storage = Record<string, string>;
+
+/**
+ * The staff pages converted last (issue 27): each one's own heading or tab in Spanish and in Arabic, and English texts
+ * of it that must be gone.
+ */
+const PAGES: Array<{ path: string; as: 'admin' | 'org' | 'root'; es: string; ar: string; english: string[] }> = [
+    { path: '/admin-questions', as: 'admin', es: 'Preguntas predefinidas', ar: 'الأسئلة الجاهزة', english: ['Pre-made Questions', 'Manage Questions', 'Add Question', 'Move up', 'Active'] },
+    { path: '/ai-management', as: 'admin', es: 'Gestión de la IA', ar: 'إدارة الذكاء الاصطناعي', english: ['AI Management', 'Knowledge Base', 'Chat History', 'Add Entry', 'Import'] },
+    { path: '/ai-test', as: 'admin', es: 'Probar el agente de IA', ar: 'اختبار وكيل الذكاء الاصطناعي', english: ['Test the AI agent', 'What it used', 'Ask'] },
+    { path: '/test', as: 'admin', es: 'Pruebas del sistema', ar: 'اختبارات النظام', english: ['System Tests', 'Run All Tests', 'Waiting sessions', 'Pending', 'Total interactions'] },
+    { path: '/org-dashboard', as: 'org', es: 'Interacciones totales', ar: 'إجمالي التفاعلات', english: ['Overview', 'Total interactions', 'Loyalty checks', 'Signed in as', 'Period'] },
+    { path: '/super-admin', as: 'root', es: 'Clientes', ar: 'المستأجرون', english: ['Tenants', 'Organizations', 'Bot Instances', 'Users', 'Last login', 'Deactivate'] },
+    { path: '/no-such-page', as: 'admin', es: '404 Página no encontrada', ar: '404 الصفحة غير موجودة', english: ['Page Not Found', 'Go to the home page'] }
+];
+
 describe('the staff app in the agent\'s language, and each chat\'s language in the console (issue 27)', function () {
     this.timeout(120000);
     let t: TestServer;
     let browser: Browser;
     let shop: Tenant;
     let agent: { client: NesClient };
+    const sessions: Record<'admin' | 'org' | 'root', Storage> = { admin: {}, org: {}, root: {} };
+
+    /** A page of the staff app for this kind of user, in this language (the one remembered on the browser). */
+    async function staffPage(as: 'admin' | 'org' | 'root', lang: string, width = 1280): Promise<Page> {
+        const page = await browser.newPage();
+        await page.setViewport({ width, height: 860 });
+        await page.evaluateOnNewDocument(`Object.defineProperty(navigator, 'languages', { get: () => ['en-US', 'en'] });`);
+        await page.goto(`${t.url}/admin-login`, { waitUntil: 'domcontentloaded' });
+        await page.evaluate((values: Storage) => {
+            localStorage.clear();
+            for (const [key, value] of Object.entries(values)) {
+                localStorage.setItem(key, value);
+            }
+        }, { ...sessions[as], 'lc-admin-lang': lang });
+        return page;
+    }
 
     before(async () => {
         t = await startTestServer({ listen: true });
@@ -33,6 +78,21 @@ describe('the staff app in the agent\'s language, and each chat\'s language in t
         await chatIn(t, shop, 'widget_1700000000001_arabiccustomer01', 'ar', 'أين طلبي؟');
         // One chat accepted, so the active list and the conversation show too.
         await request(agent.client, 'POST', '/api/chat/session/widget_1700000000000_spanishcustomer1/accept');
+        // The store's content on the questions page; the other kinds of staff, signed in as the app keeps them.
+        for (const q of DEFAULT_QUESTIONS.slice(0, 2)) {
+            await t.server.app.services.questions.create(shop.organization.id, q);
+        }
+        const rootPassword = 'operator-password-1';
+        await t.server.app.services.users.create({ email: 'root@lang-platform.test', password: rootPassword, role: 'super_admin' });
+        const login = async (url: string, email: string, password: string) => {
+            const res = await t.server.inject({ method: 'POST', url, payload: { email, password } });
+            expect(res.statusCode, res.payload).to.equal(200);
+            return JSON.parse(res.payload);
+        };
+        sessions.admin = { adminToken: shop.admin.token };
+        const org = await login('/api/org/login', shop.orgUser.email, shop.orgUser.password);
+        sessions.org = { orgToken: org.token, orgUser: JSON.stringify(org.user) };
+        sessions.root = { superAdminToken: (await login('/api/super-admin/login', 'root@lang-platform.test', rootPassword)).token };
         browser = await launchBrowser();
     });
     after(async () => {
@@ -116,6 +176,52 @@ describe('the staff app in the agent\'s language, and each chat\'s language in t
         await page.close();
     });
 
+    for (const lang of ['es', 'ar'] as const) {
+        it(`the questions, AI, system test, organization, super admin and not-found pages in ${lang === 'es' ? 'Spanish' : 'Arabic, right to left'}`, async () => {
+            for (const screen of PAGES) {
+                const page = await staffPage(screen.as, lang);
+                await page.goto(`${t.url}${screen.path}`, { waitUntil: 'networkidle2' });
+                await page.waitForFunction((expected: string) => document.body.innerText.includes(expected), { timeout: 15000 }, screen[lang]);
+                expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]), screen.path).to.deep.equal([lang, lang === 'ar' ? 'rtl' : 'ltr']);
+                const text = await visibleText(page);
+                for (const english of screen.english) {
+                    expect(text, `${screen.path} in ${lang}: "${english}"`).to.not.match(new RegExp(`\\b${english}\\b`));
+                }
+                expect(await page.evaluate(() => document.documentElement.scrollWidth), `${screen.path}: no sideways scroll`).to.be.at.most(1280);
+                if (lang === 'ar') {
+                    // Mirrored: the page's heading is written from the right (its text ends in the right half of the window).
+                    const headingRight = await page.evaluate(() => {
+                        const h = document.querySelector('.lc-page h1, main h1, main h2');
+                        if (!h) {
+                            return null;
+                        }
+                        const range = document.createRange();
+                        range.selectNodeContents(h);
+                        return range.getBoundingClientRect().right;
+                    });
+                    expect(headingRight, `${screen.path}: heading at the right`).to.be.a('number').and.above(640);
+                }
+                await viewportShot(page, `staff-${lang}${screen.path.replace(/\//g, '-')}`);
+                await page.close();
+            }
+        });
+    }
+
+    it('numbers, plurals and times in the agent\'s language: the super admin\'s counts and last logins in Arabic (UTC, named)', async () => {
+        const root = await staffPage('root', 'ar');
+        await root.goto(`${t.url}/super-admin`, { waitUntil: 'networkidle2' });
+        await root.waitForFunction(() => document.body.innerText.includes('المستأجرون'));
+        // "N active" under each count, as an Arabic plural; the last login in UTC, named, with Arabic month names.
+        const subs = await root.$$eval('.lc-stat-sub', (els) => els.map((e) => e.textContent));
+        expect(subs).to.have.length(3);
+        subs.forEach((sub) => expect(sub).to.match(/نشط|واحد|اثنان/));
+        await root.click('[role=tab][id$="users"]');
+        await root.waitForFunction(() => document.querySelectorAll('.lc-table tbody tr').length > 0);
+        const lastLogins = await root.$$eval('.lc-table tbody tr td:nth-child(4)', (tds) => tds.map((td) => td.textContent));
+        expect(lastLogins.some((cell) => cell === 'أبدًا' || /UTC/.test(cell ?? '')), lastLogins.join(' | ')).to.equal(true);
+        await root.close();
+    });
+
     it('refuses a language the product does not ship, with 400 and nothing stored', async () => {
         const res = await t.server.inject({ method: 'PUT', url: '/api/admin/profile', headers: bearer(shop.admin.token), payload: { displayName: '', language: 'it' } });
         expect(res.statusCode).to.equal(400);
@@ -146,7 +252,7 @@ describe('the staff app in the agent\'s language, and each chat\'s language in t
         }
         // The console's and the home page's own texts all come from the catalogue (pseudo-localized); the customers' words
         // and the store's content stay as they were written. (The home's AI agent panel is not converted yet.)
-        const leftovers = (roots: string) => page.evaluate((selector: string) => {
+        const leftovers = (roots: string, data = '.lc-none', on: Page = page) => on.evaluate((selector: string, theirs: string) => {
             const out: string[] = [];
             for (const root of Array.from(document.querySelectorAll(selector))) {
                 const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -156,13 +262,14 @@ describe('the staff app in the agent\'s language, and each chat\'s language in t
                     // Not texts of ours: languages by their own names ([lang]), Blueprint's icon titles (svg), product names.
                     if (/[A-Za-z]{3,}/.test(text) && !text.includes('⟦') && text !== 'Redis'
                         && !el.closest('.lc-chat-preview, [data-testid="chat-language"], .lc-msg, .lc-timer, code, .bp5-tag, [lang]:not(html), svg, option')
+                        && !el.closest(theirs)
                         && el.offsetParent !== null) {
                         out.push(text);
                     }
                 }
             }
             return out;
-        }, roots);
+        }, roots, data);
         await page.goto(`${t.url}/admin-chat`, { waitUntil: 'networkidle2' });
         await page.waitForSelector('[data-testid="waiting-list"]');
         expect(await leftovers('main')).to.deep.equal([]);
@@ -171,5 +278,39 @@ describe('the staff app in the agent\'s language, and each chat\'s language in t
         await page.waitForFunction(() => !!document.querySelector('.lc-status-list dt'));
         expect(await leftovers('.lc-page-head, .lc-stats, .lc-grid, .lc-status-card, .lc-home-side > .bp5-card:nth-of-type(2), .lc-languages-card')).to.deep.equal([]);
         await page.close();
+
+        // The pages converted last, for each kind of staff: nothing past the right edge at 390 px, no English left. The store's
+        // content (its questions and answers) and the tenants' data (names, e-mails, domains) stay as they were written.
+        const later: Array<{ path: string; as: 'admin' | 'org' | 'root'; data?: string }> = [
+            { path: '/admin-questions', as: 'admin', data: '.lc-question-title, .lc-question-answer, .lc-preview-chip' },
+            { path: '/ai-management', as: 'admin' },
+            { path: '/ai-test', as: 'admin' },
+            { path: '/test', as: 'admin', data: '.lc-test-list' },
+            { path: '/org-dashboard', as: 'org', data: '.lc-page-title, dd' },
+            { path: '/super-admin', as: 'root', data: 'tbody' },
+            { path: '/no-such-page', as: 'admin' }
+        ];
+        const problems: string[] = [];
+        for (const screen of later) {
+            const pseudoPage = await staffPage(screen.as, 'en-XA', 390);
+            await pseudoPage.goto(`${t.url}${screen.path}`, { waitUntil: 'networkidle2' });
+            await pseudoPage.waitForFunction(() => document.body.innerText.includes('⟦'), { timeout: 15000 });
+            const overflow = await pseudoPage.evaluate(() => ({
+                page: document.documentElement.scrollWidth,
+                wide: Array.from(document.querySelectorAll('header *, main *, .lc-page *')).filter((el) => {
+                    const r = el.getBoundingClientRect();
+                    // A table scrolls sideways in its own labelled box on a phone (the super admin's): not the page.
+                    return r.width > 0 && r.right > window.innerWidth + 1 && !el.closest('.bp5-overlay, .lc-table-scroll');
+                }).map((el) => `${el.tagName.toLowerCase()}.${(el as HTMLElement).className}`).slice(0, 5)
+            }));
+            await screenshot(pseudoPage, `staff-pseudo-390${screen.path.replace(/\//g, '-')}`);
+            if (overflow.page > 390) {
+                problems.push(`${screen.path}: the page is ${overflow.page} px wide`);
+            }
+            problems.push(...overflow.wide.map((el) => `${screen.path}: ${el} past the right edge`));
+            problems.push(...(await leftovers('main, .lc-page', screen.data, pseudoPage)).map((text) => `${screen.path}: English left: ${text}`));
+            await pseudoPage.close();
+        }
+        expect(problems, 'the later pages pseudo-localized at 390 px').to.deep.equal([]);
     });
 });

@@ -37,6 +37,8 @@ describe('the system test dashboard\'s round trips (/api/admin/system-test/*)', 
         const res = await call(a, 'GET', '/api/admin/organization');
         expect(res.statusCode).to.equal(200);
         expect(res.result).to.deep.include({ id: a.organization.id, subdomain: 'sysalpha', domain: 'sysalpha.test' });
+        // The store's zone: staff screens show every time in it, named (DESIGN §10 'Times', issue 27).
+        expect((res.result as any).timeZone).to.be.a('string').and.match(/^[A-Za-z_]+(\/[A-Za-z_+-]+)*$/);
         expect((res.result as any).user).to.deep.equal({ id: a.admin.id, email: a.admin.email, role: 'admin' });
         expect((await t.server.inject({ method: 'GET', url: '/api/admin/organization', headers: bearer(a.orgUser.token) })).statusCode).to.equal(401);
         expect((await t.server.inject({ method: 'GET', url: '/api/admin/organization' })).statusCode).to.equal(401);

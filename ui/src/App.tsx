@@ -28,7 +28,7 @@ export function App() {
     return (
         <Suspense fallback={<div className="lc-center"><Spinner /></div>}>
             <Routes>
-                <Route path="/" element={<Placeholder title="Demo storefront" />} />
+                <Route path="/" element={<Placeholder title="placeholder.storefront" />} />
                 <Route path="/admin-access-2024" element={<AdminLogin />} />
                 <Route path="/admin-login" element={<AdminLogin />} />
                 {/* Staff pages share one shell (AdminLayout); the guard shows the login form in place of the page… */}

@@ -38,6 +38,7 @@ export const PANEL_CSS = `
 .lc-form{display:flex;gap:8px;padding:10px 14px;border-top:1px solid #e5e7eb;background:#fff}
 .lc-input{flex:1;min-width:0;border:1px solid #6b7280;border-radius:8px;padding:8px 10px;font:inherit;font-size:16px;color:#111827;background:#fff;resize:none;height:40px}
 .lc-input:disabled{background:#f3f4f6}
+.lc-input::placeholder{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .lc-input[aria-invalid=true]{border-color:#dc2626}
 .lc-send{border:0;border-radius:8px;background:var(--lc-accent,#1d4ed8);color:#fff;padding:0 14px;cursor:pointer;font-weight:600}
 .lc-send:disabled{opacity:.5;cursor:default}

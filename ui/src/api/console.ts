@@ -26,6 +26,8 @@ export interface AdminOrganization {
     subdomain: string;
     /** ISO 3166-1 alpha-2: where phones are read, and which ones staff see in national format (issue 23). */
     country?: string;
+    /** The store's IANA time zone: staff screens show times in it, named (DESIGN §10 'Times', issue 27). */
+    timeZone?: string;
     user: { id: number; email: string; role: string };
 }
 

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useT } from '../i18n';
 import { Button } from '@blueprintjs/core';
 
 /** Copies text with the Clipboard API, falling back to a hidden textarea (older browsers, non-secure pages). */
@@ -22,7 +23,8 @@ export async function copyText(text: string): Promise<boolean> {
 }
 
 /** A Copy button that says 'Copied!' for 2 s (or 'Copy failed'). */
-export function CopyButton({ text, label = 'Copy', small = false, ariaLabel }: { text: string; label?: string; small?: boolean; ariaLabel?: string }) {
+export function CopyButton({ text, label, small = false, ariaLabel }: { text: string; label?: string; small?: boolean; ariaLabel?: string }) {
+    const t = useT();
     const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
     useEffect(() => {
         if (state === 'idle') {
@@ -33,7 +35,7 @@ export function CopyButton({ text, label = 'Copy', small = false, ariaLabel }: {
     }, [state]);
     return (
         <Button small={small} aria-label={ariaLabel} icon={state === 'copied' ? 'tick' : 'duplicate'} intent={state === 'copied' ? 'success' : state === 'failed' ? 'danger' : 'none'}
-            text={state === 'copied' ? 'Copied!' : state === 'failed' ? 'Copy failed' : label}
+            text={state === 'copied' ? t('common.copied') : state === 'failed' ? t('common.copyFailed') : label ?? t('common.copy')}
             onClick={async () => setState((await copyText(text)) ? 'copied' : 'failed')} />
     );
 }

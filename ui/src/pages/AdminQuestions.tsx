@@ -9,7 +9,7 @@ import {
     DEFAULT_QUESTIONS, KIND_LABELS, Question, QuestionInput, QuestionKind, useCreateQuestion, useDeleteQuestion, useQuestions, useSaveOrder, useUpdateQuestion
 } from '../api/questions';
 import { AppDialog, EmptyState, Heading } from '../components/a11y';
-import { useT } from '../i18n';
+import { AdminTextKey, useT } from '../i18n';
 import { languageName, useStoreLanguages } from '../features/widget/WidgetLanguagesCard';
 // This page's own layout rules (scoped by class names): a stylesheet, as the pages' CSP allows no inline style.
 import './admin-questions.css';
@@ -48,17 +48,17 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
     };
 
     return (
-        <AppDialog isOpen={open} onClose={onClose} title={initial ? 'Edit question' : 'Add question'}>
+        <AppDialog isOpen={open} onClose={onClose} title={initial ? t('questions.editTitle') : t('questions.addTitle')}>
             <DialogBody>
                 {error && <Callout intent={Intent.DANGER} className="lc-mb">{errorText(error)}</Callout>}
-                <FormGroup label="Question" labelFor="q-question">
+                <FormGroup label={t('questions.question')} labelFor="q-question">
                     <InputGroup id="q-question" value={question} onChange={(e) => setQuestion(e.target.value)} maxLength={500} autoFocus />
                 </FormGroup>
-                <FormGroup label="When a customer chooses it" labelFor="q-kind">
+                <FormGroup label={t('questions.kind')} labelFor="q-kind">
                     <HTMLSelect id="q-kind" value={kind} fill onChange={(e) => setKind(e.currentTarget.value as QuestionKind)}
-                        options={(Object.keys(KIND_LABELS) as QuestionKind[]).map((k) => ({ value: k, label: KIND_LABELS[k] }))} />
+                        options={(Object.keys(KIND_LABELS) as QuestionKind[]).map((k) => ({ value: k, label: t(`questions.kind.${k}` as AdminTextKey) }))} />
                 </FormGroup>
-                <FormGroup label="Answer" labelFor="q-answer" labelInfo={needsAnswer ? t('questions.answerRequired') : t('questions.answerOptional')}
+                <FormGroup label={t('questions.answer')} labelFor="q-answer" labelInfo={needsAnswer ? t('questions.answerRequired') : t('questions.answerOptional')}
                     helperText={needsAnswer ? undefined : t('questions.answerNotShown')}>
                     <TextArea id="q-answer" value={answer} onChange={(e) => setAnswer(e.target.value)} fill rows={5} maxLength={5000} />
                 </FormGroup>
@@ -67,11 +67,11 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
                         options={[{ value: '', label: t('questions.languageDefault', { name: languageName(languages.data?.default ?? 'en') }) },
                             ...(languages.data?.shipped ?? []).map((l) => ({ value: l, label: languageName(l) }))]} />
                 </FormGroup>
-                <Switch label="Active" checked={isActive} onChange={(e) => setActive((e.target as HTMLInputElement).checked)} />
+                <Switch label={t('common.active')} checked={isActive} onChange={(e) => setActive((e.target as HTMLInputElement).checked)} />
             </DialogBody>
             <DialogFooter actions={<>
-                <Button text="Cancel" onClick={onClose} />
-                <Button intent={Intent.PRIMARY} text={pending ? 'Saving...' : 'Save'} disabled={!canSave} onClick={() => save().catch(() => undefined)} />
+                <Button text={t('common.cancel')} onClick={onClose} />
+                <Button intent={Intent.PRIMARY} text={pending ? t('common.saving') : t('common.save')} disabled={!canSave} onClick={() => save().catch(() => undefined)} />
             </>} />
         </AppDialog>
     );
@@ -80,24 +80,25 @@ function QuestionDialog(props: { initial: Question | null; open: boolean; onClos
 function QuestionRow(props: { q: Question; index: number; count: number; onEdit(): void; onDelete(): void; onMove(delta: -1 | 1): void; busy: boolean }) {
     const { q, index, count, onEdit, onDelete, onMove, busy } = props;
     const update = useUpdateQuestion();
+    const t = useT();
     return (
         <Card className="lc-question" data-question-id={q.id}>
             <div className="lc-question-head">
                 <Heading level={2} look={5} className="lc-question-title">{q.question}</Heading>
-                {q.kind !== 'answer' && <Tag minimal intent={Intent.PRIMARY} data-kind={q.kind}>{q.kind === 'loyalty_check' ? 'Loyalty check' : 'Live support'}</Tag>}
-                <Tag minimal intent={q.isActive ? Intent.SUCCESS : Intent.NONE}>{q.isActive ? 'Active' : 'Inactive'}</Tag>
+                {q.kind !== 'answer' && <Tag minimal intent={Intent.PRIMARY} data-kind={q.kind}>{q.kind === 'loyalty_check' ? t('questions.tagLoyalty') : t('questions.tagLive')}</Tag>}
+                <Tag minimal intent={q.isActive ? Intent.SUCCESS : Intent.NONE}>{q.isActive ? t('common.active') : t('common.inactive')}</Tag>
                 {q.lang && <Tag minimal data-testid="question-language" title={languageName(q.lang)}>{q.lang.toUpperCase()}</Tag>}
             </div>
             {q.answer && <p className="lc-question-answer">{q.answer}</p>}
             <div className="lc-question-actions">
                 <ButtonGroup>
-                    <Button icon="arrow-up" aria-label="Move up" title="Move up" disabled={index === 0 || busy} onClick={() => onMove(-1)} />
-                    <Button icon="arrow-down" aria-label="Move down" title="Move down" disabled={index === count - 1 || busy} onClick={() => onMove(1)} />
+                    <Button icon="arrow-up" aria-label={t('questions.moveUp')} title={t('questions.moveUp')} disabled={index === 0 || busy} onClick={() => onMove(-1)} />
+                    <Button icon="arrow-down" aria-label={t('questions.moveDown')} title={t('questions.moveDown')} disabled={index === count - 1 || busy} onClick={() => onMove(1)} />
                 </ButtonGroup>
-                <Switch className="lc-inline-switch" label="Active" checked={q.isActive} disabled={update.isPending}
+                <Switch className="lc-inline-switch" label={t('common.active')} checked={q.isActive} disabled={update.isPending}
                     onChange={() => update.mutate({ id: q.id, isActive: !q.isActive })} />
-                <Button icon="edit" text="Edit" onClick={onEdit} />
-                <Button icon="trash" intent={Intent.DANGER} minimal text="Delete" onClick={onDelete} />
+                <Button icon="edit" text={t('common.edit')} onClick={onEdit} />
+                <Button icon="trash" intent={Intent.DANGER} minimal text={t('common.delete')} onClick={onDelete} />
             </div>
         </Card>
     );
@@ -106,6 +107,7 @@ function QuestionRow(props: { q: Question; index: number; count: number; onEdit(
 /** Pre-made questions (SPEC §2 '/admin-questions'): Manage Questions and Preview tabs. */
 export default function AdminQuestions() {
     const questions = useQuestions();
+    const t = useT();
     const remove = useDeleteQuestion();
     const saveOrder = useSaveOrder();
     const create = useCreateQuestion();
@@ -143,16 +145,16 @@ export default function AdminQuestions() {
     const manage = (
         <div>
             <div className="lc-toolbar">
-                <Button intent={Intent.PRIMARY} icon="add" text="Add Question" onClick={() => setEditing('new')} disabled={loadFailed} />
+                <Button intent={Intent.PRIMARY} icon="add" text={t('questions.add')} onClick={() => setEditing('new')} disabled={loadFailed} />
             </div>
             {saveOrder.error && <Callout intent={Intent.DANGER} className="lc-mb">{errorText(saveOrder.error)}</Callout>}
             {remove.error && <Callout intent={Intent.DANGER} className="lc-mb">{errorText(remove.error)}</Callout>}
             {questions.isPending && <Spinner />}
             {loadFailed && (
                 <Callout intent={Intent.WARNING} className="lc-mb">
-                    <Heading level={2} look={5}>The questions could not be loaded</Heading>
-                    <p>{errorText(questions.error)}. Showing the five built-in default questions.</p>
-                    <Button text={create.isPending ? 'Saving...' : 'Save the defaults to the server'} disabled={create.isPending} onClick={() => saveDefaults().catch(() => undefined)} />
+                    <Heading level={2} look={5}>{t('questions.loadFailed')}</Heading>
+                    <p>{t('questions.showingDefaults', { error: errorText(questions.error) })}</p>
+                    <Button text={create.isPending ? t('common.saving') : t('questions.saveDefaults')} disabled={create.isPending} onClick={() => saveDefaults().catch(() => undefined)} />
                     {create.error && <p className="lc-error-text">{errorText(create.error)}</p>}
                 </Callout>
             )}
@@ -160,7 +162,7 @@ export default function AdminQuestions() {
                 <Card key={q.question} className="lc-question"><Heading level={2} look={5}>{q.question}</Heading><p>{q.answer}</p></Card>
             ))}
             {questions.isSuccess && !list.length && (
-                <EmptyState icon="help" title="No questions yet" level={2} description="Add the questions customers see in the widget." />
+                <EmptyState icon="help" title={t('questions.empty')} level={2} description={t('questions.emptyText')} />
             )}
             {list.map((q, index) => (
                 <QuestionRow key={q.id} q={q} index={index} count={list.length} busy={saveOrder.isPending}
@@ -172,22 +174,22 @@ export default function AdminQuestions() {
     const active = list.filter((q) => q.isActive);
     const preview = (
         <Card className="lc-preview">
-            <Heading level={2} look={5}>How can I help you?</Heading>
+            <Heading level={2} look={5}>{t('questions.previewTitle')}</Heading>
             <div className="lc-preview-list">
                 {(loadFailed ? DEFAULT_QUESTIONS : active).map((q) => (
                     <Button key={q.question} className="lc-preview-chip" minimal outlined text={q.question} />
                 ))}
-                {!loadFailed && !active.length && <p className="bp5-text-muted">No active questions.</p>}
+                {!loadFailed && !active.length && <p className="bp5-text-muted">{t('questions.noActive')}</p>}
             </div>
         </Card>
     );
 
     return (
         <div className="lc-page">
-            <H1 className="lc-h1">Pre-made Questions</H1>
-            <Tabs id="questions-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
-                <Tab id="manage" title="Manage Questions" panel={manage} />
-                <Tab id="preview" title="Preview" panel={preview} />
+            <H1 className="lc-h1">{t('questions.title')}</H1>
+            <Tabs id="questions-tabs" className="lc-wrap-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
+                <Tab id="manage" title={t('questions.tabManage')} panel={manage} />
+                <Tab id="preview" title={t('questions.tabPreview')} panel={preview} />
             </Tabs>
             {editing !== null && (
                 <QuestionDialog key={editing === 'new' ? 'new' : editing.id} open initial={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
@@ -196,8 +198,8 @@ export default function AdminQuestions() {
                 isOpen={deleting !== null}
                 intent={Intent.DANGER}
                 icon="trash"
-                cancelButtonText="Cancel"
-                confirmButtonText="Delete"
+                cancelButtonText={t('common.cancel')}
+                confirmButtonText={t('common.delete')}
                 onCancel={() => setDeleting(null)}
                 aria-labelledby="lc-delete-question"
                 onConfirm={() => {
@@ -207,7 +209,7 @@ export default function AdminQuestions() {
                     setDeleting(null);
                 }}
             >
-                <p id="lc-delete-question">Are you sure you want to delete this question?</p>
+                <p id="lc-delete-question">{t('questions.confirmDelete')}</p>
             </Alert>
         </div>
     );

@@ -9,7 +9,8 @@ import {
     useKnowledgeUsage, useMarkResolved, useResolveMany, useUnresolvedChats, useUpdateKnowledge
 } from '../api/ai';
 import type { AiTriage } from '../api/ai';
-import { AdminTextKey, useT } from '../i18n';
+import { AdminTextKey, Translate, useT } from '../i18n';
+import { useStaffTime } from '../time';
 import '../features/ai/ai.css';
 import { AppDialog, EmptyState } from '../components/a11y';
 
@@ -26,13 +27,12 @@ export function preview(text: string): string {
     return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text;
 }
 
-const FALLBACK_LABELS: Record<string, string> = {
-    live_chat: 'Live chat',
-    offer_live_chat: 'Offered a person',
-    leave_message: 'Offered a message',
-    questions: 'Questions',
-    verify_phone: 'Verify phone'
-};
+const FALLBACK_ACTIONS = ['live_chat', 'offer_live_chat', 'leave_message', 'questions', 'verify_phone'];
+
+/** What the agent offered instead of an answer, in the agent's language (an unknown action: its code). */
+export function fallbackLabel(t: Translate, action: string): string {
+    return FALLBACK_ACTIONS.includes(action) ? t(`ai.fallback.${action}` as AdminTextKey) : action;
+}
 
 /** An answer the agent could not give from the knowledge (it abstained, offered a person or a message, or handed over). */
 export function unanswered(record: AiChatRecord): boolean {
@@ -54,37 +54,37 @@ function EntryDialog({ initial, prefill, onClose, toast }: { initial: KnowledgeE
         if (initial) {
             update.mutate({ id: initial.id, ...input }, {
                 onSuccess: () => {
-                    toast('Entry updated', `"${input.title}" was saved.`, Intent.SUCCESS);
+                    toast(t('ai.entry.updated'), t('ai.entry.saved', { title: input.title }), Intent.SUCCESS);
                     onClose();
                 },
-                onError: (err) => toast('Failed to update knowledge entry', errorText(err), Intent.DANGER)
+                onError: (err) => toast(t('ai.entry.updateFailed'), errorText(err), Intent.DANGER)
             });
         }
         else {
             create.mutate(input, {
                 onSuccess: () => {
-                    toast('Entry created', `"${input.title}" was added to the knowledge base.`, Intent.SUCCESS);
+                    toast(t('ai.entry.created'), t('ai.entry.added', { title: input.title }), Intent.SUCCESS);
                     onClose();
                 },
-                onError: (err) => toast('Failed to create knowledge entry', errorText(err), Intent.DANGER)
+                onError: (err) => toast(t('ai.entry.createFailed'), errorText(err), Intent.DANGER)
             });
         }
     };
     return (
-        <AppDialog isOpen onClose={onClose} title={initial ? 'Edit knowledge entry' : prefill ? t('ai.learn.addTitle', { question: preview(prefill).slice(0, 80) }) : 'Add knowledge entry'}>
+        <AppDialog isOpen onClose={onClose} title={initial ? t('ai.entry.editTitle') : prefill ? t('ai.learn.addTitle', { question: preview(prefill).slice(0, 80) }) : t('ai.entry.addTitle')}>
             <DialogBody>
                 {prefill && <Callout intent={Intent.PRIMARY} icon="learning">{t('ai.learn.prefilled')}</Callout>}
-                <FormGroup label="Title" labelFor="kb-title" labelInfo="(required)">
+                <FormGroup label={t('ai.entry.title')} labelFor="kb-title" labelInfo={t('common.required')}>
                     <InputGroup id="kb-title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={300} autoFocus={!prefill} />
                 </FormGroup>
-                <FormGroup label="Content" labelFor="kb-content" labelInfo="(required)">
+                <FormGroup label={t('ai.entry.content')} labelFor="kb-content" labelInfo={t('common.required')}>
                     <TextArea id="kb-content" value={content} onChange={(e) => setContent(e.target.value)} fill rows={8} maxLength={10000} autoFocus={!!prefill} />
                 </FormGroup>
-                <Switch label="Active" checked={isActive} onChange={(e) => setActive((e.target as HTMLInputElement).checked)} />
+                <Switch label={t('common.active')} checked={isActive} onChange={(e) => setActive((e.target as HTMLInputElement).checked)} />
             </DialogBody>
             <DialogFooter actions={<>
-                <Button text="Cancel" onClick={onClose} />
-                <Button intent={Intent.PRIMARY} text={pending ? 'Saving...' : 'Save'} disabled={!canSave} onClick={save} />
+                <Button text={t('common.cancel')} onClick={onClose} />
+                <Button intent={Intent.PRIMARY} text={pending ? t('common.saving') : t('common.save')} disabled={!canSave} onClick={save} />
             </>} />
         </AppDialog>
     );
@@ -92,26 +92,27 @@ function EntryDialog({ initial, prefill, onClose, toast }: { initial: KnowledgeE
 
 /** Many entries from a Markdown file (one per heading) or a CSV file (title,content[,isActive]). */
 function ImportDialog({ onClose, toast }: { onClose(): void; toast: Toast }) {
+    const t = useT();
     const [format, setFormat] = useState<'markdown' | 'csv'>('markdown');
     const [text, setText] = useState('');
     const [fileName, setFileName] = useState('');
     const importer = useImportKnowledge();
     const run = () => importer.mutate({ format, text }, {
         onSuccess: (result) => {
-            toast('Entries imported', `${result.created} knowledge ${result.created === 1 ? 'entry was' : 'entries were'} added.`, Intent.SUCCESS);
+            toast(t('ai.importer.done'), t('ai.importer.count', { count: result.created }), Intent.SUCCESS);
             onClose();
         },
-        onError: (err) => toast('Failed to create knowledge entry', errorText(err), Intent.DANGER)
+        onError: (err) => toast(t('ai.entry.createFailed'), errorText(err), Intent.DANGER)
     });
     return (
-        <AppDialog isOpen onClose={onClose} title="Import knowledge entries">
+        <AppDialog isOpen onClose={onClose} title={t('ai.importer.title')}>
             <DialogBody>
-                <FormGroup label="Format" labelFor="kb-format">
+                <FormGroup label={t('ai.importer.format')} labelFor="kb-format">
                     <HTMLSelect id="kb-format" value={format} onChange={(e) => setFormat(e.target.value as 'markdown' | 'csv')}
-                        options={[{ value: 'markdown', label: 'Markdown: one entry per # heading' }, { value: 'csv', label: 'CSV: columns title, content (isActive)' }]} />
+                        options={[{ value: 'markdown', label: t('ai.importer.markdown') }, { value: 'csv', label: t('ai.importer.csv') }]} />
                 </FormGroup>
-                <FormGroup label="File" labelFor="kb-file">
-                    <FileInput fill text={fileName || 'Choose a .md or .csv file...'} inputProps={{ id: 'kb-file', accept: '.md,.markdown,.txt,.csv,text/markdown,text/csv' }}
+                <FormGroup label={t('ai.importer.file')} labelFor="kb-file">
+                    <FileInput fill text={fileName || t('ai.importer.choose')} inputProps={{ id: 'kb-file', accept: '.md,.markdown,.txt,.csv,text/markdown,text/csv' }}
                         onInputChange={(e) => {
                             const file = (e.target as HTMLInputElement).files?.[0];
                             if (file) {
@@ -123,15 +124,15 @@ function ImportDialog({ onClose, toast }: { onClose(): void; toast: Toast }) {
                             }
                         }} />
                 </FormGroup>
-                <FormGroup label="Or paste the text" labelFor="kb-import-text">
+                <FormGroup label={t('ai.importer.paste')} labelFor="kb-import-text">
                     <TextArea id="kb-import-text" value={text} onChange={(e) => setText(e.target.value)} fill rows={8}
-                        placeholder={format === 'csv' ? 'title,content\nParking,Free parking behind the store.' : '# Parking\nFree parking behind the store.'} />
+                        placeholder={format === 'csv' ? t('ai.importer.csvExample') : t('ai.importer.mdExample')} />
                 </FormGroup>
                 {importer.error && <Callout intent={Intent.DANGER}>{errorText(importer.error)}</Callout>}
             </DialogBody>
             <DialogFooter actions={<>
-                <Button text="Cancel" onClick={onClose} />
-                <Button intent={Intent.PRIMARY} text={importer.isPending ? 'Importing...' : 'Import'} disabled={!text.trim() || importer.isPending} onClick={run} />
+                <Button text={t('common.cancel')} onClick={onClose} />
+                <Button intent={Intent.PRIMARY} text={importer.isPending ? t('ai.importing') : t('ai.import')} disabled={!text.trim() || importer.isPending} onClick={run} />
             </>} />
         </AppDialog>
     );
@@ -140,11 +141,12 @@ function ImportDialog({ onClose, toast }: { onClose(): void; toast: Toast }) {
 function EntryCard({ entry, usage, onEdit, onDelete, toast }: { entry: KnowledgeEntry; usage?: AiSourceUsage; onEdit(): void; onDelete(): void; toast: Toast }) {
     const update = useUpdateKnowledge();
     const t = useT();
+    const time = useStaffTime();
     return (
         <Card className="lc-ai-entry" data-entry-id={entry.id}>
             <div className="lc-ai-entry-head">
                 <h3 className="lc-ai-entry-title">{entry.title}</h3>
-                <Tag minimal intent={entry.isActive ? Intent.SUCCESS : Intent.NONE}>{entry.isActive ? 'Active' : 'Inactive'}</Tag>
+                <Tag minimal intent={entry.isActive ? Intent.SUCCESS : Intent.NONE}>{entry.isActive ? t('common.active') : t('common.inactive')}</Tag>
             </div>
             <p className="lc-ai-preview">{preview(entry.content)}</p>
             <div className="lc-ai-usage" data-testid="entry-usage">
@@ -157,14 +159,14 @@ function EntryCard({ entry, usage, onEdit, onDelete, toast }: { entry: Knowledge
                 )}
             </div>
             <div className="lc-ai-actions">
-                <Switch label="Active" checked={entry.isActive} disabled={update.isPending}
+                <Switch label={t('common.active')} checked={entry.isActive} disabled={update.isPending}
                     onChange={() => update.mutate({ id: entry.id, isActive: !entry.isActive }, {
-                        onSuccess: (saved) => toast('Entry updated', `"${saved.title}" is now ${saved.isActive ? 'active' : 'inactive'}.`, Intent.SUCCESS),
-                        onError: (err) => toast('Failed to update knowledge entry', errorText(err), Intent.DANGER)
+                        onSuccess: (saved) => toast(t('ai.entry.updated'), t('ai.entry.nowState', { title: saved.title, active: String(saved.isActive) }), Intent.SUCCESS),
+                        onError: (err) => toast(t('ai.entry.updateFailed'), errorText(err), Intent.DANGER)
                     })} />
-                <Button icon="edit" text="Edit" onClick={onEdit} />
-                <Button icon="trash" intent={Intent.DANGER} minimal text="Delete" onClick={onDelete} />
-                {entry.updatedAt && <span className="bp5-text-muted">Updated {new Date(entry.updatedAt).toLocaleString()}</span>}
+                <Button icon="edit" text={t('common.edit')} onClick={onEdit} />
+                <Button icon="trash" intent={Intent.DANGER} minimal text={t('common.delete')} onClick={onDelete} />
+                {entry.updatedAt && <span className="bp5-text-muted">{t('ai.entry.updatedAt', { time: time(entry.updatedAt) })}</span>}
             </div>
         </Card>
     );
@@ -180,6 +182,7 @@ function RecordCard({ record, onResolve, resolving, selected, onSelect, onLearn 
     record: AiChatRecord; onResolve?: () => void; resolving?: boolean; selected?: boolean; onSelect?: (on: boolean) => void; onLearn?: () => void;
 }) {
     const t = useT();
+    const time = useStaffTime();
     const open = record.triage !== 'resolved';
     return (
         <Card className={`lc-ai-record${selected ? ' lc-ai-record-selected' : ''}`} data-record-id={record.id} data-triage={record.triage}>
@@ -194,12 +197,12 @@ function RecordCard({ record, onResolve, resolving, selected, onSelect, onLearn 
                     <div className="lc-ai-record-meta">
                         <Tag minimal intent={TRIAGE_INTENT[record.triage]}>{t(`ai.triage.${record.triage}` as AdminTextKey)}</Tag>
                         {record.triageReason && <span className="lc-ai-record-reason">{t(`ai.reason.${record.triageReason}` as AdminTextKey)}</span>}
-                        {record.fallbackAction && <Tag minimal icon="flows">{FALLBACK_LABELS[record.fallbackAction] ?? record.fallbackAction}</Tag>}
+                        {record.fallbackAction && <Tag minimal icon="flows">{fallbackLabel(t, record.fallbackAction)}</Tag>}
                         {record.answeredFrom && <Tag minimal icon="book">{t('ai.learn.answeredFrom', { title: record.answeredFrom.title })}</Tag>}
-                        <span>{record.phoneNumber ?? 'Not verified'}</span>
+                        <span>{record.phoneNumber ?? t('ai.record.notVerified')}</span>
                         {record.domain && <span>{record.domain}</span>}
-                        {record.createdAt && <span>{new Date(record.createdAt).toLocaleString()}</span>}
-                        {onResolve && open && <Button small intent={Intent.PRIMARY} text="Mark Resolved" disabled={resolving} onClick={onResolve} />}
+                        {record.createdAt && <span>{time(record.createdAt)}</span>}
+                        {onResolve && open && <Button small intent={Intent.PRIMARY} text={t('ai.record.markResolved')} disabled={resolving} onClick={onResolve} />}
                         {onLearn && unanswered(record) && <Button small icon="add" text={t('ai.learn.addToKnowledge')} onClick={onLearn} />}
                     </div>
                 </div>
@@ -232,13 +235,13 @@ export default function AiManagement() {
     const knowledgePanel = (
         <div>
             <div className="lc-ai-toolbar">
-                <Button icon="import" text="Import" onClick={() => setImporting(true)} />
-                <Button intent={Intent.PRIMARY} icon="add" text="Add Entry" onClick={() => setEditing('new')} />
+                <Button icon="import" text={t('ai.import')} onClick={() => setImporting(true)} />
+                <Button intent={Intent.PRIMARY} icon="add" text={t('ai.addEntry')} onClick={() => setEditing('new')} />
             </div>
             {knowledge.isPending && <Spinner />}
-            {knowledge.isError && <Callout intent={Intent.DANGER}>The knowledge base could not be loaded: {errorText(knowledge.error)}</Callout>}
+            {knowledge.isError && <Callout intent={Intent.DANGER}>{t('ai.loadFailed', { error: errorText(knowledge.error) })}</Callout>}
             {knowledge.isSuccess && !knowledge.data.length && (
-                <EmptyState icon="book" title="No knowledge entries yet" level={2} description="Add what the AI agent should know: hours, policies, promotions." />
+                <EmptyState icon="book" title={t('ai.empty')} level={2} description={t('ai.emptyText')} />
             )}
             {knowledge.data?.map((entry) => (
                 <EntryCard key={entry.id} entry={entry} toast={toast} usage={usage.data?.find((u) => u.kind === 'knowledge' && u.id === entry.id)}
@@ -292,8 +295,8 @@ export default function AiManagement() {
         <RecordCard key={record.id} record={record} resolving={resolve.isPending || resolveMany.isPending}
             selected={selected.has(record.id)} onSelect={(on) => select(record.id, on)} onLearn={() => setEditing({ question: record.userQuestion })}
             onResolve={() => resolve.mutate({ id: record.id, isResolved: true }, {
-                onSuccess: () => toast('Chat status updated', 'The conversation is marked resolved.', Intent.SUCCESS),
-                onError: (err) => toast('Update Failed', errorText(err), Intent.DANGER)
+                onSuccess: () => toast(t('ai.record.statusUpdated'), t('ai.record.markedResolved'), Intent.SUCCESS),
+                onError: (err) => toast(t('settings.updateFailed'), errorText(err), Intent.DANGER)
             })} />
     );
 
@@ -308,13 +311,13 @@ export default function AiManagement() {
                     disabled={!selected.size || resolveMany.isPending} onClick={resolveSelected} />
                 <Button minimal text={t('ai.history.clearSelection')} disabled={!selected.size} onClick={() => setSelected(new Set())} />
             </div>
-            <h2 className="lc-ai-section-title">Unresolved conversations</h2>
+            <h2 className="lc-ai-section-title">{t('ai.history.unresolvedTitle')}</h2>
             {unresolved.isPending && <Spinner />}
-            {unresolved.isSuccess && !unresolvedCount && <p className="bp5-text-muted">Nothing left unresolved.</p>}
+            {unresolved.isSuccess && !unresolvedCount && <p className="bp5-text-muted">{t('ai.history.nothingUnresolved')}</p>}
             {unresolved.data?.map(card)}
-            <h2 className="lc-ai-section-title">Recent history</h2>
+            <h2 className="lc-ai-section-title">{t('ai.history.recent')}</h2>
             {history.isPending && <Spinner />}
-            {history.isSuccess && !history.data.length && <p className="bp5-text-muted">No conversations with the AI agent yet.</p>}
+            {history.isSuccess && !history.data.length && <p className="bp5-text-muted">{t('ai.history.none')}</p>}
             {history.data?.map(card)}
         </div>
     );
@@ -323,12 +326,12 @@ export default function AiManagement() {
         <>
             <OverlayToaster ref={toaster} maxToasts={1} position="top-right" />
             <div className="lc-page">
-                <h1 className="lc-h1">AI Management</h1>
-                <p className="bp5-text-muted">What the AI agent answers from, and what customers asked it.</p>
-                <Tabs id="ai-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
-                    <Tab id="knowledge" title="Knowledge Base" panel={knowledgePanel} />
+                <h1 className="lc-h1">{t('ai.title')}</h1>
+                <p className="bp5-text-muted">{t('ai.intro')}</p>
+                <Tabs id="ai-tabs" className="lc-wrap-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
+                    <Tab id="knowledge" title={t('ai.tabKnowledge')} panel={knowledgePanel} />
                     <Tab id="history" panel={historyPanel} title={
-                        <span className="lc-ai-tab-title">Chat History <Tag round intent={unresolvedCount ? Intent.WARNING : Intent.NONE} data-testid="unresolved-count" aria-label={`${unresolvedCount} unresolved`}>{unresolvedCount}</Tag></span>
+                        <span className="lc-ai-tab-title">{t('ai.tabHistory')} <Tag round intent={unresolvedCount ? Intent.WARNING : Intent.NONE} data-testid="unresolved-count" aria-label={t('ai.unresolvedCount', { count: unresolvedCount })}>{t('common.number', { value: unresolvedCount })}</Tag></span>
                     } />
                 </Tabs>
             </div>
@@ -342,8 +345,8 @@ export default function AiManagement() {
                 isOpen={deleting !== null}
                 intent={Intent.DANGER}
                 icon="trash"
-                cancelButtonText="Cancel"
-                confirmButtonText="Delete"
+                cancelButtonText={t('common.cancel')}
+                confirmButtonText={t('common.delete')}
                 onCancel={() => setDeleting(null)}
                 aria-labelledby="lc-delete-entry"
                 onConfirm={() => {
@@ -351,13 +354,13 @@ export default function AiManagement() {
                     setDeleting(null);
                     if (entry) {
                         remove.mutate(entry.id, {
-                            onSuccess: () => toast('Entry deleted', `"${entry.title}" was removed.`, Intent.SUCCESS),
-                            onError: (err) => toast('Failed to delete knowledge entry', errorText(err), Intent.DANGER)
+                            onSuccess: () => toast(t('ai.entry.deleted'), t('ai.entry.removed', { title: entry.title }), Intent.SUCCESS),
+                            onError: (err) => toast(t('ai.entry.deleteFailed'), errorText(err), Intent.DANGER)
                         });
                     }
                 }}
             >
-                <p id="lc-delete-entry">Are you sure you want to delete this knowledge entry?</p>
+                <p id="lc-delete-entry">{t('ai.entry.confirmDelete')}</p>
             </Alert>
         </>
     );

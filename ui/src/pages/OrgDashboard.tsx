@@ -8,6 +8,7 @@ import { CopyButton } from '../components/CopyButton';
 import { EmptyState, Heading } from '../components/a11y';
 import { StaffUser, useStaffSession } from '../auth/session';
 import { BarChart, COLORS } from './analytics/charts';
+import { useT } from '../i18n';
 
 function Stat({ label, value, icon }: { label: string; value: ReactNode; icon: ReactNode }) {
     return (
@@ -22,19 +23,22 @@ function Stat({ label, value, icon }: { label: string; value: ReactNode; icon: R
 }
 
 function BotCard({ bot }: { bot: BotInstance }) {
+    const t = useT();
+    // The sentence around the <code>&lt;/body&gt;</code> tag, in the reader's language (the tag goes where {tag} is).
+    const [beforeTag, afterTag = ''] = t('org.embedCode', { tag: '\u0000' }).split('\u0000');
     return (
         <Card elevation={Elevation.ONE} className="lc-bot-card" data-bot-id={bot.id}>
             <div className="lc-bot-head">
                 <div>
                     <Heading level={3} look={5} className="lc-bot-name">{bot.name}</Heading>
-                    <p className="bp5-text-muted">{bot.description || 'No description'}</p>
+                    <p className="bp5-text-muted">{bot.description || t('org.noDescription')}</p>
                 </div>
-                <Tag round minimal intent={bot.isActive ? 'success' : 'none'}>{bot.isActive ? 'Active' : 'Inactive'}</Tag>
+                <Tag round minimal intent={bot.isActive ? 'success' : 'none'}>{bot.isActive ? t('common.active') : t('common.inactive')}</Tag>
             </div>
-            <div className="lc-snippet-label">Embed code: paste it before <code>&lt;/body&gt;</code> on every page of your store</div>
-            <pre className="lc-snippet" aria-label={`Embed code for ${bot.name}`}>{bot.embedSnippet}</pre>
+            <div className="lc-snippet-label">{beforeTag}<code>&lt;/body&gt;</code>{afterTag}</div>
+            <pre className="lc-snippet" aria-label={t('org.embedFor', { name: bot.name })}>{bot.embedSnippet}</pre>
             <div className="lc-bot-foot">
-                <span className="bp5-text-muted bp5-text-small">Public key <code>{bot.publicKey}</code></span>
+                <span className="bp5-text-muted bp5-text-small">{t('org.publicKey')} <code>{bot.publicKey}</code></span>
                 <CopyButton text={bot.embedSnippet} />
             </div>
         </Card>
@@ -77,9 +81,11 @@ function Dashboard({ user, onLogout, onRejected }: { user: StaffUser; onLogout: 
         }
     }, [rejected, onRejected]);
 
+    const t = useT();
     const data = analytics.data;
-    const number = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString());
-    const organizationName = user.organization?.name ?? data?.name ?? 'Your organization';
+    const number = (n: number | undefined) => (n === undefined ? '—' : t('common.number', { value: n }));
+    const rate = (r: number) => t('common.percent', { value: Math.round(r * 10) / 1000 });
+    const organizationName = user.organization?.name ?? data?.name ?? t('org.yourOrganization');
 
     return (
         <>
@@ -88,14 +94,14 @@ function Dashboard({ user, onLogout, onRejected }: { user: StaffUser; onLogout: 
                 <div className="lc-page-head">
                     <div>
                         <Heading level={2} look={4} className="lc-page-title">{organizationName}</Heading>
-                        <p className="bp5-text-muted">Signed in as {user.email} · role <code>{user.role}</code></p>
+                        <p className="bp5-text-muted">{t('org.signedInAs', { email: user.email, role: user.role })}</p>
                     </div>
                 </div>
                 <Card elevation={Elevation.ONE} className="lc-tabs-card">
-                    <Tabs id="org-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
-                        <Tab id="overview" title="Overview" />
-                        <Tab id="bots" title={`Bot Instances (${bots.data?.length ?? 0})`} />
-                        <Tab id="analytics" title="Analytics" />
+                    <Tabs id="org-tabs" className="lc-wrap-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} large>
+                        <Tab id="overview" title={t('org.tabOverview')} />
+                        <Tab id="bots" title={t('org.tabBots', { count: bots.data?.length ?? 0 })} />
+                        <Tab id="analytics" title={t('section.analytics')} />
                     </Tabs>
                     <div className="lc-tab-panel">
                         <TabPanel id="overview" parentId="org-tabs" selectedTabId={tab} panel={(
@@ -103,15 +109,15 @@ function Dashboard({ user, onLogout, onRejected }: { user: StaffUser; onLogout: 
                                 {analytics.isPending ? <Spinner size={24} /> : analytics.isError ? <Callout intent="danger">{String(analytics.error.message)}</Callout> : (
                                     <>
                                         <div className="lc-stats">
-                                            <Stat label="Total interactions" value={number(data?.totalInteractions)} icon={<Icon icon="chat" size={20} />} />
-                                            <Stat label="Loyalty checks" value={number(data?.loyaltyChecks)} icon={<Icon icon="star" size={20} />} />
-                                            <Stat label="Live chat sessions" value={number(data?.liveChatSessions)} icon={<Icon icon="headset" size={20} />} />
-                                            <Stat label="Success rate" value={data ? `${Math.round(data.successRate * 10) / 10}%` : '—'} icon={<Icon icon="tick-circle" size={20} />} />
+                                            <Stat label={t('stats.totalInteractions')} value={number(data?.totalInteractions)} icon={<Icon icon="chat" size={20} />} />
+                                            <Stat label={t('stats.loyaltyChecks')} value={number(data?.loyaltyChecks)} icon={<Icon icon="star" size={20} />} />
+                                            <Stat label={t('stats.liveChatSessions')} value={number(data?.liveChatSessions)} icon={<Icon icon="headset" size={20} />} />
+                                            <Stat label={t('stats.successRate')} value={data ? rate(data.successRate) : '—'} icon={<Icon icon="tick-circle" size={20} />} />
                                         </div>
                                         <dl className="lc-status-list lc-org-facts">
-                                            <div className="lc-status-row"><dt>Domain</dt><dd>{data?.domain}</dd></div>
-                                            <div className="lc-status-row"><dt>Subdomain</dt><dd><code>{data?.subdomain}</code></dd></div>
-                                            <div className="lc-status-row"><dt>Period</dt><dd>Last 30 days</dd></div>
+                                            <div className="lc-status-row"><dt>{t('org.domain')}</dt><dd>{data?.domain}</dd></div>
+                                            <div className="lc-status-row"><dt>{t('org.subdomain')}</dt><dd><code>{data?.subdomain}</code></dd></div>
+                                            <div className="lc-status-row"><dt>{t('org.period')}</dt><dd>{t('org.lastDays', { count: 30 })}</dd></div>
                                         </dl>
                                     </>
                                 )}
@@ -119,32 +125,32 @@ function Dashboard({ user, onLogout, onRejected }: { user: StaffUser; onLogout: 
                         )} />
                         <TabPanel id="bots" parentId="org-tabs" selectedTabId={tab} panel={(
                             bots.isPending ? <Spinner size={24} /> : bots.isError ? <Callout intent="danger">{bots.error.message}</Callout>
-                                : !bots.data.length ? <EmptyState icon="chat" title="No bot instances yet" level={3} description="Ask your administrator to create one." />
+                                : !bots.data.length ? <EmptyState icon="chat" title={t('org.noBots')} level={3} description={t('org.noBotsText')} />
                                     : <div className="lc-bot-list">{bots.data.map((bot) => <BotCard key={bot.id} bot={bot} />)}</div>
                         )} />
                         <TabPanel id="analytics" parentId="org-tabs" selectedTabId={tab} panel={(
                             <>
-                                <FormGroup label="Period" labelFor="org-period" inline className="lc-period">
+                                <FormGroup label={t('org.period')} labelFor="org-period" inline className="lc-period">
                                     <HTMLSelect id="org-period" value={days} onChange={(e) => setDays(Number(e.target.value))}
-                                        options={[{ value: 7, label: 'Last 7 days' }, { value: 30, label: 'Last 30 days' }, { value: 90, label: 'Last 90 days' }, { value: 365, label: 'Last 12 months' }]} />
+                                        options={[7, 30, 90].map((count) => ({ value: count, label: t('org.lastDays', { count }) })).concat({ value: 365, label: t('org.last12Months') })} />
                                 </FormGroup>
                                 {period.isPending ? <Spinner size={24} /> : period.isError ? <Callout intent="danger">{period.error.message}</Callout> : (
                                     <>
                                     <div className="lc-stats">
-                                        <Stat label="Total interactions" value={number(period.data.totalInteractions)} icon={<Icon icon="chat" size={20} />} />
-                                        <Stat label="Loyalty checks" value={number(period.data.loyaltyChecks)} icon={<Icon icon="star" size={20} />} />
-                                        <Stat label="Live chat sessions" value={number(period.data.liveChatSessions)} icon={<Icon icon="headset" size={20} />} />
-                                        <Stat label="Success rate" value={`${Math.round(period.data.successRate * 10) / 10}%`} icon={<Icon icon="tick-circle" size={20} />} />
+                                        <Stat label={t('stats.totalInteractions')} value={number(period.data.totalInteractions)} icon={<Icon icon="chat" size={20} />} />
+                                        <Stat label={t('stats.loyaltyChecks')} value={number(period.data.loyaltyChecks)} icon={<Icon icon="star" size={20} />} />
+                                        <Stat label={t('stats.liveChatSessions')} value={number(period.data.liveChatSessions)} icon={<Icon icon="headset" size={20} />} />
+                                        <Stat label={t('stats.successRate')} value={rate(period.data.successRate)} icon={<Icon icon="tick-circle" size={20} />} />
                                     </div>
                                     <Card elevation={Elevation.ZERO} className="lc-org-daily" data-testid="org-daily-chart">
-                                        <Heading level={3} look={5}>Daily interactions ({period.data.timeZone})</Heading>
-                                        <BarChart stacked width={1000} title="Daily interactions" rows={period.data.daily.map((r) => ({ label: r.date.slice(5), values: [r.widget_opened, r.verified, r.points_viewed, r.live_chat_requested] }))}
-                                            series={[{ name: 'Opened', color: COLORS.other }, { name: 'Verified', color: COLORS.successful }, { name: 'Points viewed', color: COLORS.points }, { name: 'Live chat', color: COLORS.failed }]} />
+                                        <Heading level={3} look={5}>{t('org.daily', { zone: period.data.timeZone })}</Heading>
+                                        <BarChart stacked width={1000} title={t('org.dailyChart')} rows={period.data.daily.map((r) => ({ label: r.date.slice(5), values: [r.widget_opened, r.verified, r.points_viewed, r.live_chat_requested] }))}
+                                            series={[{ name: t('org.series.opened'), color: COLORS.other }, { name: t('org.series.verified'), color: COLORS.successful }, { name: t('org.series.points'), color: COLORS.points }, { name: t('org.series.liveChat'), color: COLORS.failed }]} />
                                     </Card>
                                     </>
                                 )}
                                 <Callout intent="primary" icon="info-sign" className="lc-note">
-                                    For detailed analytics (phones, chat sessions, domains), please contact your administrator.
+                                    {t('org.contactAdmin')}
                                 </Callout>
                             </>
                         )} />

@@ -2,9 +2,9 @@ import { FormEvent, useEffect, useState } from 'react';
 import { Alert, Button, Callout, Card, FormGroup, HTMLSelect, HTMLTable, InputGroup, Intent, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { ApiError } from '../api/client';
 import { AuditRow, downloadAuditCsv, downloadExport, ErasureResult, PersonFound, PersonQuery, RETENTION_KINDS, RetentionPolicy, useAuditTrail, useEraseCustomer, useFindCustomer, useRetention, useSaveRetention } from '../api/privacy';
-import { AdminTextKey, Translate, useT } from '../i18n';
+import { AdminTextKey, Translate, useLanguage, useT } from '../i18n';
 import { usePhoneFormat } from '../phone';
-import { formatTime } from './analytics/common';
+import { formatStaffTime } from '../time';
 import './privacy.css';
 
 function errorText(err: unknown): string {
@@ -167,6 +167,7 @@ function auditAction(t: Translate, row: AuditRow): string {
 
 function AuditTrail() {
     const t = useT();
+    const lang = useLanguage();
     const [action, setAction] = useState<string>('');
     const [limit, setLimit] = useState(50);
     const trail = useAuditTrail({ action, limit });
@@ -194,7 +195,7 @@ function AuditTrail() {
                                 <tbody>
                                     {page.rows.map((r) => (
                                         <tr key={r.id}>
-                                            <td className="lc-nowrap">{formatTime(r.createdAt, page.timeZone)}</td>
+                                            <td className="lc-nowrap">{formatStaffTime(r.createdAt, page.timeZone, lang)}</td>
                                             <td>{r.actorEmail ?? (r.actorRole ? t(`role.${r.actorRole}` as AdminTextKey) : t('privacy.auditSystem'))}</td>
                                             <td>{auditAction(t, r)}</td>
                                             <td>{r.subjectHash ? <Tag minimal title={t('privacy.auditPersonHelp')}>{t('privacy.auditPerson', { hash: r.subjectHash.slice(0, 8) })}</Tag> : r.target ?? '—'}</td>

@@ -8,23 +8,20 @@ import { useAdminAuth } from '../auth/AdminGuard';
 import { mmss } from '../components/chat/alerts';
 import './system-test.css';
 import { BusyButton } from '../components/BusyButton';
+import { AdminTextKey, useT } from '../i18n';
 
 type TestId = 'analytics' | 'websocket' | 'livechat' | 'loyalty';
 type Outcome = { state: 'pending' } | { state: 'running' } | { state: 'success'; ms: number; text: string } | { state: 'error'; ms: number; text: string };
 
-const CARDS: Array<{ id: TestId; title: string; what: string }> = [
-    { id: 'analytics', title: 'Analytics', what: 'Tracks an event (dated 1970, so no report counts it) and reads it back.' },
-    { id: 'websocket', title: 'WebSocket', what: 'Opens the live chat socket, subscribes, pings and closes.' },
-    { id: 'livechat', title: 'Live Chat', what: 'Asks whether a customer would reach an agent now.' },
-    { id: 'loyalty', title: 'Loyalty', what: 'Looks a test phone up at the loyalty provider; the code text is a dry run (nothing is sent).' }
-];
+/** The four cards; each one's title and what it does are `system.card.<id>.title` / `.what` in the catalogue. */
+const CARDS: TestId[] = ['analytics', 'websocket', 'livechat', 'loyalty'];
 
 function errorText(err: unknown): string {
     return err instanceof ApiError ? err.serverMessage : err instanceof Error ? err.message : String(err);
 }
 
-const BADGE: Record<Outcome['state'], [string, Intent]> = {
-    pending: ['Pending', 'none'], running: ['Pending', 'primary'], success: ['Success', 'success'], error: ['Error', 'danger']
+const BADGE: Record<Outcome['state'], [AdminTextKey, Intent]> = {
+    pending: ['system.badge.pending', 'none'], running: ['system.badge.pending', 'primary'], success: ['system.badge.success', 'success'], error: ['system.badge.error', 'danger']
 };
 
 /**
@@ -34,6 +31,7 @@ const BADGE: Record<Outcome['state'], [string, Intent]> = {
  */
 export default function SystemTest() {
     const { token, user } = useAdminAuth();
+    const t = useT();
     const queryClient = useQueryClient();
     const summary = useSystemSummary();
     const [outcomes, setOutcomes] = useState<Record<TestId, Outcome>>({
@@ -63,13 +61,13 @@ export default function SystemTest() {
             if ((answer.payload as { type?: string } | null)?.type !== 'pong') {
                 throw new Error(`Expected a pong, got ${JSON.stringify(answer.payload)}`);
             }
-            return 'Connected, subscribed, ping answered with pong, closed';
+            return t('system.wsOk');
         }
         finally {
             await client.disconnect();
             log('sent', { type: 'close' });
         }
-    }, [token, user.organizationId]);
+    }, [token, user.organizationId, t]);
 
     const run = useCallback(async (id: TestId) => {
         setOutcomes((o) => ({ ...o, [id]: { state: 'running' } }));
@@ -96,7 +94,7 @@ export default function SystemTest() {
     }, [websocketTest]);
 
     const runAll = async () => {
-        await Promise.all(CARDS.map((c) => run(c.id)));
+        await Promise.all(CARDS.map((id) => run(id)));
         await queryClient.invalidateQueries({ queryKey: ['system-test', 'summary'] });
     };
     const running = Object.values(outcomes).some((o) => o.state === 'running');
@@ -105,24 +103,25 @@ export default function SystemTest() {
         <div className="lc-page lc-system-test">
             <div className="lc-page-head">
                 <div>
-                    <H1 className="lc-h1">System Tests</H1>
-                    <p className="lc-muted">Real round trips against this server, for your store only.</p>
+                    <H1 className="lc-h1">{t('system.title')}</H1>
+                    <p className="lc-muted">{t('system.intro')}</p>
                 </div>
-                <BusyButton intent="primary" icon="play" text="Run All Tests" large busy={running} onClick={() => void runAll()} data-testid="run-all" />
+                <BusyButton intent="primary" icon="play" text={t('system.runAll')} large busy={running} onClick={() => void runAll()} data-testid="run-all" />
             </div>
-            <section className="lc-test-grid" aria-label="Tests">
-                {CARDS.map((card) => {
+            <section className="lc-test-grid" aria-label={t('system.tests')}>
+                {CARDS.map((id) => {
+                    const card = { id, title: t(`system.card.${id}.title` as AdminTextKey), what: t(`system.card.${id}.what` as AdminTextKey) };
                     const outcome = outcomes[card.id];
                     const [label, intent] = BADGE[outcome.state];
                     return (
                         <Card key={card.id} className="lc-test-card" data-testid={`test-${card.id}`} data-state={outcome.state}>
                             <div className="lc-test-head">
                                 <h2 className="lc-test-title">{card.title}</h2>
-                                <Tag intent={intent} round data-testid="test-badge">{label}</Tag>
+                                <Tag intent={intent} round data-testid="test-badge">{t(label)}</Tag>
                             </div>
                             <p className="lc-muted">{card.what}</p>
                             {card.id === 'loyalty' && (
-                                <FormGroup label="Test phone (default +1 555-555-0100)" labelFor="lc-test-phone">
+                                <FormGroup label={t('system.testPhone')} labelFor="lc-test-phone">
                                     <InputGroup id="lc-test-phone" value={phone} onChange={(e) => setPhone(e.target.value)} placeholder="+1 555-555-0100" />
                                 </FormGroup>
                             )}
@@ -130,41 +129,41 @@ export default function SystemTest() {
                                 {outcome.state === 'running' && <Spinner size={16} />}
                                 {(outcome.state === 'success' || outcome.state === 'error') && (
                                     <>
-                                        <span className="lc-test-ms" data-testid="test-ms">{outcome.ms} ms</span>
+                                        <span className="lc-test-ms" data-testid="test-ms">{t('system.ms', { ms: outcome.ms })}</span>
                                         <span className={outcome.state === 'error' ? 'lc-test-error' : ''} data-testid="test-text">{outcome.text}</span>
                                     </>
                                 )}
                             </div>
-                            <Button text="Run" icon="play" small disabled={outcome.state === 'running'} onClick={() => void run(card.id)} />
+                            <Button text={t('system.run')} icon="play" small disabled={outcome.state === 'running'} onClick={() => void run(card.id)} />
                         </Card>
                     );
                 })}
             </section>
             <div className="lc-test-lower">
                 <Card className="lc-test-panel">
-                    <h2 className="lc-test-title">System analytics (30 days)</h2>
+                    <h2 className="lc-test-title">{t('system.analytics')}</h2>
                     {summary.isError && <Callout intent="danger">{errorText(summary.error)}</Callout>}
                     {summary.isPending && <Spinner size={20} />}
                     {summary.data && (
                         <dl className="lc-test-stats" data-testid="system-analytics">
-                            <div><dt>Total interactions</dt><dd>{summary.data.totalInteractions.toLocaleString('en-US')}</dd></div>
-                            <div><dt>Success rate</dt><dd>{summary.data.successRate}%</dd></div>
-                            <div><dt>Active domains</dt><dd>{summary.data.activeDomains}</dd></div>
+                            <div><dt>{t('stats.totalInteractions')}</dt><dd>{t('common.number', { value: summary.data.totalInteractions })}</dd></div>
+                            <div><dt>{t('stats.successRate')}</dt><dd>{t('common.percent', { value: summary.data.successRate / 100 })}</dd></div>
+                            <div><dt>{t('system.activeDomains')}</dt><dd>{t('common.number', { value: summary.data.activeDomains })}</dd></div>
                         </dl>
                     )}
                 </Card>
                 <Card className="lc-test-panel">
-                    <h2 className="lc-test-title">Waiting sessions</h2>
-                    {summary.data && !summary.data.waitingSessions.length && <p className="lc-muted">No customers waiting for chat</p>}
+                    <h2 className="lc-test-title">{t('system.waiting')}</h2>
+                    {summary.data && !summary.data.waitingSessions.length && <p className="lc-muted">{t('system.noWaiting')}</p>}
                     <ul className="lc-test-list" data-testid="waiting-sessions">
                         {summary.data?.waitingSessions.map((s) => (
-                            <li key={s.sessionId}><strong>{s.phoneNumber}</strong> · waiting {mmss(s.waitSeconds)}{s.firstMessage ? ` · ${s.firstMessage}` : ''}</li>
+                            <li key={s.sessionId}><strong>{s.phoneNumber}</strong> · {t('system.waitingFor', { time: mmss(s.waitSeconds) })}{s.firstMessage ? ` · ${s.firstMessage}` : ''}</li>
                         ))}
                     </ul>
                 </Card>
                 {frames.length > 0 && (
                     <Card className="lc-test-panel lc-test-wide">
-                        <h2 className="lc-test-title">WebSocket messages</h2>
+                        <h2 className="lc-test-title">{t('system.wsMessages')}</h2>
                         <ol className="lc-frames" data-testid="ws-messages">
                             {frames.map((f, i) => (
                                 <li key={i}><span className="lc-muted">{f.at.slice(11, 23)} {f.dir === 'sent' ? '→' : '←'}</span> <code>{f.text}</code></li>

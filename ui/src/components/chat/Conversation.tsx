@@ -7,7 +7,8 @@ import { useCustomerName } from '../../phone';
 import { LanguageTag } from './LanguageTag';
 import { EmptyState } from '../a11y';
 import { BusyButton } from '../BusyButton';
-import { useLanguage, useT } from '../../i18n';
+import { useT } from '../../i18n';
+import { useStaffTime } from '../../time';
 
 export interface ConversationHandle {
     /** Puts the caret in the reply box. */
@@ -17,6 +18,7 @@ export interface ConversationHandle {
 /** A staff-only note among the messages (issue 26): marked as such, never sent to the customer. */
 function NoteItem({ note }: { note: ChatNote }) {
     const t = useT();
+    const time = useStaffTime();
     const head = note.kind === 'transfer'
         ? t('notes.transferHead', { from: note.authorName ?? '?', to: note.toAgentName ?? '?' })
         : t('notes.head', { name: note.authorName ?? '?' });
@@ -24,7 +26,7 @@ function NoteItem({ note }: { note: ChatNote }) {
         <div className="lc-msg lc-msg-note" data-testid="note" data-kind={note.kind}>
             <span className="lc-note-head">{head}</span>
             {note.text && <span className="lc-note-text">{note.text}</span>}
-            <span className="lc-msg-time">{new Date(note.timestamp).toLocaleTimeString()}</span>
+            <span className="lc-msg-time">{time(note.timestamp, 'time')}</span>
         </div>
     );
 }
@@ -32,7 +34,7 @@ function NoteItem({ note }: { note: ChatNote }) {
 /** Messages of one chat, and its internal notes in time order; customer text is rendered as text (React escapes it). */
 export function MessageList({ messages, sessionId, highlightSeq, notes }: { messages: ChatMessage[]; sessionId: string; highlightSeq?: number | null; notes?: ChatNote[] }) {
     const t = useT();
-    const lang = useLanguage();
+    const time = useStaffTime();
     const end = useRef<HTMLDivElement>(null);
     useEffect(() => {
         end.current?.scrollIntoView?.({ block: 'end' });
@@ -51,7 +53,7 @@ export function MessageList({ messages, sessionId, highlightSeq, notes }: { mess
                 ? (
                     <div key={m.seq} className={`lc-msg lc-msg-${m.sender}${highlightSeq === m.seq ? ' is-match' : ''}`} data-sender={m.sender}>
                         <span dir="auto">{m.message}</span>
-                        <span className="lc-msg-time">{new Date(m.timestamp).toLocaleTimeString(lang)}</span>
+                        <span className="lc-msg-time">{time(m.timestamp, 'time')}</span>
                     </div>
                 )
                 : <NoteItem key={`note-${note!.id}`} note={note!} />))}

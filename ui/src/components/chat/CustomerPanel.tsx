@@ -3,8 +3,9 @@ import { Link } from 'react-router-dom';
 import type { ChatSession } from '../../api/chat';
 import { ApiError } from '../../api/client';
 import { useCustomerContext } from '../../api/console';
-import { useLanguage, useT } from '../../i18n';
+import { useT } from '../../i18n';
 import { usePhoneFormat } from '../../phone';
+import { useStaffTime } from '../../time';
 import { languageName } from './LanguageTag';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
@@ -15,7 +16,7 @@ const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD
  */
 function Visitor({ session }: { session: ChatSession }) {
     const t = useT();
-    const lang = useLanguage();
+    const time = useStaffTime();
     return (
         <section aria-label={t('customer.visitor')} className="lc-customer-section" data-testid="customer-visitor">
             <dl className="lc-facts">
@@ -30,15 +31,12 @@ function Visitor({ session }: { session: ChatSession }) {
                     {session.pageUrl ? <a href={session.pageUrl} target="_blank" rel="noopener noreferrer">{session.pageUrl}</a> : session.domain ?? t('customer.notGiven')}
                 </dd></div>
                 <div><dt>{t('customer.language')}</dt><dd data-testid="customer-language">{session.lang ? languageName(session.lang) : t('customer.notGiven')}</dd></div>
-                <div><dt>{t('customer.when')}</dt><dd>{new Date(session.createdAt).toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' })}</dd></div>
+                <div><dt>{t('customer.when')}</dt><dd>{time(session.createdAt)}</dd></div>
             </dl>
         </section>
     );
 }
 
-function day(iso: string | null | undefined): string {
-    return iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '—';
-}
 
 /** One turn of the AI conversation before the hand-off, whatever shape the AI plugin answers. */
 function aiTurn(entry: unknown): Array<{ who: 'customer' | 'ai'; text: string }> {
@@ -71,6 +69,8 @@ export function CustomerPanel({ session, onBack, originalQuestion }: { session: 
     const context = useCustomerContext(session?.sessionId ?? null);
     const phone = usePhoneFormat();
     const t = useT();
+    const time = useStaffTime();
+    const day = (iso: string | null | undefined) => time(iso, 'date');
     const head = (
         <div className="lc-pane-head">
             {onBack && <Button className="lc-pane-back" minimal icon="arrow-left" aria-label={t('console.backToConversation')} onClick={onBack} />}

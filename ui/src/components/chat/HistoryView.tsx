@@ -6,6 +6,7 @@ import { apiRequest } from '../../api/client';
 import type { ChatSession } from '../../api/chat';
 import { HistoryFilter, useHistory, useTranscript } from '../../api/console';
 import { useCustomerName } from '../../phone';
+import { useStaffTime } from '../../time';
 import { MessageList } from './Conversation';
 import { useNotes } from '../../api/routing';
 import { CustomerPanel } from './CustomerPanel';
@@ -15,9 +16,6 @@ const STATUS_LABEL: Record<string, string> = {
     completed: 'Completed', failed_to_respond: 'Failed to respond', no_interaction: 'No interaction', waiting: 'Waiting', agent_connected: 'Active'
 };
 
-function when(iso: string | null): string {
-    return iso ? new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : '—';
-}
 
 function useDebounced<T>(value: T, ms: number): T {
     const [v, setV] = useState(value);
@@ -44,6 +42,8 @@ function useHistoryFlag() {
  */
 export function HistoryView({ pane, setPane }: { pane: 'list' | 'conversation' | 'customer'; setPane(p: 'list' | 'conversation' | 'customer'): void }) {
     const nameOf = useCustomerName();
+    const time = useStaffTime();
+    const when = (iso: string | null) => time(iso, 'short');
     const [params, setParams] = useSearchParams();
     const [q, setQ] = useState(params.get('q') ?? '');
     const [phone, setPhone] = useState('');

@@ -6,6 +6,7 @@ import { LeftMessagesState, leftMessageKeys, useLeftMessages, useMarkRead, useRe
 import { useQueryClient } from '@tanstack/react-query';
 import { useT } from '../../i18n';
 import { useCustomerName } from '../../phone';
+import { useStaffTime } from '../../time';
 import { EmptyState } from '../a11y';
 import { BusyButton } from '../BusyButton';
 import { MessageList } from './Conversation';
@@ -13,9 +14,6 @@ import { CustomerPanel } from './CustomerPanel';
 
 type Pane = 'list' | 'conversation' | 'customer';
 
-function when(iso: string): string {
-    return new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-}
 
 function errorText(err: unknown): string {
     return err instanceof ApiError ? err.serverMessage : err instanceof Error ? err.message : String(err);
@@ -44,6 +42,8 @@ export function LeftMessagesView({ pane, setPane, toast }: {
     pane: Pane; setPane(p: Pane): void; toast(title: string, message: string, intent?: 'none' | 'primary' | 'success' | 'warning' | 'danger'): void;
 }) {
     const t = useT();
+    const time = useStaffTime();
+    const when = (iso: string) => time(iso, 'short');
     const nameOf = useCustomerName();
     const queryClient = useQueryClient();
     const [params, setParams] = useSearchParams();
