@@ -14,6 +14,7 @@ import { AnalyticsReports, pagination, Scope } from '../services/reports';
 import type { AnalyticsService } from '../services/analytics-service';
 import { PagedQuery, pagedQuery, RangeQuery, rangeKeys, rangeQuery, scopeOf, organizationOf } from './query';
 import { registerExportRoute } from './export';
+import { csatReport } from '../lib/csat';
 
 /** A cached customer lookup is used for a day; then the next request asks the provider again. */
 export const LOOKUP_MAX_AGE_MS = 24 * 3600 * 1000;
@@ -186,6 +187,17 @@ export function registerDashboardRoutes(server: Server, analytics: AnalyticsServ
     get<RangeQuery>('analytics.chat-status.get', '/api/analytics/chat-status', 'Open chats: active and waiting',
         { query: Joi.object({ organizationId: rangeKeys.organizationId }) },
         async (request) => server.app.services.livechat.chatStatus(await organizationOf(request, server)));
+    // Ratings and the per-agent report (issue 28): live chat's facts through its declared service, bucketed here.
+    get<RangeQuery>('analytics.csat.get', '/api/analytics/csat', 'Customer ratings (CSAT) and the per-agent report', { query: rangeQuery },
+        async (request) => {
+            const s = await scopeOf(request, server, analytics);
+            const [facts, users] = await Promise.all([
+                server.app.services.livechatRatings.qualityFacts(s.organizationId, s.range),
+                server.app.services.users.list({ organizationId: s.organizationId })
+            ]);
+            const names = new Map(users.map((u) => [u.id, u.displayName?.trim() || u.name?.trim() || u.email]));
+            return csatReport(facts, s.range, s.timeZone, names);
+        });
     get<PagedQuery>('analytics.chat-sessions.list', '/api/analytics/chat-sessions', 'Chat sessions of the range (paged)', { query: pagedQuery },
         async (request) => {
             const s = await scopeOf(request, server, analytics);
