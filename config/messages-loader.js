@@ -4,8 +4,8 @@
  * parser reaches the browser. A catalogue other than English is checked against English first: a missing key, an
  * extra key or a message taking other arguments fails the build.
  *
- * `?rating` gives only the `rating.*` texts (issue 28): the rating after a chat is a feature chunk of its own (DESIGN §10),
- * which carries them in every language; every other module leaves them out.
+ * `?rating` gives only the `rating.*` texts of the widget (issue 28): the rating after a chat is a feature chunk of its own
+ * (DESIGN §10), which carries them in every language; every other module of the widget's catalogues leaves them out.
  *
  * `?launcher` gives only `launcherOpen` (the one text the widget's loader shows on the merchant page before the panel
  * loads: with six languages every byte of it counts against the loader's 4 KB); without it `launcherOpen` is left out
@@ -54,5 +54,6 @@ module.exports = function messagesLoader(source) {
     if (rating) {
         return compileModuleSource(catalogue, (key) => key.startsWith('rating.'));
     }
-    return compileModuleSource(catalogue, (key) => (key === 'launcherOpen') === launcher && !key.startsWith('rating.') && !serverText(key));
+    const widget = Path.basename(Path.dirname(Path.dirname(this.resourcePath))) === 'widget';
+    return compileModuleSource(catalogue, (key) => (key === 'launcherOpen') === launcher && !(widget && key.startsWith('rating.')) && !serverText(key));
 };

@@ -197,7 +197,7 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
                 // The customer rated a chat (issue 28): told at once, and its transcript shows it.
                 void queryClient.invalidateQueries({ queryKey: ['chat', 'transcript', String(push.sessionId)] });
                 void queryClient.invalidateQueries({ queryKey: ['chat', 'history'] });
-                toast(t('rating.toast', { score: Number(push.score) }), typeof push.comment === 'string' && push.comment ? push.comment : t('rating.noComment'), 'primary');
+                toast(t('chatRating.toast', { score: Number(push.score) }), typeof push.comment === 'string' && push.comment ? push.comment : t('chatRating.noComment'), 'primary');
                 break;
             case 'left_message_updated':
                 // The shell refreshes the inbox and alerts (issue 23); the open thread is the console's.

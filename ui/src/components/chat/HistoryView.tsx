@@ -35,7 +35,7 @@ export function RatingLine({ rating }: { rating: ChatRating }) {
     const t = useT();
     return (
         <div className="lc-chat-rating" data-testid="chat-rating" data-score={rating.score}>
-            <strong>{t('rating.line', { score: rating.score })}</strong>
+            <strong>{t('chatRating.line', { score: rating.score })}</strong>
             {rating.comment && <span dir="auto"> “{rating.comment}”</span>}
         </div>
     );
