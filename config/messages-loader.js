@@ -4,6 +4,9 @@
  * parser reaches the browser. A catalogue other than English is checked against English first: a missing key, an
  * extra key or a message taking other arguments fails the build.
  *
+ * `?rating` gives only the `rating.*` texts of the widget (issue 28): the rating after a chat is a feature chunk of its own
+ * (DESIGN §10), which carries them in every language; every other module of the widget's catalogues leaves them out.
+ *
  * `?launcher` gives only `launcherOpen` (the one text the widget's loader shows on the merchant page before the panel
  * loads: with six languages every byte of it counts against the loader's 4 KB); without it `launcherOpen` is left out
  * and the launcher's other texts (its label while open, with an unread count) come with the panel, which alone
@@ -46,6 +49,11 @@ module.exports = function messagesLoader(source) {
         throw new Error(`incomplete or invalid catalogue:\n  ${problems.join('\n  ')}`);
     }
     const launcher = /[?&]launcher\b/.test(this.resourceQuery || '');
+    const rating = /[?&]rating\b/.test(this.resourceQuery || '');
     const serverText = (key) => lang === REFERENCE && key.startsWith('error.');
-    return compileModuleSource(catalogue, (key) => (key === 'launcherOpen') === launcher && !serverText(key));
+    if (rating) {
+        return compileModuleSource(catalogue, (key) => key.startsWith('rating.'));
+    }
+    const widget = Path.basename(Path.dirname(Path.dirname(this.resourcePath))) === 'widget';
+    return compileModuleSource(catalogue, (key) => (key === 'launcherOpen') === launcher && !(widget && key.startsWith('rating.')) && !serverText(key));
 };

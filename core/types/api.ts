@@ -175,6 +175,33 @@ export interface ChatMessage {
 }
 
 /** A live chat session, plus what the console shows (message count, agent, who ended it and why). */
+/** A customer's rating of a live chat (issue 28): 1 to 5 and an optional comment, once per chat. */
+export interface ChatRating {
+    score: number;
+    comment: string | null;
+    createdAt: string;
+    source: 'widget' | 'mail';
+}
+
+/** GET /api/analytics/csat (issue 28): ratings and the per-agent report of a range, in the store's zone. */
+export interface CsatReport {
+    responses: number;
+    /** Mean score, two decimals; 0 without responses. */
+    average: number;
+    distribution: Record<'1' | '2' | '3' | '4' | '5', number>;
+    byAgent: Array<{
+        agentId: number;
+        name: string;
+        responses: number;
+        average: number;
+        chats: number;
+        medianFirstResponseSeconds: number | null;
+        medianHandlingSeconds: number | null;
+    }>;
+    daily: Array<{ date: string; responses: number; average: number }>;
+    range: { startDate: string; endDate: string; timeZone: string };
+}
+
 export interface ChatSession {
     sessionId: string;
     phoneNumber: string;
@@ -207,6 +234,8 @@ export interface ChatSession {
     customerEmail: string | null;
     customerName: string | null;
     inboxState: LeftMessageState | null;
+    /** The customer's rating of the chat (issue 28), when they gave one (the console's conversation and History). */
+    rating?: ChatRating | null;
     messageCount?: number;
     waitSeconds?: number;
     messages?: ChatMessage[];

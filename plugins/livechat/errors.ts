@@ -14,7 +14,11 @@ export const LIVECHAT_ERRORS = {
     messageEmpty: { code: 'livechat.message_empty', message: 'Please write a message' },
     chatEnded: { code: 'livechat.chat_ended', message: 'This chat has ended' },
     /** A new chat asked for outside the store's support hours (issue 26; the widget asks check-availability first). */
-    closed: { code: 'livechat.closed', message: 'Live support is closed right now' }
+    closed: { code: 'livechat.closed', message: 'Live support is closed right now' },
+    /** A chat is rated once (issue 28): the second rating, from the widget or the mailed link, is refused. */
+    alreadyRated: { code: 'livechat.already_rated', message: 'This chat has already been rated' },
+    /** A chat is rated after it ended. */
+    notEnded: { code: 'livechat.rating_too_early', message: 'A chat can be rated once it has ended' }
 } satisfies Record<string, CustomerError>;
 
 /** What only staff read (the console's left messages, issue 23): codes the admin app can name, never the widget. */

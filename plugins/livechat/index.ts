@@ -19,6 +19,8 @@ import { QueueService } from './services/queue-service';
 import { hoursRoutes } from './routes/hours';
 import { OFFER_JOB, RoutingService } from './services/routing-service';
 import { routingRoutes } from './routes/routing';
+import { RatingService } from './services/rating-service';
+import { ratingRoutes } from './routes/ratings';
 import { originAllowed } from '../../core/http/origins';
 import { migrations } from './migrations';
 
@@ -36,6 +38,8 @@ declare module '../../core/types' {
         livechatQueue: QueueService;
         /** Routing, hand-over, internal notes and their events (issue 26). */
         livechatRouting: RoutingService;
+        /** Ratings after a chat and the facts of the per-agent report (issue 28). */
+        livechatRatings: RatingService;
     }
 }
 
@@ -131,6 +135,8 @@ const feature: FeaturePlugin = {
             });
             chat.useRouting(routing);
             provide(server, 'livechatRouting', routing);
+            const ratings = new RatingService({ db, realtime });
+            provide(server, 'livechatRatings', ratings);
             const sweepOffers = () => {
                 routing.sweep().catch((err) => server.app.log.warn({ err }, 'offer sweep failed'));
             };
@@ -283,6 +289,7 @@ const feature: FeaturePlugin = {
             server.route(consoleRoutes(server, consoleService));
             server.route(hoursRoutes(hours));
             server.route(routingRoutes(server));
+            server.route(ratingRoutes(server));
             // An offer's deadline: its delayed job (kept by Bull across restarts), and every node's interval below.
             server.app.jobs.define(OFFER_JOB, async () => {
                 await routing.sweep();

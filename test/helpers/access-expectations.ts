@@ -131,6 +131,7 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
 
     // ---- analytics dashboard: an admin's own organization, a super admin's any (organizationId) ----
     'analytics.summary.get': ['admin', 'super_admin'],
+    'analytics.csat.get': ['admin', 'super_admin'],
     'analytics.hourly.get': ['admin', 'super_admin'],
     'analytics.daily.get': ['admin', 'super_admin'],
     'analytics.timeline.get': ['admin', 'super_admin'],
@@ -156,5 +157,6 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'livechat.message.list': ['admin', 'customer'],
     'livechat.message.send': ['admin', 'customer'],
     'livechat.session.typing': ['admin', 'customer'],
-    'livechat.session.end': ['admin', 'customer']
+    'livechat.session.end': ['admin', 'customer'],
+    'livechat.session.rate': ['customer']
 };

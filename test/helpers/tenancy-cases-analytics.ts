@@ -18,6 +18,7 @@ const of = (path: string | ((b: TenantOfCase) => string)): TenancyCase => async 
 
 export const cases: Record<string, TenancyCase> = {
     'analytics.summary.get': of('/api/analytics/summary'),
+    'analytics.csat.get': of('/api/analytics/csat'),
     'analytics.hourly.get': of('/api/analytics/hourly'),
     'analytics.daily.get': of('/api/analytics/daily-interactions'),
     'analytics.timeline.get': of('/api/analytics/timeline'),

@@ -1,5 +1,6 @@
 import type { Server } from '@hapi/hapi';
 import type { Tenant } from './server';
+import { signCustomerToken } from '../../core/auth/customer-token';
 
 export interface TenancyRequest { method: string; url: string; payload?: unknown; headers: Record<string, string> }
 /** Creates an object in organization B and returns the request that organization A's credentials make for it. */
@@ -46,6 +47,13 @@ export const cases: Record<string, TenancyCase> = {
         ({ method: 'POST', url: `/api/chat/session/${await chatOfB(server, b)}/accept`, headers: admin(a) }),
     'livechat.session.end': async ({ server, a, b }) =>
         ({ method: 'POST', url: `/api/chat/session/${await chatOfB(server, b, true)}/end`, headers: admin(a) }),
+    // A's customer holding a token for a chat id that only B has (ids are unique per store): B's chat is not found.
+    'livechat.session.rate': async ({ server, a, b }) => {
+        const sessionId = await chatOfB(server, b, true);
+        await server.app.services.livechat.end(b.organization.id, sessionId, 'agent');
+        const token = signCustomerToken(server.app.config.jwtSecret, { organizationId: a.organization.id, sessionId, chatId: sessionId });
+        return { method: 'POST', url: `/api/chat/session/${sessionId}/rating`, headers: { authorization: `Bearer ${token}` }, payload: { score: 5, comment: 'secret of B' } };
+    },
     'livechat.session.star': async ({ server, a, b }) =>
         ({ method: 'PATCH', url: `/api/chat/session/${await chatOfB(server, b)}/star`, headers: admin(a), payload: { isStarred: true } }),
     'livechat.session.archive': async ({ server, a, b }) =>

@@ -8,3 +8,9 @@ declare module '*.json?launcher' {
     };
     export default texts;
 }
+
+/** `<lang>.json?rating`: the `rating.*` texts of a catalogue (the rating chunk, issue 28). */
+declare module '*.json?rating' {
+    const texts: Record<string, (args?: Record<string, unknown>) => string>;
+    export default texts;
+}

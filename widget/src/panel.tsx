@@ -11,6 +11,7 @@ import { createRoot } from 'react-dom/client';
 import { api, track, TrackEvent, WidgetConfig } from './config';
 import { Action, FlowState, initialState, newSessionId, reduce, said } from './flow';
 import type { LiveChat, LiveChatOptions } from './live-chat';
+import type { RatingCard } from './rating';
 import { conversation } from './conversation';
 import { MessageList } from './message-list';
 import { OfflineForm } from './offline-form';
@@ -89,6 +90,13 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         track(config, stateRef.current.sessionId, event, tokenRef.current);
     }
     const live = useLiveChat({ config, stateRef, tokenRef, dispatch, emit, make: options.liveChat });
+    // The rating after a chat (issue 28): its own chunk, fetched when a chat with an agent ends.
+    const [Rating, setRating] = useState<typeof RatingCard | null>(null);
+    useEffect(() => {
+        if (live.rateFor && !Rating) {
+            import(/* webpackChunkName: "feature-rating" */ './rating').then((m) => setRating(() => m.RatingCard), () => live.setRateFor(null));
+        }
+    }, [live.rateFor]);
     const talk = conversation({
         config,
         state: () => stateRef.current,
@@ -276,6 +284,13 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             </div>
             <MessageList messages={state.messages} agentTyping={state.agentTyping} listRef={listRef}>
                 {live.offline && <OfflineForm draft={live.offline} change={live.setOffline} send={() => void live.sendOffline()} />}
+                {live.rateFor && Rating && <Rating config={config} lang={language()} chatId={live.rateFor.chatId} token={live.rateFor.token}
+                    onDone={(thanks) => {
+                        live.setRateFor(null);
+                        if (thanks) {
+                            dispatch(said(thanks));
+                        }
+                    }} />}
             </MessageList>
             {step === 'live_chat' && live.queue && (
                 <p className="lc-queue" role="status">

@@ -26,6 +26,9 @@ export interface LiveChatHost {
     make?: (options: LiveChatOptions) => LiveChat;
 }
 
+/** The chat to rate (issue 28). */
+export interface RateFor { chatId: string; token: string }
+
 /** The 'connected' notice comes this long after the session is created (SPEC §9). */
 const CONNECTED_NOTICE_MS = 2000;
 /** The agent's typing indicator shows this long after their last keystroke signal. */
@@ -43,6 +46,9 @@ export function useLiveChat(host: LiveChatHost) {
     const [offline, setOffline] = useState<OfflineDraft | null>(null);
     // Waiting for an agent: the place in the queue and the typical wait (issue 26).
     const [queue, setQueue] = useState<QueueState>(null);
+    // The rating asked after a chat an agent joined (issue 28): its chat id and the token that names it, kept from its end.
+    const [rateFor, setRateFor] = useState<RateFor | null>(null);
+    const joined = useRef(false);
 
     const guard = (session: string) => (action: Action) => {
         if (stateRef.current.sessionId === session) {
@@ -66,6 +72,8 @@ export function useLiveChat(host: LiveChatHost) {
                 error: (code, args) => errorText({ code, message: '', args }) || undefined
             },
             onMessage: (m) => {
+                // An agent's message, or the notice that one joined (system): someone to rate when it ends.
+                joined.current = true;
                 d(said(m.message, m.sender === 'agent' ? 'agent' : 'system', m.sender === 'agent' ? m.agentName : undefined));
                 if (typeof m.seq === 'number') {
                     d({ type: 'live_seq', seq: m.seq });
@@ -94,12 +102,23 @@ export function useLiveChat(host: LiveChatHost) {
                 if (stateRef.current.sessionId === session && stateRef.current.step === 'live_chat') {
                     d(said(TEXT.liveEnded));
                 }
+                askRating();
                 d({ type: 'live_ended' });
                 setQueue(null);
                 live.current = null;
             }
         });
         return live.current;
+    }
+
+    /** The chat that is ending, if an agent joined it: asked once (the server takes one rating per chat anyway). */
+    function askRating(): void {
+        const ended = stateRef.current.live;
+        const token = tokenRef.current ?? ended?.token;
+        if (ended?.chatId && token && joined.current) {
+            setRateFor({ chatId: ended.chatId, token });
+        }
+        joined.current = false;
     }
 
     // After a reload in the middle of a live chat: reconnect and fetch what was missed.
@@ -134,6 +153,8 @@ export function useLiveChat(host: LiveChatHost) {
         offline,
         setOffline,
         queue,
+        rateFor,
+        setRateFor,
 
         /** The leave-a-message form, started with `text` (the AI agent did not know and nobody is available). */
         leaveMessage(text: string): void {
@@ -210,6 +231,7 @@ export function useLiveChat(host: LiveChatHost) {
             live.current = null;
             setQueue(null);
             if (connection && stateRef.current.step === 'live_chat') {
+                askRating();
                 connection.end().catch(() => undefined);
             }
             setOffline(null);

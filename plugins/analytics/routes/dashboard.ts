@@ -5,7 +5,7 @@ import { allow } from '../../../core/http/access';
 import { e164, fields } from '../../../core/http/fields';
 import { iso } from '../../../core/db/model';
 import type {
-    AnalyticsChatSession, ChatAnalytics, ChatDurations, CustomerLookupResult, OrderDetails, OrderHistoryResponse,
+    AnalyticsChatSession, ChatAnalytics, CsatReport, ChatDurations, CustomerLookupResult, OrderDetails, OrderHistoryResponse,
     QuestionUsageRow, WebsocketStats
 } from '../../../core/types/api';
 import { daysBetween, dayKey } from '../lib/time';
@@ -14,6 +14,7 @@ import { AnalyticsReports, pagination, Scope } from '../services/reports';
 import type { AnalyticsService } from '../services/analytics-service';
 import { PagedQuery, pagedQuery, RangeQuery, rangeKeys, rangeQuery, scopeOf, organizationOf } from './query';
 import { registerExportRoute } from './export';
+import { csatReport } from '../lib/csat';
 
 /** A cached customer lookup is used for a day; then the next request asks the provider again. */
 export const LOOKUP_MAX_AGE_MS = 24 * 3600 * 1000;
@@ -67,6 +68,16 @@ export function chatDurations(rows: AnalyticsChatSession[]): ChatDurations {
         durationRanges: ranges,
         recentSessions: done.slice(0, 10).map((r) => ({ sessionId: r.sessionId, phoneNumber: r.phoneNumber, startedAt: r.startedAt, duration: r.duration, status: r.status }))
     };
+}
+
+/** The CSAT report of a scope (issue 28): live chat's facts (its declared service), agents named by the users service. */
+export async function csatOf(server: Server, s: Scope): Promise<CsatReport> {
+    const [facts, users] = await Promise.all([
+        server.app.services.livechatRatings.qualityFacts(s.organizationId, s.range),
+        server.app.services.users.list({ organizationId: s.organizationId })
+    ]);
+    const names = new Map(users.map((u) => [u.id, u.displayName?.trim() || u.name?.trim() || u.email]));
+    return csatReport(facts, s.range, s.timeZone, names);
 }
 
 /** SPEC §3 order history: the order_history_viewed events of the range, with the orders of each page's phones. */
@@ -186,6 +197,9 @@ export function registerDashboardRoutes(server: Server, analytics: AnalyticsServ
     get<RangeQuery>('analytics.chat-status.get', '/api/analytics/chat-status', 'Open chats: active and waiting',
         { query: Joi.object({ organizationId: rangeKeys.organizationId }) },
         async (request) => server.app.services.livechat.chatStatus(await organizationOf(request, server)));
+    // Ratings and the per-agent report (issue 28): live chat's facts through its declared service, bucketed here.
+    get<RangeQuery>('analytics.csat.get', '/api/analytics/csat', 'Customer ratings (CSAT) and the per-agent report', { query: rangeQuery },
+        async (request) => csatOf(server, await scopeOf(request, server, analytics)));
     get<PagedQuery>('analytics.chat-sessions.list', '/api/analytics/chat-sessions', 'Chat sessions of the range (paged)', { query: pagedQuery },
         async (request) => {
             const s = await scopeOf(request, server, analytics);

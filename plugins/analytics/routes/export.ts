@@ -5,14 +5,14 @@ import { allow } from '../../../core/http/access';
 import type { AnalyticsReports, Scope } from '../services/reports';
 import type { AnalyticsService } from '../services/analytics-service';
 import { pagedQuery, PagedQuery, scopeOf } from './query';
-import { chatDurations, orderHistory } from './dashboard';
+import { chatDurations, csatOf, orderHistory } from './dashboard';
 import { csvCell, csvLine } from '../../../core/shared/csv';
 import { ISO_INSTANT, zonedDateTime } from '../../../core/shared/zoned-time';
 
 /** The one CSV writer's cells (core/shared/csv.ts), re-exported for the tests that import them from here. */
 export { csvCell, csvLine };
 
-export const EXPORT_TABLES = ['summary', 'hourly', 'daily', 'domains', 'questions', 'phones', 'failed-verifications', 'chat-sessions', 'chat-durations', 'order-history'] as const;
+export const EXPORT_TABLES = ['summary', 'hourly', 'daily', 'domains', 'questions', 'phones', 'failed-verifications', 'chat-sessions', 'chat-durations', 'order-history', 'csat'] as const;
 type Table = typeof EXPORT_TABLES[number];
 const PAGE = 500;
 
@@ -50,6 +50,8 @@ function rowsOf(server: Server, analytics: AnalyticsService, reports: AnalyticsR
             const r = await server.app.services.livechat.analyticsSessions(s.organizationId, s.range, { offset: (page - 1) * PAGE, limit: PAGE });
             return { rows: r.rows, totalPages: Math.max(1, Math.ceil(r.total / PAGE)) };
         }) as Rows;
+        // The per-agent report (issue 28): one row per agent with their ratings, chats and median times.
+        case 'csat': return one(csatOf(server, s).then((r) => r.byAgent));
         case 'chat-durations': return one(server.app.services.livechat.analyticsSessions(s.organizationId, s.range)
             .then(({ rows }) => chatDurations(rows).recentSessions));
         case 'order-history': return pages(async (page) => {

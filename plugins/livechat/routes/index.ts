@@ -248,7 +248,10 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 validate: { params },
                 handler: async (request) => {
                     const actor = actorOf(request);
-                    return chat().getSession(actor.organizationId, (request.params as { sessionId: string }).sessionId, { messages: true });
+                    const { sessionId } = request.params as { sessionId: string };
+                    const session = await chat().getSession(actor.organizationId, sessionId, { messages: true });
+                    // The customer's rating (issue 28): the console's conversation and History show it.
+                    return { ...session, rating: await server.app.services.livechatRatings.ratingOf(actor.organizationId, sessionId) };
                 }
             }
         },

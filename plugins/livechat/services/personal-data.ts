@@ -43,9 +43,10 @@ function mailsOf(db: Db, scope: PersonScope, chatIds: string[]): Knex.QueryBuild
 
 /**
  * What hangs on a chat besides its messages (issue 26): staff's internal notes and transfer notes (they may name the
- * customer), the offers made to agents and the routing events. They go with their chat.
+ * customer), the offers made to agents and the routing events; the customer's rating and comment (issue 28). They go
+ * with their chat.
  */
-const CHILDREN = ['chat_notes', 'chat_offers', 'chat_routing_events'] as const;
+const CHILDREN = ['chat_notes', 'chat_offers', 'chat_routing_events', 'chat_ratings'] as const;
 
 async function childRows(db: Db, ids: number[]): Promise<Record<string, unknown[]>> {
     const out: Record<string, unknown[]> = {};

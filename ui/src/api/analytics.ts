@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type {
-    AnalyticsChatSession, AnalyticsSummary, ChatAnalytics, ChatDurations, ChatStatusFigures, CustomerLookupResult, DailyRow,
+    AnalyticsChatSession, AnalyticsSummary, ChatAnalytics, ChatDurations, ChatStatusFigures, CsatReport, CustomerLookupResult, DailyRow,
     DomainDetail, DomainRow, FailedVerificationRow, HourlyRow, OrderHistoryResponse, Paged, PhoneDetail, PhoneRow,
     QuestionUsageRow, WebsocketStats
 } from '../../../core/types/api';
@@ -27,6 +27,11 @@ const key = (name: string, ...rest: unknown[]) => ['analytics', name, ...rest];
 export function useSummary(filter: DateFilter) {
     const q = rangeParams(filter, 30);
     return useQuery({ queryKey: key('summary', q), queryFn: () => getJson<AnalyticsSummary>(`/api/analytics/summary?${q}`) });
+}
+/** Ratings and the per-agent report (issue 28). */
+export function useCsat(filter: DateFilter) {
+    const q = rangeParams(filter, 30);
+    return useQuery({ queryKey: key('csat', q), queryFn: () => getJson<CsatReport>(`/api/analytics/csat?${q}`) });
 }
 export function useHourly(filter: DateFilter) {
     const q = rangeParams(filter, 7);

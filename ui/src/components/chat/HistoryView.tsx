@@ -11,6 +11,8 @@ import { MessageList } from './Conversation';
 import { useNotes } from '../../api/routing';
 import { CustomerPanel } from './CustomerPanel';
 import { EmptyState } from '../a11y';
+import { useT } from '../../i18n';
+import type { ChatRating } from '../../../../core/types/api';
 
 const STATUS_LABEL: Record<string, string> = {
     completed: 'Completed', failed_to_respond: 'Failed to respond', no_interaction: 'No interaction', waiting: 'Waiting', agent_connected: 'Active'
@@ -24,6 +26,17 @@ function useDebounced<T>(value: T, ms: number): T {
         return () => clearTimeout(timer);
     }, [value, ms]);
     return v;
+}
+
+/** The customer's rating of the chat (issue 28): the score of 5 and their comment, as text. */
+export function RatingLine({ rating }: { rating: ChatRating }) {
+    const t = useT();
+    return (
+        <div className="lc-chat-rating" data-testid="chat-rating" data-score={rating.score}>
+            <strong>{t('chatRating.line', { score: rating.score })}</strong>
+            {rating.comment && <span dir="auto"> “{rating.comment}”</span>}
+        </div>
+    );
 }
 
 /** Star / archive from the History view: the page and any open transcript are fetched again. */
@@ -144,6 +157,7 @@ export function HistoryView({ pane, setPane }: { pane: 'list' | 'conversation' |
                             Started {when(session.createdAt)} · ended {when(session.endedAt)} · {STATUS_LABEL[session.status] ?? session.status}
                             {session.endReason ? ` (${session.endReason.replace(/_/g, ' ')})` : ''}
                         </div>
+                        {session.rating && <RatingLine rating={session.rating} />}
                         <MessageList messages={session.messages ?? []} sessionId={session.sessionId} highlightSeq={listed?.match?.seq ?? null} notes={notes.data} />
                     </>
                 )}

@@ -113,6 +113,12 @@ export function applyPush(push: AgentPush, fx: PushEffects): void {
                 toast(t('console.customerDisconnected'), t('console.customerLeft'), 'warning');
             }
             break;
+        case 'chat_rated':
+            // The customer rated a chat (issue 28): told at once, and its transcript shows it.
+            void queryClient.invalidateQueries({ queryKey: ['chat', 'transcript', String(push.sessionId)] });
+            void queryClient.invalidateQueries({ queryKey: ['chat', 'history'] });
+            toast(t('chatRating.toast', { score: Number(push.score) }), typeof push.comment === 'string' && push.comment ? push.comment : t('chatRating.noComment'), 'primary');
+            break;
         case 'left_message_updated':
             // The shell refreshes the inbox and alerts (issue 23); the open thread is the console's.
             void queryClient.invalidateQueries({ queryKey: ['chat', 'transcript', String(push.sessionId)] });

@@ -12,6 +12,7 @@ import './analytics.css';
 import { usePhoneFormat } from '../../phone';
 
 const AiAgentTab = lazy(() => import('./AiAgentTab'));
+const QualityTab = lazy(() => import('./QualityTab'));
 
 /** SPEC §4 failure-type labels. */
 export const FAILURE_LABELS: Record<string, string> = {
@@ -24,7 +25,7 @@ export const FAILURE_LABELS: Record<string, string> = {
 
 const TABS = [
     ['overview', 'Overview'], ['phones', 'Phones'], ['chat', 'Chat'], ['chat-trends', 'Chat trends'], ['durations', 'Durations'],
-    ['orders', 'Orders'], ['domains', 'Domains'], ['live-chat', 'Live Chat'], ['websocket', 'WebSocket'], ['questions', 'Questions'], ['ai-agent', 'AI Agent']
+    ['orders', 'Orders'], ['domains', 'Domains'], ['live-chat', 'Live Chat'], ['quality', 'Quality'], ['websocket', 'WebSocket'], ['questions', 'Questions'], ['ai-agent', 'AI Agent']
 ] as const;
 type TabId = typeof TABS[number][0];
 
@@ -149,6 +150,7 @@ export default function AnalyticsPage() {
                         {tab === 'orders' && <OrdersTab filter={filter} timeZone={timeZone} />}
                         {tab === 'domains' && <DomainsTab filter={filter} timeZone={timeZone} />}
                         {tab === 'live-chat' && <LiveChatTab timeZone={timeZone} />}
+                        {tab === 'quality' && <Suspense fallback={<Spinner size={20} />}><QualityTab filter={filter} /></Suspense>}
                         {tab === 'websocket' && <WebSocketTab timeZone={timeZone} />}
                         {tab === 'questions' && <QuestionsTab filter={filter} />}
                         {tab === 'ai-agent' && <Suspense fallback={<Spinner size={20} />}><AiAgentTab /></Suspense>}

@@ -1,0 +1,148 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'puppeteer-core';
+import { startTestServer, TestServer } from '../helpers/server';
+import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
+import { seedDemo } from '../../bin/commands/seed';
+import { signUserToken } from '../../core/auth/tokens';
+import { signCustomerToken } from '../../core/auth/customer-token';
+import { DEMO_USERS } from '../../plugins/auth/demo-data';
+
+/** Runs in the customer's page: the widget's shadow root. */
+const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
+
+// Expressions, not functions: the demo storefront's CSP (no 'unsafe-eval') refuses what puppeteer would eval.
+async function waitForWidgetText(page: Page, text: string, timeout = 15000): Promise<void> {
+    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
+}
+
+async function customerTypes(page: Page, text: string): Promise<void> {
+    await page.waitForFunction(`!${ROOT}.querySelector('.lc-input').disabled`);
+    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
+    await (input as any).type(text);
+    await (input as any).press('Enter');
+}
+
+/**
+ * Issue 28 end to end: a customer at 390 px chats with an agent at /admin-chat; the agent ends the chat; the widget asks
+ * "How was your chat?" (its own chunk), the customer rates 4 with the keyboard and a comment; the agent is told at
+ * once, History shows it, and the Quality tab counts it; a second rating of the chat is refused (409).
+ */
+describe('the rating after a live chat, from the widget to the Quality tab', function () {
+    this.timeout(120000);
+    let t: TestServer;
+    let agentBrowser: Browser;
+    let customerBrowser: Browser;
+
+    before(async () => {
+        t = await startTestServer({ listen: true });
+        agentBrowser = await launchBrowser();
+        customerBrowser = await launchBrowser();
+    });
+    after(async () => {
+        await customerBrowser?.close();
+        await agentBrowser?.close();
+        await t?.close();
+    });
+
+    it('a chat ended by the agent is rated 4 with a comment at 390 px, the agent sees it, the Quality tab counts it, and a second rating is refused', async () => {
+        const { organizationId } = await seedDemo(t.server);
+        const admin = (await t.server.app.services.users.findRecordByEmail(DEMO_USERS[1].email))!;
+        const token = signUserToken(t.server.app.config.jwtSecret, { id: admin.id, role: 'admin', organizationId, tokenVersion: admin.tokenVersion });
+
+        const agent = await agentBrowser.newPage();
+        await agent.setViewport({ width: 1280, height: 860 });
+        await storeAdminToken(agent, t.url, token);
+        await agent.goto(`${t.url}/admin-chat`, { waitUntil: 'networkidle2' });
+        await agent.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Connected', { timeout: 15000 });
+        await agent.evaluate(() => {
+            const el = document.querySelector('[data-testid="availability"]') as HTMLElement;
+            ((el.tagName === 'INPUT' ? el : el.querySelector('input')) as HTMLInputElement).click();
+        });
+        await agent.waitForFunction(() => document.body.innerText.includes('Available') && !document.body.innerText.includes('Unavailable'));
+
+        const customer = await customerBrowser.newPage();
+        await customer.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+        const pageErrors: string[] = [];
+        customer.on('pageerror', (err) => pageErrors.push(String(err)));
+        const chunks: string[] = [];
+        customer.on('request', (r) => chunks.push(r.url()));
+        const port = new URL(t.url).port;
+        await customer.goto(`http://localhost:${port}/`, { waitUntil: 'load' });
+        await customer.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`, { timeout: 15000 });
+        await customer.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
+        await waitForWidgetText(customer, 'Welcome to Demo Store');
+        await customerTypes(customer, 'I want to talk to a human please');
+        await waitForWidgetText(customer, 'Connecting you with a member of our team.');
+
+        await agent.waitForSelector('[data-testid="new-chat-banner"]', { timeout: 15000 });
+        await agent.waitForSelector('[data-testid="new-chat-banner"]', { hidden: true, timeout: 9000 });
+        const [accept] = await agent.$$('xpath/.//button[contains(., "Accept Chat")]');
+        await accept.click();
+        await waitForWidgetText(customer, 'Sam has joined the chat.');
+        await agent.type('[data-testid="agent-input"]', 'Your parcel ships today.');
+        await agent.keyboard.press('Enter');
+        await waitForWidgetText(customer, 'Your parcel ships today.');
+        expect(chunks.some((u) => /feature-rating/.test(u)), 'the rating chunk is not fetched before the chat ends').to.equal(false);
+
+        // The agent ends the chat: the widget asks for a rating, in a chunk of its own.
+        const [end] = await agent.$$('xpath/.//button[contains(., "End")]');
+        await end.click();
+        await waitForWidgetText(customer, 'The live chat has ended.');
+        await customer.waitForFunction(`!!${ROOT}.querySelector('form.lc-rate')`, { timeout: 10000 });
+        expect(chunks.some((u) => /feature-rating/.test(u)), 'the rating chunk').to.equal(true);
+        expect(await customer.evaluate(`${ROOT}.querySelector('form.lc-rate legend').textContent`)).to.equal('How was your chat?');
+        expect(await customer.evaluate(`[...${ROOT}.querySelectorAll('form.lc-rate input[type=radio]')].map((r) => r.closest('label').textContent)`))
+            .to.deep.equal(['1 – Very bad', '2 – Bad', '3 – Okay', '4 – Good', '5 – Very good']);
+        // Fits the phone: the card is no wider than the panel.
+        const widths = await customer.evaluate(`(() => { const f = ${ROOT}.querySelector('form.lc-rate'); const p = ${ROOT}.querySelector('.lc-panel'); return [f.getBoundingClientRect().right, p.getBoundingClientRect().right, document.documentElement.scrollWidth]; })()`) as number[];
+        expect(widths[0]).to.be.at.most(widths[1]);
+        expect(widths[2]).to.be.at.most(390);
+
+        // The keyboard: focus the first choice, arrow to 4, Tab to the comment.
+        await customer.evaluate(`${ROOT}.querySelector('form.lc-rate input[type=radio]').focus()`);
+        await customer.keyboard.press('Space');
+        for (let i = 0; i < 3; i++) {
+            await customer.keyboard.press('ArrowDown');
+        }
+        expect(await customer.evaluate(`${ROOT}.querySelector('form.lc-rate input[type=radio]:checked').value`)).to.equal('4');
+        await customer.keyboard.press('Tab');
+        await customer.keyboard.type('Quick and friendly, thanks Sam');
+        await screenshot(customer, 'ratings-widget-390');
+        const send = await customer.evaluateHandle(`${ROOT}.querySelector('form.lc-rate button[type=submit]')`);
+        await (send as any).click();
+        await waitForWidgetText(customer, 'Thanks for your rating!');
+        expect(await customer.evaluate(`!!${ROOT}.querySelector('form.lc-rate')`)).to.equal(false);
+        await screenshot(customer, 'ratings-widget-390-thanks');
+        expect(pageErrors).to.deep.equal([]);
+
+        // The agent is told at once (the console is open).
+        await agent.waitForFunction(() => document.body.innerText.includes('The customer rated a chat 4 of 5'), { timeout: 10000 });
+        expect(await agent.evaluate(() => document.body.innerText.includes('Quick and friendly, thanks Sam'))).to.equal(true);
+        await screenshot(agent, 'ratings-console-toast');
+
+        // History shows it with the conversation.
+        const chat = await t.server.app.db('chat_sessions').where({ organization_id: organizationId }).first();
+        await agent.goto(`${t.url}/admin-chat/history?session=${encodeURIComponent(chat.session_id)}`, { waitUntil: 'networkidle2' });
+        await agent.waitForSelector('[data-testid="chat-rating"]', { timeout: 10000 });
+        expect(await agent.$eval('[data-testid="chat-rating"]', (el) => el.textContent)).to.equal('Rated 4 of 5 “Quick and friendly, thanks Sam”');
+        await screenshot(agent, 'ratings-console-history');
+
+        // The Quality tab: one response, average 4, one rating of 4.
+        await agent.goto(`${t.url}/analytics?tab=quality`, { waitUntil: 'networkidle2' });
+        await agent.waitForSelector('[data-testid="csat-average"]', { timeout: 15000 });
+        expect(await agent.$eval('[data-testid="csat-responses"]', (el) => el.textContent)).to.equal('1');
+        expect(await agent.$eval('[data-testid="csat-average"]', (el) => el.textContent)).to.equal('4');
+        expect(await agent.$$eval('[data-testid="csat-distribution"] li', (els) => els.map((e) => e.textContent))).to.deep.equal([
+            '5 of 5: 0 ratings', '4 of 5: 1 rating', '3 of 5: 0 ratings', '2 of 5: 0 ratings', '1 of 5: 0 ratings'
+        ]);
+        expect(await agent.$eval('[data-testid="csat-agents"] tbody', (el) => el.textContent)).to.include('Sam');
+        await screenshot(agent, 'ratings-quality-1280');
+
+        // A second rating of the same chat is refused.
+        const customerToken = signCustomerToken(t.server.app.config.jwtSecret, { organizationId, sessionId: chat.widget_session_id ?? chat.session_id, chatId: chat.session_id });
+        const again = await t.server.inject({ method: 'POST', url: `/api/chat/session/${chat.session_id}/rating`, headers: { authorization: `Bearer ${customerToken}` }, payload: { score: 1 } });
+        expect(again.statusCode).to.equal(409);
+        const stored = await t.server.app.db('chat_ratings').where({ organization_id: organizationId });
+        expect(stored.map((r: any) => [Number(r.score), r.comment])).to.deep.equal([[4, 'Quick and friendly, thanks Sam']]);
+    });
+});
