@@ -345,6 +345,8 @@ export interface KnowledgeEntry {
     id: number;
     title: string;
     content: string;
+    /** The language it is written in (issue 27: a shipped language's tag); null: the store's default language. */
+    lang: string | null;
     isActive: boolean;
     createdAt: string | null;
     updatedAt: string | null;

@@ -13,7 +13,7 @@ import { KnowledgeEntryModel } from './models';
 import { DEMO_KNOWLEDGE } from './demo-data';
 import { migrations } from './migrations';
 import { withCodes } from '../../core/http/errors';
-import { AI_ERRORS, AiService, KnowledgeInput, knowledgeCreateSchema, knowledgeUpdateSchema } from './services/ai-service';
+import { AI_ERRORS, AiService, KnowledgeInput, knowledgeCreateSchema, knowledgeFields, knowledgeUpdateSchema } from './services/ai-service';
 import { BuiltinProvider } from './providers/builtin';
 import { OpenAiProvider } from './providers/openai';
 import { AiBudget } from './services/budget';
@@ -46,6 +46,8 @@ interface IdParam {
 interface ChatRequest {
     sessionId: string;
     message: string;
+    /** The customer's language as the widget chose it (issue 27); absent: the store's default. */
+    lang?: string;
 }
 
 interface FeedbackRequest {
@@ -80,7 +82,7 @@ const feature: FeaturePlugin = {
         }
         await db.transaction(async (trx) => {
             for (const entry of DEMO_KNOWLEDGE) {
-                await KnowledgeEntryModel.query(trx).insert({ organizationId, title: entry.title, content: entry.content, isActive: true });
+                await KnowledgeEntryModel.query(trx).insert({ organizationId, title: entry.title, content: entry.content, lang: null, isActive: true });
             }
         });
         return [`Created ${DEMO_KNOWLEDGE.length} knowledge entries`];
@@ -141,7 +143,7 @@ const feature: FeaturePlugin = {
                     handler: async (request, h) => h.response(await service.createKnowledge(orgOf(request), request.payload)).code(201)
                 }
             });
-            server.route<{ Payload: { format: 'markdown' | 'csv'; text: string } }>({
+            server.route<{ Payload: { format: 'markdown' | 'csv'; text: string; lang?: string | null } }>({
                 method: 'POST',
                 path: '/api/ai/knowledge/import',
                 options: {
@@ -152,10 +154,12 @@ const feature: FeaturePlugin = {
                     validate: {
                         payload: Joi.object({
                             format: Joi.string().valid('markdown', 'csv').required(),
-                            text: Joi.string().min(1).max(2_000_000).required()
+                            text: Joi.string().min(1).max(2_000_000).required(),
+                            // The language the imported entries are written in (issue 27); absent: the store's default.
+                            lang: knowledgeFields.lang.default(null)
                         }).required()
                     },
-                    handler: async (request, h) => h.response(await service.importKnowledge(orgOf(request), request.payload.format, request.payload.text)).code(201)
+                    handler: async (request, h) => h.response(await service.importKnowledge(orgOf(request), request.payload.format, request.payload.text, request.payload.lang ?? null)).code(201)
                 }
             });
             server.route<{ Params: IdParam; Payload: Partial<KnowledgeInput> }>({
@@ -283,7 +287,14 @@ const feature: FeaturePlugin = {
                     id: 'ai.chat.ask',
                     auth: allow('widget'),
                     tags: ['widget'],
-                    validate: { payload: Joi.object<ChatRequest>({ sessionId: fields.widgetSessionId.required(), message }).required() },
+                    validate: {
+                        payload: Joi.object<ChatRequest>({
+                            sessionId: fields.widgetSessionId.required(),
+                            message,
+                            lang: Joi.string().trim().max(35).pattern(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/)
+                                .messages({ 'string.pattern.base': '"lang" must be a language tag such as en or es-MX' })
+                        }).required()
+                    },
                     handler: async (request) => {
                         const widget = widgetOf(request);
                         await ipLimit.consume(clientIp(request), AI_ERRORS.tooFast);
@@ -296,7 +307,8 @@ const feature: FeaturePlugin = {
                             botInstanceId: widget.botInstanceId,
                             sessionId: request.payload.sessionId,
                             domain: domainOf(request),
-                            verifiedPhone: verifiedPhoneOf(token)
+                            verifiedPhone: verifiedPhoneOf(token),
+                            lang: request.payload.lang ?? null
                         }, request.payload.message);
                     }
                 }

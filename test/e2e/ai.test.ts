@@ -125,6 +125,24 @@ describe('the AI agent screens in a browser', function () {
         await page.close();
     });
 
+    it('writes an entry in Spanish (issue 27): the dialog\'s language, the card\'s tag, and a Spanish customer gets it', async () => {
+        const page = await adminPage('/ai-management');
+        await clickButton(page, 'Add Entry');
+        await page.waitForSelector('#kb-lang');
+        await page.type('#kb-title', 'Tarjetas regalo');
+        await page.type('#kb-content', 'Vendemos tarjetas regalo en todas las cajas, de 10 a 500 $.');
+        await page.select('#kb-lang', 'es');
+        await screenshot(page, 'ai-12-entry-language');
+        await clickButton(page, 'Save', '.bp5-dialog');
+        await page.waitForFunction(() => document.querySelector('.bp5-toast')?.textContent?.includes('Entry created'));
+        const tag = await page.evaluate(() => Array.from(document.querySelectorAll('.lc-ai-entry'))
+            .find((c) => c.querySelector('h3')?.textContent === 'Tarjetas regalo')?.querySelector('[data-testid="entry-language"]')?.textContent);
+        expect(tag).to.equal('ES');
+        const res = await t.server.inject({ method: 'POST', url: '/api/ai/chat', headers: { 'x-widget-key': shop.bot.publicKey }, payload: { sessionId: 'widget_e2e_es', message: '¿Venden tarjetas regalo?', lang: 'es' } });
+        expect(JSON.parse(res.payload).sources.map((x: { title: string }) => x.title)).to.deep.equal(['Tarjetas regalo']);
+        await page.close();
+    });
+
     it('shows the chat history with badges and the unresolved count, and marks a conversation resolved', async () => {
         await ask('widget_e2e_4', 'Is there a military discount?');
         // Answers the agent abstained on are unresolved at once; a confident answer stays pending (issue 23 triage).

@@ -3,6 +3,8 @@ import type { Server } from '@hapi/hapi';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { importCustomers, lastCode } from '../helpers/loyalty';
 import { startFakeOpenAi } from '../helpers/fake-openai';
+import { connectAgent, NesClient, setAvailable } from '../helpers/livechat-client';
+import { aiText } from '../../plugins/ai/texts';
 
 describe('the AI agent with AI_PROVIDER=openai (a local fake chat/completions server)', function () {
     this.timeout(30000);
@@ -12,24 +14,28 @@ describe('the AI agent with AI_PROVIDER=openai (a local fake chat/completions se
     let a: Tenant;
 
     const widget = () => ({ 'x-widget-key': a.bot.publicKey });
-    const ask = async (sessionId: string, message: string, token?: string) => {
+    const clients: NesClient[] = [];
+    const ask = async (sessionId: string, message: string, token?: string, lang?: string) => {
         const res = await server.inject({
-            method: 'POST', url: '/api/ai/chat', payload: { sessionId, message },
+            method: 'POST', url: '/api/ai/chat', payload: { sessionId, message, ...(lang ? { lang } : {}) },
             headers: { ...widget(), ...(token ? { authorization: `Bearer ${token}` } : {}) }
         });
         expect(res.statusCode, res.payload).to.equal(200);
-        return JSON.parse(res.payload) as { answer: string; fallbackAction: string | null; sources: Array<{ title: string }> };
+        return JSON.parse(res.payload) as { answer: string; code?: string; fallbackAction: string | null; sources: Array<{ title: string }> };
     };
 
     before(async () => {
         fake = await startFakeOpenAi();
-        t = await startTestServer({ env: { AI_PROVIDER: 'openai', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test-key', OPENAI_MODEL: 'llama3.1:8b', OPENAI_TIMEOUT_MS: '500', OPENAI_MAX_TOOL_ROUNDS: '2' } });
+        t = await startTestServer({ listen: true, env: { AI_PROVIDER: 'openai', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test-key', OPENAI_MODEL: 'llama3.1:8b', OPENAI_TIMEOUT_MS: '2000', OPENAI_MAX_TOOL_ROUNDS: '2' } });
         server = t.server;
         a = await createTenant(server, 'oai');
         await server.app.services.ai.createKnowledge(a.organization.id, { title: 'Store hours', content: 'Open Monday-Saturday 9AM-8PM and Sunday 10AM-6PM.' });
         await importCustomers(server, a.organization.id, [['+15555550100', 'Ada', 'ada@example.com', 'L-1', 1250], ['+15555550101', 'Bob', 'bob@example.com', 'L-2', 777]]);
     });
     after(async () => {
+        for (const c of clients) {
+            await c.disconnect();
+        }
         await t?.close();
         await fake?.close();
     });
@@ -83,5 +89,48 @@ describe('the AI agent with AI_PROVIDER=openai (a local fake chat/completions se
         fake.script({ toolCall: 'get_order_history' }, { toolCall: 'get_order_history' }, { toolCall: 'get_order_history' });
         const res = await ask('widget_o_5', 'When are you open on Sunday?');
         expect(res.answer).to.equal('Open Monday-Saturday 9AM-8PM and Sunday 10AM-6PM.');
+    });
+
+    describe('asks before handing over, like the built-in agent (issue 30)', () => {
+        it('offers the leave-a-message form, in the customer\'s language, when the model wants to hand over and nobody is available', async () => {
+            fake.script({ toolCall: 'transfer_to_live_agent' });
+            const res = await ask('widget_o_ask1', 'Do you sell gift cards?');
+            expect(res).to.deep.include({ fallbackAction: 'leave_message', code: 'ai.offer_message', answer: aiText('en', 'offerMessage'), sources: [] });
+            fake.script({ toolCall: 'transfer_to_live_agent' });
+            const ar = await ask('widget_o_ask1ar', 'هل تبيعون بطاقات الهدايا؟', undefined, 'ar');
+            expect(ar).to.deep.include({ fallbackAction: 'leave_message', code: 'ai.offer_message', answer: aiText('ar', 'offerMessage') });
+            // The model was told the customer's language.
+            expect(fake.requests.at(-1)!.body.messages[0].content).to.contain('in the customer\'s language (ar)');
+            const history = await server.app.services.ai.history(a.organization.id, { limit: 5, sessionId: 'widget_o_ask1' });
+            expect(history[0]).to.include({ triage: 'unresolved', fallbackAction: 'leave_message' });
+        });
+
+        it('offers a person when one is available and hands over nothing until the customer says yes', async () => {
+            const agent = await connectAgent(t.url, a);
+            clients.push(agent.client);
+            await setAvailable(server, a, true);
+            fake.script({ toolCall: 'transfer_to_live_agent' });
+            const res = await ask('widget_o_ask2', 'Do you sell gift cards?');
+            expect(res).to.deep.include({ fallbackAction: 'offer_live_chat', code: 'ai.offer_person', answer: aiText('en', 'offerPerson') });
+            await new Promise((r) => setTimeout(r, 300));
+            expect(agent.box.messages.filter((m: any) => m.type === 'ai_transfer_request' && m.sessionId === 'widget_o_ask2')).to.deep.equal([]);
+            // The customer's yes: the widget opens the live chat; the agents get the question and the conversation.
+            const created = await server.inject({ method: 'POST', url: '/api/chat/create-session', headers: widget(), payload: { sessionId: 'widget_o_ask2', phoneNumber: null, customerMessage: 'Do you sell gift cards?' } });
+            expect(created.statusCode, created.payload).to.equal(201);
+            const push = await agent.box.waitFor((m: any) => m.type === 'ai_transfer_request' && m.sessionId === 'widget_o_ask2');
+            expect(push.aiConversation.map((turn: any) => turn.question)).to.deep.equal(['Do you sell gift cards?']);
+        });
+
+        it('hands over at once when the customer asked for a person themselves', async () => {
+            const agent = await connectAgent(t.url, a);
+            clients.push(agent.client);
+            await setAvailable(server, a, true);
+            fake.script({ toolCall: 'transfer_to_live_agent' }, { answer: 'Connecting you now.' });
+            const res = await ask('widget_o_ask3', 'I want to talk to a human please');
+            expect(res.fallbackAction).to.equal('live_chat');
+            const push = await agent.box.waitFor((m: any) => m.type === 'ai_transfer_request' && m.sessionId === 'widget_o_ask3');
+            expect(push.originalQuestion).to.equal('I want to talk to a human please');
+            await setAvailable(server, a, false);
+        });
     });
 });

@@ -64,7 +64,7 @@ describe('message catalogues (core/i18n, issue 27)', function () {
     });
 
     it('ships the six launch languages in the widget, the staff app, the SMS and the reply mail, none reviewed yet but English', function () {
-        for (const part of ['widget', 'ui', 'plugins/loyalty', 'plugins/livechat']) {
+        for (const part of ['widget', 'ui', 'plugins/loyalty', 'plugins/livechat', 'plugins/ai']) {
             const catalogues = readFolder(Path.join(ROOT, part, 'locales'));
             expect(catalogues.map((c) => c.lang).sort(), part).to.deep.equal(['ar', 'de', 'en', 'es', 'fr', 'pt-BR']);
             for (const catalogue of catalogues) {

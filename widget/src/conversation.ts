@@ -156,7 +156,7 @@ export function conversation(ctx: ConversationContext) {
         let fallback: AiChatAnswer['fallbackAction'] = null;
         let leave = false;
         try {
-            const res = await api<AiChatAnswer>(config, '/api/ai/chat', { sessionId: sid, message: question }, withToken());
+            const res = await api<AiChatAnswer>(config, '/api/ai/chat', { sessionId: sid, message: question, lang: ctx.lang() }, withToken());
             const sources = (res.sources ?? []).map((x) => x.title).filter(Boolean);
             // A coded answer (the store's AI budget is spent: 'ai.budget_reached') in the customer's language.
             const answer = res.code ? errorText({ code: res.code, message: res.answer }) : res.answer;

@@ -10,6 +10,8 @@ export class KnowledgeEntryModel extends Model {
     organizationId!: number;
     title!: string;
     content!: string;
+    /** The language it is written in (issue 27); null: the store's default language. */
+    lang!: string | null;
     isActive!: boolean;
     createdAt!: number;
     updatedAt!: number;

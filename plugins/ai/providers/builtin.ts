@@ -3,12 +3,24 @@ import { ABSTAIN_BELOW } from '../services/retrieval';
 import { intentOf } from '../services/intents';
 import type { AgentInput, AgentReply, AiProvider } from './types';
 import type { AiSource } from '../../../core/types/api';
+import { aiText } from '../texts';
 
-/** The agent did not know and a person is available: it asks before handing over (issue 30); the widget offers "Talk to a person". */
-export const ABSTAIN_TEXT = 'I\'m not sure about that one. Would you like to talk to a person from our team? You can also pick one of the questions below.';
+/**
+ * The agent did not know and a person is available: it asks before handing over (issue 30); the widget offers "Talk to
+ * a person". These are the English texts; the customer reads them in their language (plugins/ai/locales, issue 27).
+ */
+export const ABSTAIN_TEXT = aiText('en', 'offerPerson');
 /** The agent did not know and nobody is available: the widget opens the leave-a-message form. */
-export const ABSTAIN_TEXT_NO_AGENTS = 'I\'m not sure about that one, and nobody from our team is available right now. Leave us a message and we will answer by email, or pick one of the questions below.';
-export const OTHER_PHONE_TEXT = 'For your privacy I can only look up the loyalty account of the phone number verified in this chat.';
+export const ABSTAIN_TEXT_NO_AGENTS = aiText('en', 'offerMessage');
+export const OTHER_PHONE_TEXT = aiText('en', 'otherPhone');
+
+/** Not knowing, in the customer's language: offering a person when one is available (asking first), else a message. */
+export async function abstainReply(input: AgentInput, provider: AgentReply['provider']): Promise<AgentReply> {
+    const confidence = input.retrieval.confidence;
+    return await input.agentsAvailable()
+        ? { answer: aiText(input.lang, 'offerPerson'), fallbackAction: 'offer_live_chat', sources: [], confidence, provider, code: 'ai.offer_person', abstained: true }
+        : { answer: aiText(input.lang, 'offerMessage'), fallbackAction: 'leave_message', sources: [], confidence, provider, code: 'ai.offer_message', abstained: true };
+}
 
 const ACCOUNT_SOURCE: AiSource = { id: 0, title: 'Your loyalty account', kind: 'tool' };
 
@@ -39,7 +51,8 @@ export class BuiltinProvider implements AiProvider {
         if (intent === 'points' || intent === 'orders' || intent === 'recommendations') {
             const verified = await input.tools.verifiedPhone();
             if (mentioned.some((phone) => phone !== verified)) {
-                return reply(verified ? OTHER_PHONE_TEXT : `${OTHER_PHONE_TEXT} ${input.tools.verifyText}`, verified ? null : 'verify_phone');
+                const other = aiText(input.lang, 'otherPhone');
+                return reply(verified ? other : `${other} ${input.tools.verifyText}`, verified ? null : 'verify_phone');
             }
             const result = await input.tools.run(intent);
             if (!result.ok) {
@@ -52,9 +65,6 @@ export class BuiltinProvider implements AiProvider {
             return reply(top.source.answer, null, [{ id: top.source.id, title: top.source.title, kind: top.source.kind }], input.retrieval.confidence);
         }
         // Nothing handed over here: the customer chooses (the widget's "Talk to a person", or the form to leave a message).
-        const abstain = await input.agentsAvailable()
-            ? { ...reply(ABSTAIN_TEXT, 'offer_live_chat', [], input.retrieval.confidence), code: 'ai.offer_person' as const }
-            : { ...reply(ABSTAIN_TEXT_NO_AGENTS, 'leave_message', [], input.retrieval.confidence), code: 'ai.offer_message' as const };
-        return { ...abstain, abstained: true };
+        return abstainReply(input, this.name);
     }
 }

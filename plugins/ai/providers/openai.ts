@@ -4,7 +4,8 @@ import type { AiSource } from '../../../core/types/api';
 import { ABSTAIN_BELOW } from '../services/retrieval';
 import type { ToolName, ToolResult } from '../services/tools';
 import type { AgentInput, AgentReply, AiProvider } from './types';
-import { BuiltinProvider } from './builtin';
+import { abstainReply, BuiltinProvider } from './builtin';
+import { intentOf } from '../services/intents';
 
 type OpenAiConfig = Config['ai']['openai'];
 
@@ -28,7 +29,7 @@ const TOOLS: Array<{ name: string; tool: ToolName; description: string }> = [
     { name: 'get_loyalty_points', tool: 'points', description: 'The loyalty points balance of the customer in this chat (needs their phone verified by SMS code).' },
     { name: 'get_order_history', tool: 'orders', description: 'The last 5 orders of the customer in this chat (needs their phone verified by SMS code).' },
     { name: 'get_recommendations', tool: 'recommendations', description: 'Product recommendations from the orders of the customer in this chat (needs their phone verified).' },
-    { name: 'transfer_to_live_agent', tool: 'transfer', description: 'Hand the customer to a human agent of the store, with this conversation. Use when they ask for a person or you cannot help.' }
+    { name: 'transfer_to_live_agent', tool: 'transfer', description: 'Hand the customer to a human agent of the store, with this conversation. Use when they ask for a person, or when you cannot help: then the customer is first asked whether they want a person.' }
 ];
 
 export class ProviderFailure extends Error {}
@@ -45,10 +46,10 @@ export class OpenAiProvider implements AiProvider {
 
     constructor(private readonly config: OpenAiConfig, private readonly log: Logger) {}
 
-    persona(storeName: string): string {
+    persona(storeName: string, lang?: string | null): string {
         return [
-            `You are the friendly customer support assistant of ${storeName}. Answer in one to three short sentences.`,
-            'Answer questions about the store only from the store information below. If it does not contain the answer, say you are not sure and offer to transfer the customer to a live agent; never invent prices, dates or policies.',
+            `You are the friendly customer support assistant of ${storeName}. Answer in one to three short sentences${lang ? `, in the customer's language (${lang})` : ''}.`,
+            'Answer questions about the store only from the store information below. If it does not contain the answer, call transfer_to_live_agent (the customer is asked first whether they want a person); never invent prices, dates or policies.',
             'For the customer\'s own points, orders or recommendations call the tools; never ask for or accept a phone number in the chat, the tools know the verified one.',
             'If the customer asks for a human, call transfer_to_live_agent.'
         ].join(' ');
@@ -110,7 +111,7 @@ export class OpenAiProvider implements AiProvider {
             ? confident.map((h) => `## ${h.source.title}\n${h.source.answer}`).join('\n\n')
             : '(nothing in the store information matches this question)';
         const messages: Message[] = [
-            { role: 'system', content: `${this.persona(input.storeName)}\n\nStore information:\n${context}` }
+            { role: 'system', content: `${this.persona(input.storeName, input.lang)}\n\nStore information:\n${context}` }
         ];
         for (const turn of input.history.slice(-6)) {
             messages.push({ role: 'user', content: turn.question }, { role: 'assistant', content: turn.answer });
@@ -142,6 +143,12 @@ export class OpenAiProvider implements AiProvider {
                 let result: ToolResult;
                 if (!tool) {
                     result = { ok: false, needs: 'live_chat_unavailable', text: `There is no tool named ${call.function.name}.` };
+                }
+                else if (tool.tool === 'transfer' && intentOf(input.question) !== 'human') {
+                    // The model wants to hand over, but the customer did not ask for a person: like the built-in agent,
+                    // ask first (issue 30): "Talk to a person" when someone is available, else the leave-a-message form.
+                    // Nothing is handed over; the widget opens the live chat only on the customer's yes.
+                    return abstainReply(input, this.name);
                 }
                 else {
                     result = await input.tools.run(tool.tool);

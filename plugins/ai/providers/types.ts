@@ -10,6 +10,8 @@ export interface AgentInput {
     /** This widget session's earlier exchanges, oldest first. */
     history: AiTurn[];
     tools: ToolBox;
+    /** The customer's language (issue 27, a BCP 47 tag): the agent's own texts are written in it; null: English. */
+    lang?: string | null;
     /** True when a live agent is available (the abstain fallback offers live chat then, else the questions). */
     agentsAvailable: () => Promise<boolean>;
 }

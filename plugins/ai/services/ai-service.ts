@@ -11,7 +11,7 @@ import type {
 import { AiAgentSettingsModel, AiChatHistoryModel, AiFunctionCallModel, KnowledgeEntryModel } from '../models';
 import type { AiProvider } from '../providers/types';
 import { ABSTAIN_TEXT, ABSTAIN_TEXT_NO_AGENTS } from '../providers/builtin';
-import { ABSTAIN_BELOW, AnswerSource, KnowledgeIndex, WEAK_TERMS } from './retrieval';
+import { ABSTAIN_BELOW, AnswerSource, KnowledgeIndex, RetrievalResult, WEAK_TERMS } from './retrieval';
 import type { KnowledgeMatch, KnowledgeRetrieval } from '../../../core/types/knowledge';
 import { ImportError, MAX_CONTENT, MAX_TITLE, parseKnowledge } from './knowledge-import';
 import { LiveSupport, ToolBox } from './tools';
@@ -19,6 +19,9 @@ import type { AiBudget } from './budget';
 import { AI_BUDGET_CODE, AI_BUDGET_TEXT } from './budget';
 import { intentOf } from './intents';
 import { retrieveInContext } from './follow-up';
+import { aiText } from '../texts';
+import { matchLanguage, SHIPPED_LANGUAGES } from '../../../core/shared/languages';
+import { detectLanguage, RETRIEVAL_LANGUAGES, RetrievalLanguage } from './language';
 import { coded, CustomerError } from '../../../core/http/errors';
 import { feedbackTriage, initialTriage, resolveSilent, triageColumns } from './triage';
 import type { AiBulkResolveAnswer } from '../../../core/types/api';
@@ -37,24 +40,30 @@ export const AI_ERRORS = {
 export interface KnowledgeInput {
     title: string;
     content: string;
+    /** The language it is written in (issue 27); null or absent: the store's default language. */
+    lang?: string | null;
     isActive?: boolean;
 }
 
 export const knowledgeFields = {
     title: Joi.string().trim().min(1).max(MAX_TITLE),
     content: Joi.string().trim().min(1).max(MAX_CONTENT),
+    lang: Joi.string().valid(...SHIPPED_LANGUAGES).allow(null)
+        .messages({ 'any.only': `"lang" must be one of ${SHIPPED_LANGUAGES.join(', ')}, or null for the store's default language` }),
     isActive: Joi.boolean()
 };
 
 export const knowledgeCreateSchema = Joi.object<KnowledgeInput>({
     title: knowledgeFields.title.required(),
     content: knowledgeFields.content.required(),
+    lang: knowledgeFields.lang.default(null),
     isActive: knowledgeFields.isActive.default(true)
 });
 
 export const knowledgeUpdateSchema = Joi.object<Partial<KnowledgeInput>>({
     title: knowledgeFields.title,
     content: knowledgeFields.content,
+    lang: knowledgeFields.lang,
     isActive: knowledgeFields.isActive
 }).min(1);
 
@@ -66,6 +75,8 @@ export interface ChatContext {
     domain: string | null;
     /** The phone the customer's token proves (core/auth/customer-token.ts), or null: tier-2 tools read only this. */
     verifiedPhone: string | null;
+    /** The customer's language as the widget chose it (issue 27, a BCP 47 tag), or null: the store's default. */
+    lang?: string | null;
 }
 
 /** A session counts as active while it asked something within this window. */
@@ -74,7 +85,10 @@ export const ACTIVE_SESSION_MS = 30 * 60_000;
 export const RATES_WINDOW_MS = 30 * 24 * 3600_000;
 
 function toEntry(row: KnowledgeEntryModel): KnowledgeEntry {
-    return { id: row.id, title: row.title, content: row.content, isActive: row.isActive, createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt) };
+    return {
+        id: row.id, title: row.title, content: row.content, lang: row.lang ?? null, isActive: row.isActive,
+        createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt)
+    };
 }
 
 function toRecord(row: AiChatHistoryModel): AiChatRecord {
@@ -90,19 +104,54 @@ function toRecord(row: AiChatHistoryModel): AiChatRecord {
  * What the built-in agent answers from: the store's active knowledge entries, its active questions (but those the
  * widget's own flows and the agent's tools answer: "check my points", "live support") and the store's information.
  */
-export function answerSources(knowledge: ReadonlyArray<Pick<KnowledgeEntry, 'id' | 'title' | 'content'>>,
-    questions: ReadonlyArray<{ id: number; question: string; answer: string }>, store: { storeName: string; domain: string | null }): AnswerSource[] {
+export function answerSources(knowledge: ReadonlyArray<Pick<KnowledgeEntry, 'id' | 'title' | 'content'> & { lang?: string | null }>,
+    questions: ReadonlyArray<{ id: number; question: string; answer: string; lang?: string | null }>,
+    store: { storeName: string; domain: string | null; lang?: string | null }): AnswerSource[] {
     return [
-        ...knowledge.map((k) => ({ key: `knowledge:${k.id}`, kind: 'knowledge' as const, id: k.id, title: k.title, text: k.content, answer: k.content })),
+        ...knowledge.map((k) => ({
+            key: `knowledge:${k.id}`, kind: 'knowledge' as const, id: k.id, title: k.title, text: k.content, answer: k.content, language: retrievalLanguage(k.lang)
+        })),
         // (a points-check or live-support question may have no answer at all: nothing to answer from)
         ...questions.filter((q) => !intentOf(q.question) && q.answer.trim() !== '')
-            .map((q) => ({ key: `question:${q.id}`, kind: 'question' as const, id: q.id, title: q.question, text: q.answer, answer: q.answer })),
+            .map((q) => ({ key: `question:${q.id}`, kind: 'question' as const, id: q.id, title: q.question, text: q.answer, answer: q.answer, language: retrievalLanguage(q.lang) })),
         {
             key: 'store', kind: 'store', id: 0, title: `About ${store.storeName}`,
             text: `${store.storeName} store name website site ${store.domain ?? ''}`,
-            answer: `You're chatting with ${store.storeName}${store.domain ? ` (${store.domain})` : ''}. Ask me about our hours, points, returns or promotions.`
+            answer: store.domain
+                ? aiText(store.lang, 'storeAboutDomain', { store: store.storeName, domain: store.domain })
+                : aiText(store.lang, 'storeAbout', { store: store.storeName })
         }
     ];
+}
+
+/** The stemming language of a shipped language's tag ('pt-BR' → pt), or undefined (none given: detected from the text). */
+export function retrievalLanguage(tag: string | null | undefined): RetrievalLanguage | undefined {
+    const primary = (tag ?? '').split('-')[0].toLowerCase() as RetrievalLanguage;
+    return RETRIEVAL_LANGUAGES.includes(primary) ? primary : undefined;
+}
+
+/** The shipped language a question is written in, as far as its words show (null: they do not). */
+function questionLanguage(question: string): string | null {
+    const detected = detectLanguage(question);
+    return detected ? matchLanguage(detected, SHIPPED_LANGUAGES) : null;
+}
+
+/**
+ * The answer sources grouped by the language they are written in (issue 27): an entry or question without one is in
+ * the store's default language; each group has the store's information, introduced in its language.
+ */
+export function sourcesByLanguage(knowledge: ReadonlyArray<Pick<KnowledgeEntry, 'id' | 'title' | 'content' | 'lang'>>,
+    questions: ReadonlyArray<{ id: number; question: string; answer: string; lang?: string | null }>,
+    store: { storeName: string; domain: string | null; defaultLang: string }): Map<string, AnswerSource[]> {
+    const langs = new Set<string>([store.defaultLang, ...knowledge.map((k) => k.lang ?? store.defaultLang), ...questions.map((q) => q.lang ?? store.defaultLang)]);
+    const groups = new Map<string, AnswerSource[]>();
+    for (const lang of langs) {
+        groups.set(lang, answerSources(
+            knowledge.filter((k) => (k.lang ?? store.defaultLang) === lang), questions.filter((q) => (q.lang ?? store.defaultLang) === lang),
+            { storeName: store.storeName, domain: store.domain, lang }
+        ));
+    }
+    return groups;
 }
 
 /** The best source for a text and whether the agent would answer from it (DESIGN §10: the message decision reads this). */
@@ -127,9 +176,16 @@ function startOfUtcDay(t = Date.now()): number {
     return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
 }
 
-interface CachedIndex {
-    fingerprint: string;
+/** A store's indexes: over every source (staff's test, the widget's message decision) and per language (customers). */
+export interface StoreIndexes {
     index: KnowledgeIndex;
+    /** Per shipped language tag: the sources written in it (an entry without a language in the store's default). */
+    byLang: Map<string, KnowledgeIndex>;
+    defaultLang: string;
+}
+
+interface CachedIndex extends StoreIndexes {
+    fingerprint: string;
 }
 
 export interface AiServiceDeps {
@@ -192,7 +248,7 @@ export class AiService implements KnowledgeRetrieval {
 
     async createKnowledge(organizationId: number, input: KnowledgeInput): Promise<KnowledgeEntry> {
         const row = await KnowledgeEntryModel.query(this.db).insertAndFetch({
-            organizationId, title: input.title, content: input.content, isActive: input.isActive ?? true
+            organizationId, title: input.title, content: input.content, lang: input.lang ?? null, isActive: input.isActive ?? true
         });
         return toEntry(row);
     }
@@ -207,7 +263,7 @@ export class AiService implements KnowledgeRetrieval {
     }
 
     /** Markdown or CSV (knowledge-import.ts): all entries stored, or on any problem none (a 400 naming the line). */
-    async importKnowledge(organizationId: number, format: 'markdown' | 'csv', text: string): Promise<{ created: number; entries: KnowledgeEntry[] }> {
+    async importKnowledge(organizationId: number, format: 'markdown' | 'csv', text: string, lang: string | null = null): Promise<{ created: number; entries: KnowledgeEntry[] }> {
         let parsed;
         try {
             parsed = parseKnowledge(format, text);
@@ -221,7 +277,7 @@ export class AiService implements KnowledgeRetrieval {
         const entries = await this.db.transaction(async (trx) => {
             const rows: KnowledgeEntry[] = [];
             for (const entry of parsed) {
-                rows.push(toEntry(await KnowledgeEntryModel.query(trx).insertAndFetch({ organizationId, ...entry })));
+                rows.push(toEntry(await KnowledgeEntryModel.query(trx).insertAndFetch({ organizationId, ...entry, lang })));
             }
             return rows;
         });
@@ -235,7 +291,7 @@ export class AiService implements KnowledgeRetrieval {
      * entries (count, newest update, id sum) plus the active questions and the store name, so every node sees
      * an edit at its next question.
      */
-    async indexFor(organizationId: number): Promise<{ index: KnowledgeIndex; storeName: string }> {
+    async indexFor(organizationId: number): Promise<StoreIndexes & { storeName: string }> {
         const services = this.deps.services();
         const [agg, questions, organization] = await Promise.all([
             this.knowledge(organizationId).where('is_active', true)
@@ -244,18 +300,32 @@ export class AiService implements KnowledgeRetrieval {
             services.tenants.getOrganization(organizationId)
         ]);
         const storeName = organization?.storeName || organization?.name || 'our store';
+        const defaultLang = organization?.languages?.default ?? 'en';
         const fingerprint = Crypto.createHash('sha1').update(JSON.stringify([
-            agg.n, agg.u, agg.s, storeName, questions.map((q) => [q.id, q.updatedAt])
+            agg.n, agg.u, agg.s, storeName, defaultLang, questions.map((q) => [q.id, q.updatedAt])
         ])).digest('hex');
         const cached = this.indexes.get(organizationId);
         if (cached && cached.fingerprint === fingerprint) {
-            return { index: cached.index, storeName };
+            return { index: cached.index, byLang: cached.byLang, defaultLang: cached.defaultLang, storeName };
         }
         const knowledge = await this.listKnowledge(organizationId, { activeOnly: true });
-        const sources = answerSources(knowledge, questions, { storeName, domain: organization?.domain ?? null });
-        const index = new KnowledgeIndex(sources);
-        this.indexes.set(organizationId, { fingerprint, index });
-        return { index, storeName };
+        const domain = organization?.domain ?? null;
+        const groups = sourcesByLanguage(knowledge, questions, { storeName, domain, defaultLang });
+        const byLang = new Map<string, KnowledgeIndex>();
+        let index: KnowledgeIndex;
+        if (groups.size === 1) {
+            // One language (most stores): one index serves everyone.
+            index = new KnowledgeIndex(groups.get(defaultLang) ?? []);
+            byLang.set(defaultLang, index);
+        }
+        else {
+            index = new KnowledgeIndex(answerSources(knowledge, questions, { storeName, domain, lang: defaultLang }));
+            for (const [lang, sources] of groups) {
+                byLang.set(lang, new KnowledgeIndex(sources));
+            }
+        }
+        this.indexes.set(organizationId, { fingerprint, index, byLang, defaultLang });
+        return { index, byLang, defaultLang, storeName };
     }
 
     /**
@@ -296,12 +366,34 @@ export class AiService implements KnowledgeRetrieval {
         return rows.reverse().map((r) => ({ question: r.userQuestion, answer: r.aiResponse, fallbackAction: r.fallbackAction, createdAt: iso(r.createdAt) }));
     }
 
-    private async respond(organizationId: number, question: string, tools: ToolBox, history: AiTurn[]) {
-        const { index, storeName } = await this.indexFor(organizationId);
-        // A follow-up ("and to Canada?") is read with the session's last question (follow-up.ts).
-        const { retrieval } = retrieveInContext(index, question, history);
+    /**
+     * Retrieval in the customer's language first (issue 27): the entries written in it (the widget's language, else the
+     * one the question is written in), then the store's default language's; the first that answers confidently wins.
+     * Without a customer language (staff's test): every source at once.
+     */
+    private async retrieveInLanguage(organizationId: number, question: string, history: AiTurn[], lang: string | null | undefined) {
+        const { index, byLang, defaultLang, storeName } = await this.indexFor(organizationId);
+        if (lang === undefined) {
+            return { retrieval: retrieveInContext(index, question, history).retrieval, storeName, replyLang: defaultLang };
+        }
+        const customer = matchLanguage(lang, [...byLang.keys(), ...SHIPPED_LANGUAGES]);
+        const order = [...new Set([customer, questionLanguage(question), defaultLang].filter((l): l is string => !!l && byLang.has(l)))];
+        let first: RetrievalResult | null = null;
+        for (const l of order) {
+            // A follow-up ("and to Canada?") is read with the session's last question (follow-up.ts).
+            const { retrieval } = retrieveInContext(byLang.get(l) as KnowledgeIndex, question, history);
+            if (retrieval.confidence >= ABSTAIN_BELOW) {
+                return { retrieval, storeName, replyLang: customer ?? defaultLang };
+            }
+            first ??= retrieval;
+        }
+        return { retrieval: first ?? retrieveInContext(index, question, history).retrieval, storeName, replyLang: customer ?? defaultLang };
+    }
+
+    private async respond(organizationId: number, question: string, tools: ToolBox, history: AiTurn[], lang?: string | null) {
+        const { retrieval, storeName, replyLang } = await this.retrieveInLanguage(organizationId, question, history, lang);
         const reply = await this.deps.provider.answer({
-            question, storeName, retrieval, history, tools,
+            question, storeName, retrieval, history, tools, lang: replyLang,
             agentsAvailable: async () => !!this.support && this.support.agentsAvailable(organizationId)
         });
         return { reply, retrieval };
@@ -318,7 +410,7 @@ export class AiService implements KnowledgeRetrieval {
         }
         if (this.deps.budget && !await this.deps.budget.take(ctx.organizationId)) {
             // Nothing asked of the provider and nothing stored: the customer keeps the questions and the team.
-            return { answer: AI_ERRORS.budgetReached.message, code: AI_ERRORS.budgetReached.code, fallbackAction: 'questions', historyId: null, sources: [] };
+            return { answer: aiText(ctx.lang, 'budget'), code: AI_ERRORS.budgetReached.code, fallbackAction: 'questions', historyId: null, sources: [] };
         }
         // The question that led to a hand-off: the last one that was not itself a request for a human.
         const earlier = [...history].reverse().find((t) => intentOf(t.question) !== 'human');
@@ -329,9 +421,10 @@ export class AiService implements KnowledgeRetrieval {
             domain: ctx.domain,
             verifiedPhone: ctx.verifiedPhone,
             originalQuestion: intentOf(message) === 'human' && earlier ? earlier.question : message,
-            conversation: [...history, { question: message, answer: '(asked for a live agent)', fallbackAction: 'live_chat', createdAt: new Date().toISOString() }]
+            conversation: [...history, { question: message, answer: '(asked for a live agent)', fallbackAction: 'live_chat', createdAt: new Date().toISOString() }],
+            lang: ctx.lang
         }, () => this.support);
-        const { reply } = await this.respond(ctx.organizationId, message, tools, history);
+        const { reply } = await this.respond(ctx.organizationId, message, tools, history, ctx.lang ?? null);
         const phone = await tools.verifiedPhone();
         // Triage (triage.ts): an abstaining answer (or one that could only point at the questions) and a hand-off are
         // unresolved from the start; anything else waits for the customer's word or silence.
@@ -371,7 +464,7 @@ export class AiService implements KnowledgeRetrieval {
         const tools = new ToolBox(this.db, this.deps.services, {
             organizationId, botInstanceId: null, sessionId: null, domain: null, verifiedPhone: null, originalQuestion: message, conversation: []
         });
-        const { reply, retrieval } = await this.respond(organizationId, message, tools, []);
+        const { reply, retrieval } = await this.respond(organizationId, message, tools, [], undefined);
         return {
             answer: reply.answer,
             fallbackAction: reply.fallbackAction,

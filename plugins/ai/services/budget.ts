@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { Limit, LimitBackend } from '../../../core/http/rate-limit';
+import { aiText } from '../texts';
 
 /** What a customer reads when the store's AI budget is spent (the widget renders the code from its catalogue). */
-export const AI_BUDGET_TEXT = 'Our assistant is taking a short break. You can still choose a question below or ask for a member of our team.';
+export const AI_BUDGET_TEXT = aiText('en', 'budget');
 export const AI_BUDGET_CODE = 'ai.budget_reached' as const;
 
 /**

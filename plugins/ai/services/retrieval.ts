@@ -16,6 +16,8 @@ export interface AnswerSource {
     text: string;
     /** What the agent says when this source answers. */
     answer: string;
+    /** The language it is written in, when staff said so (issue 27); absent: read from its words. */
+    language?: RetrievalLanguage;
 }
 
 export interface RetrievalHit {
@@ -134,7 +136,7 @@ export class KnowledgeIndex {
         this.semanticWeight = options.semanticWeight ?? SEMANTIC_WEIGHT;
         this.sentenceWeight = options.sentenceWeight ?? SENTENCE_WEIGHT;
         // Each source in its language; one that shows none ("Horario: lunes a viernes 9:00-20:00") in the store's main one.
-        const detected = sources.map((s) => detectLanguage(`${s.title} ${s.text}`));
+        const detected = sources.map((s) => s.language ?? detectLanguage(`${s.title} ${s.text}`));
         const counts = new Map<RetrievalLanguage, number>();
         for (const language of detected) {
             if (language) {

@@ -27,9 +27,9 @@ const SYNONYM_GROUPS: string[][] = [
     ['hour', 'open', 'close', 'opening', 'closing', 'time', 'schedule'],
     ['earn', 'collect', 'accumul', 'gain', 'accru', 'rack', 'get'],
     ['point', 'reward', 'rewards'],
-    ['return', 'refund', 'exchang', 'send back', 'money back'],
-    ['ship', 'deliveri', 'deliv', 'shipment', 'post', 'mail'],
-    ['discount', 'promot', 'promo', 'sale', 'deal', 'coupon', 'off'],
+    ['return', 'refund', 'exchang', 'send back', 'sending back', 'money back', 'bring back', 'take back'],
+    ['ship', 'deliveri', 'deliv', 'shipment', 'post', 'mail', 'arriv'],
+    ['discount', 'promot', 'promo', 'sale', 'deal', 'coupon', 'off', 'reduction', 'bargain'],
     ['member', 'membership', 'loyalti', 'program', 'programm', 'club', 'sign', 'join', 'enrol', 'regist'],
     ['store', 'shop', 'locat', 'branch', 'outlet'],
     ['expir', 'valid', 'lapse', 'vanish', 'disappear', 'lose', 'lost'],
@@ -42,13 +42,21 @@ const SYNONYM_GROUPS: string[][] = [
     ['item', 'product', 'thing', 'merchandis', 'stuff', 'good'],
     ['wear', 'worn', 'unworn'],
     ['pay', 'payment', 'card', 'credit', 'cash'],
-    ['contact', 'call', 'phone', 'email', 'reach']
+    ['contact', 'call', 'phone', 'email', 'reach'],
+    ['warranti', 'guarante', 'protect', 'coverag'],
+    ['repair', 'fix', 'broken', 'mend'],
+    ['appoint', 'book', 'booking', 'reserv'],
+    ['student', 'universiti', 'colleg', 'school']
 ];
+
+/** The groups' phrases of two words ("send back"): a text's phrase becomes one token ("sendback") before stemming. */
+const PHRASES = SYNONYM_GROUPS.flat().filter((w) => w.includes(' '));
+const PHRASE = PHRASES.length ? new RegExp(`\\b(${PHRASES.join('|')})\\b`, 'g') : null;
 
 const SYNONYMS = new Map<string, string>();
 for (const group of SYNONYM_GROUPS) {
     for (const word of group) {
-        const stem = stem0(word);
+        const stem = stem0(word.replace(/ /g, ''));
         if (!SYNONYMS.has(stem)) {
             SYNONYMS.set(stem, stem0(group[0]));
         }
@@ -128,7 +136,8 @@ export function stem(word: string): string {
 
 /** Words of a text, lowercased, apostrophes kept inside words ("don't"), digits kept ("30"). */
 export function tokenize(text: string): string[] {
-    return text.toLowerCase().replace(/[’‘]/g, '\'').match(/[a-z0-9]+(?:'[a-z]+)?/g) ?? [];
+    const lower = text.toLowerCase().replace(/[’‘]/g, '\'');
+    return (PHRASE ? lower.replace(PHRASE, (phrase) => phrase.replace(/ /g, '')) : lower).match(/[a-z0-9]+(?:'[a-z]+)?/g) ?? [];
 }
 
 /** minisearch's processTerm: null drops a stop word. */

@@ -2,6 +2,7 @@ import type { Services } from '../../../core/types';
 import type { AiTurn } from '../../../core/types/api';
 import type { Db } from '../../../core/db';
 import { AiFunctionCallModel } from '../models';
+import { aiText } from '../texts';
 
 /** What a tool answers: text for the customer (or the model), or that the customer must verify a phone first. */
 export type ToolResult =
@@ -24,6 +25,8 @@ export interface ToolContext {
     /** The question the customer asked first in this hand-off, and the conversation so far (transfer). */
     originalQuestion: string;
     conversation: AiTurn[];
+    /** The customer's language (issue 27): the tools' texts are written in it (English when absent). */
+    lang?: string | null;
 }
 
 /**
@@ -43,9 +46,10 @@ export interface LiveSupport {
     }): Promise<unknown>;
 }
 
-export const VERIFY_TEXT = 'To look that up I first need to verify your phone number: enter it below and I will text you a 6-digit code.';
-export const UNAVAILABLE_TEXT = 'I\'m sorry, but our live support team is currently unavailable. Please try again later or continue with the pre-made questions for quick help.';
-export const TRANSFER_TEXT = 'I\'m connecting you with a member of our team now. They will see our conversation so far.';
+/** The English texts (plugins/ai/locales/en.json); a customer reads them in their language (ToolContext.lang). */
+export const VERIFY_TEXT = aiText('en', 'verifyPhone');
+export const UNAVAILABLE_TEXT = aiText('en', 'unavailable');
+export const TRANSFER_TEXT = aiText('en', 'transfer');
 
 /**
  * The tier-2 tools (issue 13). Each reads the phone the customer's token proves (ToolContext.verifiedPhone: the
@@ -55,11 +59,19 @@ export const TRANSFER_TEXT = 'I\'m connecting you with a member of our team now.
  */
 export class ToolBox {
     readonly used: ToolName[] = [];
-    readonly verifyText = VERIFY_TEXT;
 
     constructor(private readonly db: Db, private readonly services: () => Services, private readonly ctx: ToolContext,
         /** Live support when a plugin plugged it in (AiService.useLiveSupport), else null: no hand-off. */
         private readonly liveSupport: () => LiveSupport | null = () => null) {}
+
+    /** What asks the customer to verify their phone, in their language. */
+    get verifyText(): string {
+        return this.text('verifyPhone');
+    }
+
+    private text(key: Parameters<typeof aiText>[1], args?: Record<string, unknown>): string {
+        return aiText(this.ctx.lang, key, args);
+    }
 
     private async record(name: ToolName, success: boolean): Promise<void> {
         this.used.push(name);
@@ -84,29 +96,29 @@ export class ToolBox {
         const phone = await this.verifiedPhone();
         if (!phone) {
             await this.record('points', false);
-            return { ok: false, needs: 'verify_phone', text: VERIFY_TEXT };
+            return { ok: false, needs: 'verify_phone', text: this.verifyText };
         }
         const customer = await this.services().loyalty.customer(this.ctx.organizationId, phone);
         await this.record('points', !!customer);
         if (!customer) {
-            return { ok: true, text: 'I couldn\'t find a loyalty account for your phone number. You can sign up for our loyalty program in any store!' };
+            return { ok: true, text: this.text('noAccount') };
         }
-        return { ok: true, text: `You have ${customer.points.toLocaleString('en-US')} points.`, data: { points: customer.points } };
+        return { ok: true, text: this.text('points', { points: customer.points }), data: { points: customer.points } };
     }
 
     async orders(): Promise<ToolResult> {
         const phone = await this.verifiedPhone();
         if (!phone) {
             await this.record('orders', false);
-            return { ok: false, needs: 'verify_phone', text: VERIFY_TEXT };
+            return { ok: false, needs: 'verify_phone', text: this.verifyText };
         }
         const history = await this.services().loyalty.orderHistory(this.ctx.organizationId, phone, 5);
         await this.record('orders', history.found);
         if (!history.found || !history.orders.length) {
-            return { ok: true, text: 'I couldn\'t find any orders for your account yet.' };
+            return { ok: true, text: this.text('noOrders') };
         }
         const lines = history.orders.map((o) => `${o.orderDate.slice(0, 10)}: ${o.quantity} × ${o.productName} ($${o.price.toFixed(2)})`);
-        return { ok: true, text: `Your last ${history.orders.length === 1 ? 'order' : `${history.orders.length} orders`}:\n${lines.join('\n')}`, data: { orders: history.orders } };
+        return { ok: true, text: `${this.text('lastOrders', { count: history.orders.length })}\n${lines.join('\n')}`, data: { orders: history.orders } };
     }
 
     /** From the customer's own orders: what they buy most, to buy again. */
@@ -114,7 +126,7 @@ export class ToolBox {
         const phone = await this.verifiedPhone();
         if (!phone) {
             await this.record('recommendations', false);
-            return { ok: false, needs: 'verify_phone', text: VERIFY_TEXT };
+            return { ok: false, needs: 'verify_phone', text: this.verifyText };
         }
         const history = await this.services().loyalty.orderHistory(this.ctx.organizationId, phone, 20);
         await this.record('recommendations', history.found);
@@ -124,9 +136,9 @@ export class ToolBox {
         }
         const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([name]) => name);
         if (!top.length) {
-            return { ok: true, text: 'I don\'t have enough of your orders yet to recommend something. Our current promotions are a good place to start!' };
+            return { ok: true, text: this.text('noRecommendations') };
         }
-        return { ok: true, text: `Based on your orders, you might like to pick up again: ${top.join(', ')}.`, data: { products: top } };
+        return { ok: true, text: this.text('recommendations', { products: top.join(', ') }), data: { products: top } };
     }
 
     /** Hands the customer to a live agent with the conversation (through the live-support port, when one is plugged in). */
@@ -134,7 +146,7 @@ export class ToolBox {
         const livechat = this.liveSupport();
         if (!this.ctx.sessionId || !livechat || !await livechat.agentsAvailable(this.ctx.organizationId)) {
             await this.record('transfer', false);
-            return { ok: false, needs: 'live_chat_unavailable', text: UNAVAILABLE_TEXT };
+            return { ok: false, needs: 'live_chat_unavailable', text: this.text('unavailable') };
         }
         const phone = await this.verifiedPhone();
         await livechat.handOff({
@@ -147,6 +159,6 @@ export class ToolBox {
             aiConversation: this.ctx.conversation
         });
         await this.record('transfer', true);
-        return { ok: true, text: TRANSFER_TEXT };
+        return { ok: true, text: this.text('transfer') };
     }
 }

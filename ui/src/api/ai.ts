@@ -7,6 +7,8 @@ export type { AiBulkResolveAnswer, AiSourceUsage, AiChatRecord, AiSessionsSummar
 export interface KnowledgeInput {
     title: string;
     content: string;
+    /** The language it is written in (issue 27); null: the store's default. */
+    lang?: string | null;
     isActive?: boolean;
 }
 

@@ -13,6 +13,7 @@ import { AdminTextKey, Translate, useT } from '../i18n';
 import { useStaffTime } from '../time';
 import '../features/ai/ai.css';
 import { AppDialog, EmptyState } from '../components/a11y';
+import { languageName, useStoreLanguages } from '../features/widget/WidgetLanguagesCard';
 
 /** SPEC §9: the content preview is cut at 300 characters. */
 export const PREVIEW_LENGTH = 300;
@@ -45,12 +46,14 @@ function EntryDialog({ initial, prefill, onClose, toast }: { initial: KnowledgeE
     const [title, setTitle] = useState(initial?.title ?? prefill?.slice(0, 300) ?? '');
     const [content, setContent] = useState(initial?.content ?? '');
     const [isActive, setActive] = useState(initial?.isActive ?? true);
+    const [lang, setLang] = useState(initial?.lang ?? '');
+    const languages = useStoreLanguages();
     const create = useCreateKnowledge();
     const update = useUpdateKnowledge();
     const pending = create.isPending || update.isPending;
     const canSave = title.trim() !== '' && content.trim() !== '' && !pending;
     const save = () => {
-        const input = { title: title.trim(), content: content.trim(), isActive };
+        const input = { title: title.trim(), content: content.trim(), isActive, lang: lang || null };
         if (initial) {
             update.mutate({ id: initial.id, ...input }, {
                 onSuccess: () => {
@@ -79,6 +82,11 @@ function EntryDialog({ initial, prefill, onClose, toast }: { initial: KnowledgeE
                 </FormGroup>
                 <FormGroup label={t('ai.entry.content')} labelFor="kb-content" labelInfo={t('common.required')}>
                     <TextArea id="kb-content" value={content} onChange={(e) => setContent(e.target.value)} fill rows={8} maxLength={10000} autoFocus={!!prefill} />
+                </FormGroup>
+                <FormGroup label={t('ai.kb.language')} labelFor="kb-lang" helperText={t('ai.kb.languageHelp')}>
+                    <HTMLSelect id="kb-lang" value={lang} fill onChange={(e) => setLang(e.currentTarget.value)}
+                        options={[{ value: '', label: t('ai.kb.languageDefault', { name: languageName(languages.data?.default ?? 'en') }) },
+                            ...(languages.data?.shipped ?? []).map((l) => ({ value: l, label: languageName(l) }))]} />
                 </FormGroup>
                 <Switch label={t('common.active')} checked={isActive} onChange={(e) => setActive((e.target as HTMLInputElement).checked)} />
             </DialogBody>
@@ -146,6 +154,7 @@ function EntryCard({ entry, usage, onEdit, onDelete, toast }: { entry: Knowledge
         <Card className="lc-ai-entry" data-entry-id={entry.id}>
             <div className="lc-ai-entry-head">
                 <h3 className="lc-ai-entry-title">{entry.title}</h3>
+                {entry.lang && <Tag minimal data-testid="entry-language" title={languageName(entry.lang)}>{entry.lang.toUpperCase()}</Tag>}
                 <Tag minimal intent={entry.isActive ? Intent.SUCCESS : Intent.NONE}>{entry.isActive ? t('common.active') : t('common.inactive')}</Tag>
             </div>
             <p className="lc-ai-preview">{preview(entry.content)}</p>
