@@ -4,8 +4,10 @@ import { ApiError } from '../api/client';
 import type { Organization } from '../api/tenants';
 import { ProviderChoice, useCheckLoyaltyProvider, useLoyaltyProvider, useSaveLoyaltyProvider } from '../api/loyalty';
 import { AppDialog } from './a11y';
+import { Translate, useT } from '../i18n';
 
-const NAMES = { builtin: 'Built-in (tables and CSV import)', alpineiq: 'Alpine IQ' } as const;
+/** The providers by name, in the reader's language (Alpine IQ is a product name). */
+const providerName = (t: Translate, provider: 'builtin' | 'alpineiq') => (provider === 'builtin' ? t('loyaltyProvider.builtin') : 'Alpine IQ');
 
 /** The origin a base URL sends to (a stored key belongs to one), or null for text that is not a URL yet. */
 function originOf(url: string): string | null {
@@ -17,8 +19,8 @@ function originOf(url: string): string | null {
     }
 }
 
-function errorText(error: unknown): string {
-    return error instanceof ApiError ? error.serverMessage : 'Network error. Please try again.';
+function errorText(error: unknown, t: Translate): string {
+    return error instanceof ApiError ? error.serverMessage : t('login.networkError');
 }
 
 /**
@@ -27,6 +29,7 @@ function errorText(error: unknown): string {
  * is never shown: the server only says whether one is stored; an empty key field keeps it.
  */
 export function LoyaltyProviderDialog({ organization, onClose }: { organization: Organization | null; onClose: () => void }) {
+    const t = useT();
     const id = organization?.id ?? null;
     const settings = useLoyaltyProvider(id);
     const save = useSaveLoyaltyProvider(id);
@@ -69,40 +72,40 @@ export function LoyaltyProviderDialog({ organization, onClose }: { organization:
         setSaved(false);
         setForm({ ...form, [key]: e.target.value });
     };
-    const defaultLabel = data ? `Server default (${NAMES[data.serverDefault.provider]})` : 'Server default';
+    const defaultLabel = data ? t('loyaltyProvider.serverDefaultOf', { name: providerName(t, data.serverDefault.provider) }) : t('loyaltyProvider.serverDefault');
 
     return (
-        <AppDialog title={organization ? `Loyalty provider: ${organization.name}` : 'Loyalty provider'} isOpen={!!organization} onClose={onClose} className="lc-dialog">
-            <form onSubmit={submit} aria-label="Loyalty provider settings">
+        <AppDialog title={organization ? t('loyaltyProvider.titleOf', { name: organization.name }) : t('loyaltyProvider.title')} isOpen={!!organization} onClose={onClose} className="lc-dialog">
+            <form onSubmit={submit} aria-label={t('loyaltyProvider.settings')}>
                 <DialogBody>
                     {settings.isPending && <Spinner size={24} />}
-                    {settings.error ? <Callout intent="danger" icon="error" className="lc-form-error">{errorText(settings.error)}</Callout> : null}
-                    {save.error ? <Callout intent="danger" icon="error" className="lc-form-error" role="alert">{errorText(save.error)}</Callout> : null}
-                    {saved && !save.error ? <Callout intent="success" icon="tick" className="lc-form-error" role="status">Saved. Customers are now looked up in {NAMES[save.data?.effectiveProvider ?? 'builtin']}.</Callout> : null}
+                    {settings.error ? <Callout intent="danger" icon="error" className="lc-form-error">{errorText(settings.error, t)}</Callout> : null}
+                    {save.error ? <Callout intent="danger" icon="error" className="lc-form-error" role="alert">{errorText(save.error, t)}</Callout> : null}
+                    {saved && !save.error ? <Callout intent="success" icon="tick" className="lc-form-error" role="status">{t('loyaltyProvider.saved', { name: providerName(t, save.data?.effectiveProvider ?? 'builtin') })}</Callout> : null}
                     {check.data ? (
                         <Callout intent={check.data.ok ? 'success' : 'danger'} icon={check.data.ok ? 'tick' : 'error'} className="lc-form-error" role="status">
                             {check.data.message}
                         </Callout>
                     ) : null}
-                    {check.error ? <Callout intent="danger" icon="error" className="lc-form-error" role="alert">{errorText(check.error)}</Callout> : null}
+                    {check.error ? <Callout intent="danger" icon="error" className="lc-form-error" role="alert">{errorText(check.error, t)}</Callout> : null}
                     {data && (
                         <>
-                            <FormGroup label="Provider" labelFor="loyalty-provider">
+                            <FormGroup label={t('loyaltyProvider.provider')} labelFor="loyalty-provider">
                                 <HTMLSelect id="loyalty-provider" fill value={form.provider}
                                     onChange={(e) => { setSaved(false); setForm({ ...form, provider: e.target.value as ProviderChoice }); }}
-                                    options={[{ value: 'default', label: defaultLabel }, { value: 'builtin', label: NAMES.builtin }, { value: 'alpineiq', label: NAMES.alpineiq }]} />
+                                    options={[{ value: 'default', label: defaultLabel }, { value: 'builtin', label: providerName(t, 'builtin') }, { value: 'alpineiq', label: providerName(t, 'alpineiq') }]} />
                             </FormGroup>
                             {alpine && (
                                 <>
-                                    <FormGroup label="Account UID" labelFor="loyalty-uid" labelInfo="(required)" helperText="The Alpine IQ account id (a path segment of its API).">
+                                    <FormGroup label={t('loyaltyProvider.uid')} labelFor="loyalty-uid" labelInfo={t('common.required')} helperText={t('loyaltyProvider.uidHelp')}>
                                         <InputGroup id="loyalty-uid" value={form.uid} onChange={set('uid')} autoComplete="off" />
                                     </FormGroup>
-                                    <FormGroup label="API key" labelFor="loyalty-key" labelInfo={keyKept ? '(stored: leave empty to keep)' : hostChanged ? '(required: the base URL points to another host)' : '(required)'}
-                                        helperText="Stored encrypted and never shown again.">
+                                    <FormGroup label={t('loyaltyProvider.apiKey')} labelFor="loyalty-key" labelInfo={keyKept ? t('loyaltyProvider.keyKept') : hostChanged ? t('loyaltyProvider.keyRequiredHost') : t('common.required')}
+                                        helperText={t('loyaltyProvider.keyHelp')}>
                                         <InputGroup id="loyalty-key" type="password" autoComplete="new-password" value={form.apiKey} onChange={set('apiKey')}
-                                            rightElement={data.hasApiKey ? <Tag minimal intent="success" className="lc-key-tag">Key stored</Tag> : undefined} />
+                                            rightElement={data.hasApiKey ? <Tag minimal intent="success" className="lc-key-tag">{t('loyaltyProvider.keyStored')}</Tag> : undefined} />
                                     </FormGroup>
-                                    <FormGroup label="Base URL" labelFor="loyalty-base-url" helperText={`Empty: ${data.serverDefault.baseUrl}`}>
+                                    <FormGroup label={t('loyaltyProvider.baseUrl')} labelFor="loyalty-base-url" helperText={t('loyaltyProvider.empty', { url: data.serverDefault.baseUrl })}>
                                         <InputGroup id="loyalty-base-url" type="url" value={form.baseUrl} onChange={set('baseUrl')} placeholder={data.serverDefault.baseUrl} />
                                     </FormGroup>
                                 </>
@@ -112,10 +115,10 @@ export function LoyaltyProviderDialog({ organization, onClose }: { organization:
                 </DialogBody>
                 <DialogFooter actions={(
                     <>
-                        <Button text="Close" onClick={onClose} />
-                        <Button text={check.isPending ? 'Checking...' : 'Check connection'} icon="exchange" disabled={!data || check.isPending}
+                        <Button text={t('loyaltyProvider.close')} onClick={onClose} />
+                        <Button text={check.isPending ? t('loyaltyProvider.checking') : t('loyaltyProvider.check')} icon="exchange" disabled={!data || check.isPending}
                             onClick={() => { check.reset(); check.mutate(); }} />
-                        <Button type="submit" intent="primary" text={save.isPending ? 'Saving...' : 'Save'} disabled={!data || !canSave || save.isPending} />
+                        <Button type="submit" intent="primary" text={save.isPending ? t('common.saving') : t('common.save')} disabled={!data || !canSave || save.isPending} />
                     </>
                 )} />
             </form>
