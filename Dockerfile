@@ -1,5 +1,8 @@
 # syntax=docker/dockerfile:1
-FROM node:20-bookworm-slim AS build
+# The base image is an argument so a machine that cannot pull it can build on a local stand-in of the same name
+# and content (CI: ../shared/tools/stand-in-node-image.sh, see test/image-smoke.sh); Docker users change nothing.
+ARG NODE_IMAGE=node:20-bookworm-slim
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
@@ -10,7 +13,7 @@ COPY . .
 RUN npm pack --silent && mkdir /pkg && tar -xzf loyalty-chat-*.tgz -C /pkg --strip-components=1 \
     && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/data
 WORKDIR /app
 COPY --from=build --chown=node:node /pkg ./

@@ -8,6 +8,13 @@
  * Uses DATABASE_URL (PostgreSQL) and REDIS_URL when set; otherwise one node on a temporary SQLite file
  * (the two-node run needs both and is skipped without them). Bounded: at most 12,000 connections,
  * 1,000 msg/s and 60 s of sending per run.
+ *
+ * The fan-out workload (issue 24): `--nodes N` with N from 1 to 4 runs N servers and `--stores S` stores (default 8),
+ * each store's agent on its own node and its customers on the next one (all on the one node when N is 1), and
+ * reports per node its CPU, the pub/sub messages it received and what its publishes did (see PubSubStats), beside
+ * delivery p50/p99 and what was not delivered. Written to the section realtime-nodes:
+ *
+ *   npm run bench:realtime -- --nodes 4 --stores 8 --connections 10000 --rate 1000 --duration 20
  */
 import * as ChildProcess from 'child_process';
 import * as Crypto from 'crypto';
@@ -33,7 +40,7 @@ const BIN = Path.join(ROOT, 'bin', 'loyalty-chat');
 const RESULTS = RESULTS_FILE;
 const LIMITS = { connections: 12000, rate: 1000, duration: 60 };
 
-interface Options { connections: number; rate: number; duration: number; nodes: 'one' | 'two' | 'both'; write: boolean; append: boolean; trace: string | null; warmup: number }
+interface Options { connections: number; rate: number; duration: number; nodes: 'one' | 'two' | 'both'; nodeCount: number | null; stores: number; write: boolean; append: boolean; trace: string | null; warmup: number }
 
 function parseArgs(argv: string[]): Options {
     const get = (name: string, fallback: string) => {
@@ -48,15 +55,18 @@ function parseArgs(argv: string[]): Options {
         return value;
     };
     const nodes = get('nodes', 'both');
-    if (!['one', 'two', 'both'].includes(nodes)) {
-        throw new Error('--nodes must be one, two or both');
+    if (!['one', 'two', 'both', '1', '2', '3', '4'].includes(nodes)) {
+        throw new Error('--nodes must be one, two or both (one agent), or 1 to 4 (the fan-out workload)');
     }
+    const nodeCount = /^[1-4]$/.test(nodes) ? Number(nodes) : null;
     return {
         connections: num('connections', 2000, LIMITS.connections),
         rate: num('rate', 200, LIMITS.rate),
         duration: num('duration', 10, LIMITS.duration),
         warmup: argv.includes('--warmup') && get('warmup', '') === '0' ? 0 : num('warmup', 3, LIMITS.duration),
-        nodes: nodes as Options['nodes'],
+        nodes: (nodeCount ? 'one' : nodes) as Options['nodes'],
+        nodeCount,
+        stores: num('stores', 8, 64),
         write: !argv.includes('--no-write'),
         append: argv.includes('--append'),
         // --trace FILE: one line per delivered message, "ms since sending began,latency ms", to see when slow ones happen
@@ -97,7 +107,9 @@ function processTree(pid: number | undefined): number[] {
  * The event-loop delay of a server since the last call (bench/server-probe.ts, preloaded into every process of
  * the node): the slowest of its processes, which is the server itself (the parent only waits).
  */
-async function serverLoopDelay(node: Node): Promise<{ p99: number; max: number }> {
+interface ProbeFigures { p99: number; max: number; cpuMs: number; received: number; published: number; timedOut: number; notSent: number; resyncs: number; inFlightMax: number; slowestMs: number }
+
+async function serverLoopDelay(node: Node): Promise<ProbeFigures> {
     const pids = processTree(node.child.pid);
     for (const file of Fs.readdirSync(node.probeDir)) {
         Fs.rmSync(Path.join(node.probeDir, file));
@@ -112,10 +124,21 @@ async function serverLoopDelay(node: Node): Promise<{ p99: number; max: number }
     while (Fs.readdirSync(node.probeDir).length < pids.length && Date.now() < until) {
         await sleep(20);
     }
-    const figures = Fs.readdirSync(node.probeDir).map((f) => JSON.parse(Fs.readFileSync(Path.join(node.probeDir, f), 'utf8')) as { p99: number; max: number });
+    const figures = Fs.readdirSync(node.probeDir).map((f) => JSON.parse(Fs.readFileSync(Path.join(node.probeDir, f), 'utf8')) as {
+        p99: number; max: number; cpuMs?: number;
+        fanOut?: Array<{ received: number; pubsub: { published: number; timedOut: number; notSent: number; resyncs: number; inFlightMax: number; slowestMs: number } }>;
+    });
+    const fanOut = figures.flatMap((f) => f.fanOut ?? []);
+    const sum = (pick: (x: typeof fanOut[number]) => number) => fanOut.reduce((a, x) => a + pick(x), 0);
     return figures.length
-        ? { p99: Math.max(...figures.map((f) => f.p99)), max: Math.max(...figures.map((f) => f.max)) }
-        : { p99: NaN, max: NaN };
+        ? {
+            p99: Math.max(...figures.map((f) => f.p99)), max: Math.max(...figures.map((f) => f.max)),
+            cpuMs: figures.reduce((a, f) => a + (f.cpuMs ?? 0), 0),
+            received: sum((x) => x.received), published: sum((x) => x.pubsub.published), timedOut: sum((x) => x.pubsub.timedOut),
+            notSent: sum((x) => x.pubsub.notSent), resyncs: sum((x) => x.pubsub.resyncs),
+            inFlightMax: Math.max(0, ...fanOut.map((x) => x.pubsub.inFlightMax)), slowestMs: Math.max(0, ...fanOut.map((x) => x.pubsub.slowestMs))
+        }
+        : { p99: NaN, max: NaN, cpuMs: NaN, received: NaN, published: NaN, timedOut: NaN, notSent: NaN, resyncs: NaN, inFlightMax: NaN, slowestMs: NaN };
 }
 
 async function startNode(env: Record<string, string>): Promise<Node> {
@@ -200,6 +223,8 @@ interface RunResult {
     generatorLagMax: number;
     /** Each server's own event-loop delay during the counted run (bench/server-probe.ts): the part spent blocked inside it. */
     serverLag: Array<{ p99: number; max: number }>;
+    /** Each server's publishes during the counted run: answered late by Redis (slow) / never sent (lost) / resyncs told. */
+    pubsub: Array<{ timedOut: number; notSent: number; resyncs: number; slowestMs: number }>;
     /** CPU time the hypervisor took from this VM during the counted run (steal), in % of all CPU time. */
     stealPercent: number;
 }
@@ -216,7 +241,9 @@ function cpuTicks(): { total: number; steal: number } {
 }
 
 /** Prepares a database (migrated, one tenant with an admin and `count` accepted chats) and returns the env for servers. */
-async function prepare(count: number): Promise<{ env: Record<string, string>; orgId: number; adminToken: string; sessions: Array<{ id: string; token: string }>; cleanup(): Promise<void>; database: string; pgUrl: string | null }> {
+interface Store { orgId: number; adminToken: string; sessions: Array<{ id: string; token: string }> }
+
+async function prepare(count: number, storeCount = 1): Promise<{ env: Record<string, string>; orgId: number; adminToken: string; sessions: Array<{ id: string; token: string }>; stores: Store[]; cleanup(): Promise<void>; database: string; pgUrl: string | null }> {
     const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-bench-'));
     const id = Crypto.randomBytes(4).toString('hex');
     const env: Record<string, string> = {
@@ -232,25 +259,31 @@ async function prepare(count: number): Promise<{ env: Record<string, string>; or
     const server = await createServer(config, plugins, { logRequests: false });
     await migratorFor(server).latest();
     const tenants = server.app.services.tenants;
-    const org = await tenants.createOrganization({ name: 'Bench Store', domain: 'bench.test', subdomain: `bench${id}` });
-    const bot = await tenants.createBotInstance({ organizationId: org.id, name: 'bench widget' });
-    const admin = await server.app.services.users.create({ email: `agent@bench${id}.test`, password: 'bench-password-123', role: 'admin', organizationId: org.id });
-    const adminToken = signUserToken(config.jwtSecret, { id: admin.id, role: 'admin', organizationId: org.id, tokenVersion: 0 });
+    const stores: Store[] = [];
     const t = Date.now();
-    const sessions: Array<{ id: string; token: string }> = [];
-    const rows = [];
-    for (let i = 0; i < count; i++) {
-        const sid = `bench_${i}`;
-        sessions.push({ id: sid, token: signCustomerToken(config.jwtSecret, { organizationId: org.id, sessionId: sid }) });
-        rows.push({
-            organization_id: org.id, bot_instance_id: bot.id, session_id: sid, phone_number: 'Unknown', status: 'agent_connected',
-            agent_user_id: admin.id, last_seq: 0, is_starred: false, is_archived: false, created_at: t, accepted_at: t, updated_at: t
-        });
+    for (let s = 0; s < storeCount; s++) {
+        const tag = s ? `${id}s${s}` : id;
+        const org = await tenants.createOrganization({ name: `Bench Store ${s + 1}`, domain: `bench${s || ''}.test`, subdomain: `bench${tag}` });
+        const bot = await tenants.createBotInstance({ organizationId: org.id, name: 'bench widget' });
+        const admin = await server.app.services.users.create({ email: `agent@bench${tag}.test`, password: 'bench-password-123', role: 'admin', organizationId: org.id });
+        const adminToken = signUserToken(config.jwtSecret, { id: admin.id, role: 'admin', organizationId: org.id, tokenVersion: 0 });
+        const sessions: Array<{ id: string; token: string }> = [];
+        const rows = [];
+        // The chats are spread over the stores: store s holds chats s, s + S, s + 2S…
+        for (let i = s; i < count; i += storeCount) {
+            const sid = `bench_${i}`;
+            sessions.push({ id: sid, token: signCustomerToken(config.jwtSecret, { organizationId: org.id, sessionId: sid }) });
+            rows.push({
+                organization_id: org.id, bot_instance_id: bot.id, session_id: sid, phone_number: 'Unknown', status: 'agent_connected',
+                agent_user_id: admin.id, last_seq: 0, is_starred: false, is_archived: false, created_at: t, accepted_at: t, updated_at: t
+            });
+        }
+        await server.app.db.batchInsert('chat_sessions', rows, 200);
+        stores.push({ orgId: org.id, adminToken, sessions });
     }
-    await server.app.db.batchInsert('chat_sessions', rows, 200);
     await server.stop();
     return {
-        env, orgId: org.id, adminToken, sessions, database: pgUrl ? 'PostgreSQL' : 'SQLite', pgUrl,
+        env, orgId: stores[0].orgId, adminToken: stores[0].adminToken, sessions: stores[0].sessions, stores, database: pgUrl ? 'PostgreSQL' : 'SQLite', pgUrl,
         async cleanup() {
             await dropSchema();
             if (process.env.REDIS_URL) {
@@ -385,7 +418,7 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
         }
         const probe = prep.pgUrl ? await startCommitProbe(prep.pgUrl, prep.env.DATABASE_SCHEMA) : null;
         const nodes = twoNodes ? [nodeA, nodeB] : [nodeA];
-        await Promise.all(nodes.map(serverLoopDelay)); // starts each server's count here
+        const before = await Promise.all(nodes.map(serverLoopDelay)); // starts each server's count here
         const lag = watchLoopDelay();
         const ticksBefore = cpuTicks();
         sendStart = performance.now();
@@ -412,6 +445,7 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
             loadAvg: Os.loadavg()[0].toFixed(1),
             generatorLagP99: round(generatorLag.p99), generatorLagMax: round(generatorLag.max),
             serverLag: serverLag.map((l) => ({ p99: round(l.p99), max: round(l.max) })),
+            pubsub: serverLag.map((l, i) => ({ timedOut: l.timedOut - before[i].timedOut, notSent: l.notSent - before[i].notSent, resyncs: l.resyncs - before[i].resyncs, slowestMs: l.slowestMs })),
             stealPercent: round(((ticksAfter.steal - ticksBefore.steal) / (ticksAfter.total - ticksBefore.total)) * 100)
         };
         process.stderr.write(`[realtime] ${JSON.stringify(result)}\n`);
@@ -455,22 +489,197 @@ function writeResults(results: RunResult[], options: Options, notes: string[]): 
             + ' spent waiting in the process that holds all the client sockets, not in the servers. CPU steal = the share of CPU time'
             + ' the hypervisor gave to other guests during the counted run. Server lag = each server process\'s own event-loop delay (p99 / max)'
             + ' during the counted run (bench/server-probe.ts): time a message waited while that server was busy (GC, other work).'
-            + ' A run with high generator lag or steal measured the machine, not the product.',
+            + ' A run with high generator lag or steal measured the machine, not the product.'
+            + ' Pub/sub slow / lost / resyncs = per server during the counted run, its publishes Redis answered after 500 ms (delivered'
+            + ' on that node at once, on the others when Redis answered), those that never reached Redis (the other nodes missed them),'
+            + ' and the resyncs its sockets were told to do; slowest = the slowest publish Redis answered since the server started.',
         'Budgets (DESIGN §8): 10,000 connections on one 2-core process; p99 ≤ 50 ms at 500 msg/s on one node, ≤ 100 ms across two.',
         '',
-        '| run | when (UTC) | database | connections held / asked | connect time | rate asked → sent | delivered / sent | p50 | p95 | p99 | max | DB commit p99 / max | server lag p99 / max | generator lag p99 / max | CPU steal | server RSS | load avg |',
-        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+        '| run | when (UTC) | database | connections held / asked | connect time | rate asked → sent | delivered / sent | p50 | p95 | p99 | max | DB commit p99 / max | server lag p99 / max | generator lag p99 / max | CPU steal | server RSS | load avg | pub/sub slow / lost / resyncs (slowest) |',
+        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
         ...kept,
-        ...results.map((r) => `| ${r.label} | ${stamp} | ${r.database} | ${r.held} / ${r.requested} | ${r.connectSeconds} s | ${r.rate} → ${r.achievedRate} msg/s | ${r.delivered} / ${r.sent} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.max} ms | ${Number.isNaN(r.commitP99) ? '—' : `${r.commitP99} / ${r.commitMax} ms`} | ${r.serverLag.map((l) => `${l.p99} / ${l.max} ms`).join(' + ')} | ${r.generatorLagP99} / ${r.generatorLagMax} ms | ${r.stealPercent} % | ${r.serverRssMb.map((m) => `${m} MB`).join(' + ')} | ${r.loadAvg} |`),
+        ...results.map((r) => `| ${r.label} | ${stamp} | ${r.database} | ${r.held} / ${r.requested} | ${r.connectSeconds} s | ${r.rate} → ${r.achievedRate} msg/s | ${r.delivered} / ${r.sent} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.max} ms | ${Number.isNaN(r.commitP99) ? '—' : `${r.commitP99} / ${r.commitMax} ms`} | ${r.serverLag.map((l) => `${l.p99} / ${l.max} ms`).join(' + ')} | ${r.generatorLagP99} / ${r.generatorLagMax} ms | ${r.stealPercent} % | ${r.serverRssMb.map((m) => `${m} MB`).join(' + ')} | ${r.loadAvg} | ${(r.pubsub ?? []).map((p) => `${p.timedOut} / ${p.notSent} / ${p.resyncs} (${p.slowestMs} ms)`).join(' + ')} |`),
         ...([...new Set([...keptNotes, ...notes.map((n) => `- ${n}`)])].length ? ['', ...new Set([...keptNotes, ...notes.map((n) => `- ${n}`)])] : []),
         '<!-- realtime:end -->'
     ];
     writeSection('realtime', lines.slice(1, -1).join('\n'));
 }
 
+interface FanOutResult {
+    nodes: number;
+    stores: number;
+    database: string;
+    held: number;
+    requested: number;
+    rate: number;
+    achievedRate: number;
+    sent: number;
+    delivered: number;
+    p50: number;
+    p99: number;
+    max: number;
+    loadAvg: string;
+    perNode: Array<{ cpuPercent: number; received: number; published: number; timedOut: number; notSent: number; resyncs: number; lagP99: number }>;
+    /** What each node would have received with one broadcast channel (before issue 24): every publish of the cluster. */
+    broadcastPerNode: number;
+}
+
+/**
+ * The fan-out workload: N servers, S stores; store s's agent on node s mod N, its customers on node (s + 1) mod N.
+ * Every customer message is stored, then pushed to its store's agents and to its session (two publishes).
+ */
+async function runFanOut(options: Options, n: number): Promise<FanOutResult> {
+    process.stderr.write(`\n[realtime] fan-out: ${n} node(s), ${options.stores} stores: preparing ${options.connections} chats…\n`);
+    const prep = await prepare(options.connections, options.stores);
+    const nodes: Node[] = [];
+    const clients: Array<{ client: any; session: string }> = [];
+    const agents: any[] = [];
+    try {
+        for (let i = 0; i < n; i++) {
+            nodes.push(await startNode(prep.env));
+        }
+        const ws = (node: Node) => node.url.replace('http', 'ws') + '/ws';
+        const sentAt = new Map<string, number>();
+        const latencies: number[] = [];
+        for (const [s, store] of prep.stores.entries()) {
+            const agent = new Nes.Client(ws(nodes[s % n]));
+            agent.onError = () => {};
+            await agent.connect({ auth: { headers: { authorization: `Bearer ${store.adminToken}` } }, reconnect: false });
+            await agent.subscribe(`/agents/${store.orgId}`, (m: any) => {
+                if (m.type === 'chat_message' && m.sender === 'customer') {
+                    const t0 = sentAt.get(m.clientMessageId);
+                    if (t0 !== undefined) {
+                        latencies.push(performance.now() - t0);
+                        sentAt.delete(m.clientMessageId);
+                    }
+                }
+            });
+            agents.push(agent);
+        }
+        const all = prep.stores.flatMap((store, s) => store.sessions.map((session) => ({ session, url: ws(nodes[(s + (n > 1 ? 1 : 0)) % n]) })));
+        for (let i = 0; i < all.length; i += 200) {
+            await Promise.all(all.slice(i, i + 200).map(async ({ session, url }) => {
+                const client = new Nes.Client(url);
+                client.onError = () => {};
+                try {
+                    await client.connect({ auth: { headers: { authorization: `Bearer ${session.token}` } }, reconnect: false, timeout: 20000 });
+                    await client.subscribe(`/chat/sessions/${session.id}`, () => {});
+                    clients.push({ client, session: session.id });
+                }
+                catch { /* counted by held */ }
+            }));
+        }
+        // Interleave the stores (round-robin over the customers of every store in turn).
+        clients.sort((a, b) => Number(a.session.slice(6)) - Number(b.session.slice(6)));
+        process.stderr.write(`[realtime] connected ${clients.length}/${all.length}\n`);
+        let next = 0;
+        const sendFor = (seconds: number, prefix: string, record: boolean) => new Promise<number>((resolve) => {
+            const total = options.rate * seconds;
+            const start = performance.now();
+            let count = 0;
+            const timer = setInterval(() => {
+                const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * options.rate));
+                while (count < due && clients.length) {
+                    const c = clients[next % clients.length];
+                    next += 1;
+                    const clientMessageId = `${prefix}${count}`;
+                    if (record) {
+                        sentAt.set(clientMessageId, performance.now());
+                    }
+                    count += 1;
+                    c.client.request({ method: 'POST', path: `/api/chat/session/${c.session}/messages`, payload: { message: `bench message ${clientMessageId}`, clientMessageId } })
+                        .catch(() => {});
+                }
+                if (count >= total) {
+                    clearInterval(timer);
+                    resolve(count);
+                }
+            }, 10);
+        });
+        if (options.warmup) {
+            await sendFor(options.warmup, 'w', false);
+            await sleep(500);
+        }
+        const before = await Promise.all(nodes.map(serverLoopDelay));
+        const t0 = performance.now();
+        const sent = await sendFor(options.duration, 'b', true);
+        const sendSeconds = (performance.now() - t0) / 1000;
+        const drainUntil = Date.now() + 5000;
+        while (sentAt.size && Date.now() < drainUntil) {
+            await sleep(50);
+        }
+        const wall = performance.now() - t0;
+        const after = await Promise.all(nodes.map(serverLoopDelay));
+        const sorted = latencies.slice().sort((x, y) => x - y);
+        const round = (v: number) => Math.round(v * 10) / 10;
+        const perNode = after.map((a, i) => ({
+            cpuPercent: Math.round(((a.cpuMs - before[i].cpuMs) / wall) * 100),
+            received: a.received - before[i].received,
+            published: a.published - before[i].published,
+            timedOut: a.timedOut - before[i].timedOut,
+            notSent: a.notSent - before[i].notSent,
+            resyncs: a.resyncs - before[i].resyncs,
+            lagP99: round(a.p99)
+        }));
+        const result: FanOutResult = {
+            nodes: n, stores: options.stores, database: prep.database, requested: options.connections,
+            held: clients.filter((c) => c.client._ws && c.client._ws.readyState === 1).length,
+            rate: options.rate, achievedRate: Math.round(sent / sendSeconds), sent, delivered: latencies.length,
+            p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1] ?? NaN),
+            loadAvg: Os.loadavg()[0].toFixed(1), perNode,
+            broadcastPerNode: perNode.reduce((a, x) => a + x.published, 0)
+        };
+        process.stderr.write(`[realtime] ${JSON.stringify(result)}\n`);
+        return result;
+    }
+    finally {
+        await Promise.all([...clients.map((c) => c.client), ...agents].map((c) => c.disconnect().catch(() => {})));
+        await Promise.all(nodes.map(stopNode));
+        await prep.cleanup();
+    }
+}
+
+function writeFanOutResults(results: FanOutResult[], append: boolean): void {
+    const re = /<!-- realtime-nodes:start -->[\s\S]*?<!-- realtime-nodes:end -->/;
+    const previous = Fs.existsSync(RESULTS) ? Fs.readFileSync(RESULTS, 'utf8') : '';
+    const kept = append ? (re.exec(previous)?.[0] ?? '').split('\n').filter((l) => /^\| \d/.test(l)) : [];
+    const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
+    const cpu = Os.cpus();
+    writeSection('realtime-nodes', [
+        '## Realtime across nodes: the fan-out workload (bench/realtime.ts --nodes N)',
+        '',
+        `On ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, Node ${process.version}; the servers, the load generator, PostgreSQL and Redis share these cores`
+            + ' (the load average column says how busy the machine was).',
+        'Command: `npm run build:server && npm run bench:realtime -- --nodes N --stores S --connections C --rate R --duration D [--append]`.',
+        'S stores; store s\'s agent on node s mod N, its customers on node (s + 1) mod N. Each customer message is stored, then published'
+            + ' twice (to its store\'s agents and to its session). Received = pub/sub messages a node received during the counted run;'
+            + ' broadcast = what each node received with the one broadcast channel before issue 24 (every publish of the cluster).'
+            + ' Budget (DESIGN §11): at 4 nodes each node receives ≤ 1/2 of broadcast; nothing undelivered.',
+        'Per node: CPU % of one core / received / slow publishes / lost publishes / resyncs.',
+        '',
+        '| nodes | stores | when (UTC) | database | connections held / asked | rate asked → sent | delivered / sent | p50 | p99 | max | per node | received per node ÷ broadcast | load avg |',
+        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+        ...kept,
+        ...results.map((r) => `| ${r.nodes} | ${r.stores} | ${stamp} | ${r.database} | ${r.held} / ${r.requested} | ${r.rate} → ${r.achievedRate} msg/s | ${r.delivered} / ${r.sent} | ${r.p50} ms | ${r.p99} ms | ${r.max} ms | `
+            + `${r.perNode.map((p) => `${p.cpuPercent} % / ${p.received} / ${p.timedOut} / ${p.notSent} / ${p.resyncs}`).join(' · ')} | `
+            + `${r.perNode.map((p) => r.broadcastPerNode ? (p.received / r.broadcastPerNode).toFixed(2) : '—').join(' · ')} | ${r.loadAvg} |`)
+    ].join('\n'));
+}
+
 async function main(): Promise<void> {
     const options = parseArgs(process.argv.slice(2));
     const canTwo = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') && !!process.env.REDIS_URL;
+    if (options.nodeCount) {
+        if (options.nodeCount > 1 && !canTwo) {
+            throw new Error('--nodes 2 to 4 need DATABASE_URL=postgres://… and REDIS_URL');
+        }
+        const result = await runFanOut(options, options.nodeCount);
+        if (options.write) {
+            writeFanOutResults([result], options.append);
+            process.stderr.write(`[realtime] wrote ${Path.relative(process.cwd(), RESULTS)}\n`);
+        }
+        return;
+    }
     const results: RunResult[] = [];
     const notes: string[] = [];
     if (options.nodes !== 'two') {

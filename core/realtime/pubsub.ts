@@ -19,7 +19,25 @@ export interface PubSub {
      * refetch what they missed). Returns a function that removes the listener. Never fires in memory.
      */
     onResync(listener: () => void): () => void;
+    /** What this node's pub/sub did since it started (issue 24: the stages of a push, measured). */
+    stats(): PubSubStats;
     close(): Promise<void>;
+}
+
+/** Counters of one node's pub/sub, read by bench/realtime.ts through the server probe. */
+export interface PubSubStats {
+    /** Publishes handed to Redis (or, in memory, emitted). */
+    published: number;
+    /** Publishes Redis had not answered within PUBLISH_TIMEOUT_MS: delivered here at once, to the others when Redis answers. */
+    timedOut: number;
+    /** Publishes that never reached Redis (connection down, or too many unanswered): other nodes missed them, a resync follows. */
+    notSent: number;
+    /** The most publishes awaiting Redis' answer at one time. */
+    inFlightMax: number;
+    /** Resyncs this node's sockets were told to do. */
+    resyncs: number;
+    /** The slowest publish Redis answered, in ms. */
+    slowestMs: number;
 }
 
 export class MemoryPubSub implements PubSub {
@@ -33,6 +51,7 @@ export class MemoryPubSub implements PubSub {
     async publish(channel: string, message: unknown): Promise<void> {
         // Asynchronous like Redis, and with a copy, so publishers never share objects with listeners.
         const copy = JSON.parse(JSON.stringify(message));
+        this.published++;
         setImmediate(() => this.emitter.emit(channel, copy));
     }
 
@@ -48,18 +67,32 @@ export class MemoryPubSub implements PubSub {
         return () => {};            // one process: nothing is ever missed
     }
 
+    private published = 0;
+
+    stats(): PubSubStats {
+        return { published: this.published, timedOut: 0, notSent: 0, inFlightMax: 0, resyncs: 0, slowestMs: 0 };
+    }
+
     async close(): Promise<void> {
         this.emitter.removeAllListeners();
     }
 }
 
-/** A publish that Redis has not answered within this many ms has failed: the message goes to this node's listeners. */
+/**
+ * A publish that Redis has not answered within this many ms goes to this node's listeners at once (a hung Redis must
+ * not hold a request); it stays on its way to the other nodes, which get it when Redis answers.
+ */
 export const PUBLISH_TIMEOUT_MS = 500;
+/**
+ * At most this many publishes wait for Redis' answer (back-pressure, not an unbounded queue): past it a publish is
+ * delivered here only, the other nodes miss it, and every node resyncs once Redis answers again.
+ */
+export const MAX_IN_FLIGHT = 5000;
 /** While publishing fails, the publisher connection is probed this often to notice that Redis answers again. */
 const PROBE_INTERVAL_MS = 500;
 /** A (re)subscribe waits this long; past it the node carries on and the subscription completes when Redis answers. */
 const SUBSCRIBE_TIMEOUT_MS = 2000;
-/** Messages delivered here only (their publish failed) are remembered this long, so a late copy from Redis is dropped. */
+/** Messages delivered here first (their publish was slow or failed) are remembered this long, so a late copy from Redis is dropped. */
 const DELIVERED_HERE_MS = 5 * 60_000;
 const DELIVERED_HERE_MAX = 10_000;
 
@@ -74,10 +107,14 @@ function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 /**
- * Pub/sub over Redis, bounded: a publish Redis does not take within PUBLISH_TIMEOUT_MS (or while its connection is
- * down) is delivered to this node's own listeners, so one node keeps working, and the node remembers that the
- * others missed something. Resync (see PubSub.onResync) fires on every node when this node can publish again
- * (it broadcasts it), and on a node whose subscriber connection came back (it may have missed anything).
+ * Pub/sub over Redis, bounded: a publish Redis does not answer within PUBLISH_TIMEOUT_MS is delivered to this node's
+ * own listeners at once, so one node keeps working, and later ones do not wait for Redis until a probe answers; but
+ * they are still handed to Redis while its connection is up (at most MAX_IN_FLIGHT unanswered), so a Redis that is
+ * only slow, e.g. under load, delivers them late to the other nodes and nothing is missed (issue 24: flipping to
+ * "this node only" and then resyncing every socket on a slow answer multiplied the work of an overloaded cluster).
+ * Only a publish that never reached Redis (connection down, too many unanswered, or lost with its connection) means
+ * the others missed something: resync (see PubSub.onResync) then fires on every node when this node can publish
+ * again (it broadcasts it), and on a node whose subscriber connection came back (it may have missed anything).
  */
 export class RedisPubSub implements PubSub {
     readonly backend = 'redis' as const;
@@ -101,13 +138,18 @@ export class RedisPubSub implements PubSub {
     private subMissed = false;
     private resyncTimer: NodeJS.Timeout | null = null;
     private closed = false;
+    private inFlight = 0;
+    private readonly counts: PubSubStats = { published: 0, timedOut: 0, notSent: 0, inFlightMax: 0, resyncs: 0, slowestMs: 0 };
+    private readonly maxInFlight: number;
 
-    constructor(url: string, private readonly prefix: string, private readonly log: Logger) {
+    constructor(url: string, private readonly prefix: string, private readonly log: Logger, options: { maxInFlight?: number } = {}) {
+        this.maxInFlight = options.maxInFlight ?? MAX_IN_FLIGHT;
         const retryStrategy = (times: number) => Math.min(times * 100, 1000);
-        // Commands wait for the first connection (offline queue), bounded by the timeout; after that, publish
-        // does not queue while the connection is down (see publish). maxRetriesPerRequest: queued commands
-        // fail after one reconnect attempt instead of twenty.
-        this.pub = new Redis(url, { retryStrategy, commandTimeout: PUBLISH_TIMEOUT_MS, maxRetriesPerRequest: 1 });
+        // Commands wait for the first connection (offline queue); after that, publish does not queue while the
+        // connection is down (see publish). No command timeout: publish bounds its own wait and keeps the command,
+        // so a late answer is seen (a slow Redis delivered it) and so is a loss (its connection closed).
+        // maxRetriesPerRequest: queued commands fail after one reconnect attempt instead of twenty.
+        this.pub = new Redis(url, { retryStrategy, maxRetriesPerRequest: 1 });
         // The subscriber keeps its subscriptions queued until Redis answers (ioredis resubscribes on reconnect).
         this.sub = new Redis(url, { retryStrategy, maxRetriesPerRequest: null });
         this.local.setMaxListeners(0);
@@ -149,19 +191,55 @@ export class RedisPubSub implements PubSub {
 
     async publish(channel: string, message: unknown): Promise<void> {
         const raw = JSON.stringify(message);
-        if (!this.failing && (this.pub.status === 'ready' || !this.pubReadyOnce)) {
-            try {
-                await this.pub.publish(this.key(channel), raw);
-                return;
+        const canSend = (this.pub.status === 'ready' || !this.pubReadyOnce) && this.inFlight < this.maxInFlight;
+        if (canSend) {
+            const sending = this.send(channel, raw);
+            if (!this.failing) {
+                try {
+                    if (await bounded(sending, PUBLISH_TIMEOUT_MS, 'publish')) {
+                        return;
+                    }
+                }
+                catch {
+                    this.counts.timedOut++;
+                    this.log.warn({ channel }, 'publish slow: delivered on this node now, on the others when Redis answers');
+                }
             }
-            catch (err) {
-                this.log.warn({ err: (err as Error).message, channel }, 'publish failed: delivered on this node only');
-            }
+            // Slow (or known slow): here now, on the others when Redis answers (a lost one is counted in send).
+            this.failed();
         }
-        this.failed();
+        else {
+            this.counts.notSent++;
+            this.missed = true;
+            this.failed();
+        }
         // Like a message through Redis: asynchronous, and a copy.
         this.rememberDeliveredHere(`${channel}\n${raw}`);
         setImmediate(() => this.local.emit(channel, JSON.parse(raw)));
+    }
+
+    /** Hands one publish to Redis: true once Redis took it, false (other nodes missed it) if its connection lost it. */
+    private send(channel: string, raw: string): Promise<boolean> {
+        const started = performance.now();
+        this.counts.published++;
+        this.inFlight++;
+        this.counts.inFlightMax = Math.max(this.counts.inFlightMax, this.inFlight);
+        return this.pub.publish(this.key(channel), raw).then(() => {
+            this.counts.slowestMs = Math.max(this.counts.slowestMs, Math.round(performance.now() - started));
+            return true;
+        }, (err) => {
+            this.counts.notSent++;
+            this.missed = true;
+            this.log.warn({ err: (err as Error).message, channel }, 'publish lost: other nodes resync when Redis answers');
+            this.failed();
+            return false;
+        }).finally(() => {
+            this.inFlight--;
+        });
+    }
+
+    stats(): PubSubStats {
+        return { ...this.counts };
     }
 
     private rememberDeliveredHere(id: string): void {
@@ -175,9 +253,8 @@ export class RedisPubSub implements PubSub {
         }
     }
 
-    /** A publish failed: other nodes missed it; probe until the publisher answers, then broadcast resync. */
+    /** A publish was slow or failed: probe until the publisher answers (then broadcast resync if one was missed). */
     private failed(): void {
-        this.missed = true;
         if (this.failing || this.closed) {
             return;
         }
@@ -249,6 +326,7 @@ export class RedisPubSub implements PubSub {
         }
         this.resyncTimer = setTimeout(() => {
             this.resyncTimer = null;
+            this.counts.resyncs++;
             this.log.info({ reason }, 'pub/sub resync');
             for (const listener of this.resyncListeners) {
                 try {

@@ -1,7 +1,7 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
-import type { PubSub } from './pubsub';
+import type { PubSub, PubSubStats } from './pubsub';
 import type { Caller } from '../types/auth';
 import { clientAddress } from '../http/client-ip';
 import {
@@ -55,6 +55,14 @@ function channelOf(path: string): string {
     return PATH_CHANNEL + path;
 }
 const DEFAULT_HEARTBEAT = { interval: 15000, timeout: 10000 };
+
+/** The started Realtime instances of this process, for fanOutStatsOfProcess (read by bench/server-probe.ts). */
+const started = new Set<Realtime>();
+
+/** Fan-out counters of this process's started server(s), summed: what bench/realtime.ts reports per node. */
+export function fanOutStatsOfProcess(): Array<ReturnType<Realtime['fanOutStats']>> {
+    return [...started].map((r) => r.fanOutStats());
+}
 /** One slot of the sockets is pinged every this many ms (each socket is in one slot). */
 const HEARTBEAT_TICK_MS = 50;
 
@@ -228,6 +236,7 @@ export class Realtime {
 
         server.ext('onPreStart', async () => {
             await this.pubsub.subscribe(REVOKE_CHANNEL, this.revokeListener);
+            started.add(this);
         });
         // Revocation without pub/sub (issue 25): the revocation push reaches other nodes through Redis, and is lost
         // while Redis is down or hung; every node therefore also re-checks its own sockets in the database.
@@ -239,6 +248,7 @@ export class Realtime {
             sweepTimer.unref();
         });
         server.ext('onPreStop', async () => {
+            started.delete(this);
             if (sweepTimer) {
                 clearInterval(sweepTimer);
             }
@@ -393,9 +403,12 @@ export class Realtime {
         }
     }
 
-    /** What this node's pub/sub carried to it: messages received, and the paths it listens to (issue 24's bench). */
-    fanOutStats(): { received: number; paths: number } {
-        return { received: this.receivedCount, paths: this.local.size };
+    /**
+     * What this node's pub/sub carried to it (messages received, the paths it listens to) and what it did with its
+     * own publishes (see PubSubStats): issue 24's bench reads these per node.
+     */
+    fanOutStats(): { received: number; paths: number; pubsub: PubSubStats } {
+        return { received: this.receivedCount, paths: this.local.size, pubsub: this.pubsub.stats() };
     }
 
     /**
