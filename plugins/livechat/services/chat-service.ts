@@ -10,6 +10,7 @@ import type { Realtime } from '../../../core/realtime/socket-server';
 import type { Services } from '../../../core/types';
 import { ChatMessageModel, ChatSessionModel, ChatStatus, EmailSettingsModel } from '../models';
 import type { MailService } from './mail-service';
+import type { AttachmentsService, ClaimedFiles, Uploader } from './attachments-service';
 import { analyticsSessions, chatSessionCount } from './analytics-sessions';
 import { zonedDateTime, zonedStamp } from '../../../core/shared/zoned-time';
 
@@ -55,6 +56,8 @@ export interface ChatServiceDeps {
     presence: PresenceService;
     /** Where failures that do not fail the caller's request are told (a routing step after the chat was stored). */
     log?: Pick<Logger, 'warn'>;
+    /** PUBLIC_URL: the transcript links the conversation in the console (issue 29). */
+    publicUrl?: string | null;
 }
 
 export interface NewChat {
@@ -110,6 +113,13 @@ export class ChatService {
     /** Routing plugs in while the plugin registers (routing-service.ts). */
     useRouting(routing: ChatRouting): void {
         this.routing = routing;
+    }
+
+    private files: AttachmentsService | null = null;
+
+    /** Photos and files (issue 29) plug in while the plugin registers (attachments-service.ts). */
+    useAttachments(files: AttachmentsService): void {
+        this.files = files;
     }
 
     // ---- presence (presence-service.ts: one per agent, in the database) ------------------------------
@@ -614,7 +624,22 @@ export class ChatService {
             .where('seq', '>', afterSeq)
             .orderBy('seq', 'asc')
             .limit(1000);
-        return this.withAgentNames(row.organizationId, rows.map((m) => toMessage(m, row.sessionId)), rows);
+        const messages = await this.withAgentNames(row.organizationId, rows.map((m) => toMessage(m, row.sessionId)), rows);
+        return this.withFiles(messages);
+    }
+
+    /** Each message with its files (issue 29), read in one query. */
+    private async withFiles(messages: ChatMessage[]): Promise<ChatMessage[]> {
+        if (this.files && messages.length) {
+            const files = await this.files.ofMessages(messages.map((m) => m.id));
+            for (const m of messages) {
+                const list = files.get(m.id);
+                if (list) {
+                    m.attachments = list;
+                }
+            }
+        }
+        return messages;
     }
 
     /** A profile changed (services.users tells): this node reads the organization's agent names again. */
@@ -701,9 +726,11 @@ export class ChatService {
      * id returns the stored message and is not pushed again.
      */
     async sendMessage(organizationId: number, sessionId: string, from: Author,
-        input: { message: string; clientMessageId?: string | null }): Promise<{ message: ChatMessage; duplicate: boolean }> {
+        input: { message: string; clientMessageId?: string | null; attachments?: string[] }): Promise<{ message: ChatMessage; duplicate: boolean }> {
         const text = input.message.trim();
-        if (!text) {
+        const fileIds = input.attachments ?? [];
+        // A message may be files only (issue 29): then its text is empty.
+        if (!text && !fileIds.length) {
             throw coded(Boom.badRequest('Message must not be empty'), LIVECHAT_ERRORS.messageEmpty.code);
         }
         const max = this.deps.chat.maxMessageLength;
@@ -712,6 +739,25 @@ export class ChatService {
             throw coded(Boom.badRequest(tooLong.message), tooLong.code, tooLong.args);
         }
         const clientMessageId = input.clientMessageId ?? Crypto.randomUUID();
+        // The files are checked before anything is stored (a retry finds them claimed by its stored message).
+        let claimed: ClaimedFiles | null = null;
+        if (fileIds.length) {
+            if (!this.files) {
+                throw Boom.badRequest('Files are not accepted here');
+            }
+            try {
+                claimed = await this.files.claim(organizationId, sessionId, from as Uploader, fileIds);
+            }
+            catch (err) {
+                const session = await this.findSession(organizationId, sessionId);
+                const earlier = await session.$relatedQuery('messages', this.db).findOne({ sender: from.sender, client_message_id: clientMessageId });
+                if (earlier) {
+                    const [again] = await this.withFiles(await this.withAgentNames(organizationId, [toMessage(earlier, sessionId)], [earlier]));
+                    return { message: again, duplicate: true };
+                }
+                throw err;
+            }
+        }
         const allowed: ChatStatus[] = from.sender === 'agent' ? ['agent_connected'] : OPEN_STATUSES;
         // Hot path: the next sequence number (the chat must be open) and the insert, atomically. On PostgreSQL
         // that is one statement and one round trip; SQLite (in process) runs the two in a transaction.
@@ -744,7 +790,7 @@ export class ChatService {
             const earlier = await session.$relatedQuery('messages', this.db)
                 .findOne({ sender: from.sender, client_message_id: clientMessageId });
             if (earlier) {
-                return { message: (await this.withAgentNames(organizationId, [toMessage(earlier, sessionId)], [earlier]))[0], duplicate: true };
+                return { message: (await this.withFiles(await this.withAgentNames(organizationId, [toMessage(earlier, sessionId)], [earlier])))[0], duplicate: true };
             }
             if (failure) {
                 throw failure;
@@ -753,6 +799,10 @@ export class ChatService {
                 : coded(Boom.conflict(LIVECHAT_ERRORS.chatEnded.message), LIVECHAT_ERRORS.chatEnded.code);
         }
         const [message] = await this.withAgentNames(organizationId, [toMessage(stored, sessionId)], [stored]);
+        if (claimed && this.files) {
+            await this.files.attach(claimed, Number(stored.id));
+            message.attachments = claimed.attachments;
+        }
         const push = { type: 'chat_message', ...message };
         await this.pushToChat(organizationId, sessionId, push);
         return { message, duplicate: false };
@@ -920,8 +970,11 @@ export class ChatService {
             zone: timeZone,
             messages: (session.messages ?? []).map((m) => ({
                 time: m.timestamp ? zonedDateTime(m.timestamp, timeZone) : '-',
-                sender: m.sender === 'customer' || m.sender === 'agent' ? m.sender : 'system', text: m.message
-            }))
+                sender: m.sender === 'customer' || m.sender === 'agent' ? m.sender : 'system', text: m.message,
+                files: (m.attachments ?? []).map((f) => f.name)
+            })),
+            // Files are never linked in a mail (DESIGN §10): the conversation in the console is, behind the login.
+            conversationUrl: `${this.deps.publicUrl ?? ''}/admin-chat/history?session=${encodeURIComponent(session.sessionId)}`
         });
         await this.deps.mail.send({ organizationId, to: settings.emailRecipient, ...mail });
     }
