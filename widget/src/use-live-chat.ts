@@ -66,7 +66,7 @@ export function useLiveChat(host: LiveChatHost) {
                 error: (code, args) => errorText({ code, message: '', args }) || undefined
             },
             onMessage: (m) => {
-                d(said(m.message, m.sender === 'agent' ? 'agent' : 'system', m.sender === 'agent' ? m.agentName : undefined));
+                d(said(m.message, m.sender === 'agent' ? 'agent' : 'system', m.sender === 'agent' ? m.agentName : undefined, m.attachments));
                 if (typeof m.seq === 'number') {
                     d({ type: 'live_seq', seq: m.seq });
                 }
@@ -196,8 +196,8 @@ export function useLiveChat(host: LiveChatHost) {
             }
         },
 
-        send(text: string): void {
-            live.current?.send(text);
+        send(text: string, attachments?: string[]): void {
+            live.current?.send(text, attachments);
         },
 
         typing(): void {
