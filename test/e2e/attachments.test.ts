@@ -92,14 +92,14 @@ async function photoAndPdf(t: TestServer, width: number, dir: string): Promise<v
         await agent.waitForFunction(() => ((document.querySelector('[data-testid="conversation"] [data-testid="file-thumb"]') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0, { timeout: 10000 });
         await screenshot(agent, `${prefix}-agent-photo`);
 
-        // The agent replies with a PDF and a line of text.
+        // The agent replies with a line of text and a PDF (Send once the upload is done).
+        await agent.focus('[data-testid="agent-input"]');
+        await agent.type('[data-testid="agent-input"]', 'Sorry about that! Here is our size chart for the replacement.');
+        await agent.waitForFunction(() => (document.querySelector('[data-testid="agent-input"]') as HTMLTextAreaElement).value.includes('size chart'));
         const agentFile = await agent.$('input[data-testid="agent-file-input"]') as ElementHandle<HTMLInputElement> | null;
         await agentFile!.uploadFile(pdfPath);
         await agent.waitForFunction(() => document.querySelector('[data-testid="uploads"]') && !document.querySelector('[data-testid="uploads"] .bp5-progress-bar') && !document.querySelector('.lc-upload-error'), { timeout: 10000 });
-        await agent.click('[data-testid="agent-input"]');
-        await agent.type('[data-testid="agent-input"]', 'Sorry about that! Here is our size chart for the replacement.');
-        await agent.waitForFunction(() => (document.querySelector('[data-testid="agent-input"]') as HTMLTextAreaElement).value.startsWith('Sorry'));
-        await agent.keyboard.press('Enter');
+        await agent.evaluate(() => (Array.from(document.querySelectorAll('[data-testid="composer"] button')).find((b) => b.textContent?.includes('Send')) as HTMLButtonElement).click());
         await agent.waitForFunction(() => !!document.querySelector('[data-testid="conversation"] [data-testid="file-download"]'), { timeout: 10000 });
 
         // The customer gets it live and downloads it: a PDF, as an attachment, the same bytes.

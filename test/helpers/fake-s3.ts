@@ -11,7 +11,7 @@ import type { AddressInfo } from 'net';
 export interface FakeS3 { env: Record<string, string>; dir: string; close(): Promise<void> }
 
 export async function startFakeS3(bucket = 'chat-files'): Promise<FakeS3> {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     const S3rver = require('s3rver');
     const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-s3-'));
     const server = new S3rver({ address: '127.0.0.1', port: 0, directory: dir, silent: true, configureBuckets: [{ name: bucket }] });

@@ -44,7 +44,7 @@ export function displayName(given: string | null | undefined, mime: AllowedType)
 
 /** file-type 16 is the last CommonJS release (17+ are ESM only, which this CommonJS server cannot require). */
 async function sniff(data: Buffer): Promise<string | undefined> {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     const { fromBuffer } = require('file-type') as { fromBuffer(b: Buffer): Promise<{ mime: string } | undefined> };
     return (await fromBuffer(data))?.mime;
 }

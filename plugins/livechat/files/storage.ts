@@ -71,7 +71,7 @@ export class S3Storage implements FileStorage {
 
     private s3(): { client: S3ClientType; sdk: typeof import('@aws-sdk/client-s3') } {
         // Loaded only when S3 is configured: a disk-only server never pays for the SDK.
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
+         
         const sdk = require('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
         if (!this.client) {
             const { endpoint, region, accessKeyId, secretAccessKey } = this.settings;
