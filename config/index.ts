@@ -71,6 +71,21 @@ export const settings = {
     CHAT_OFFER_SECONDS: Joi.number().min(0.1).max(3600).default(30),
     OFFLINE_MESSAGES_PER_STORE_HOUR: Joi.number().integer().min(1).max(100000).default(30),
     TEST_EMAILS_PER_STORE_HOUR: Joi.number().integer().min(1).max(1000).default(5),
+    // Attachments in live chat (issue 29): size per file, the window after which an upload never sent is swept, how
+    // long a signed file URL lives, the largest image (pixels) decoded, and uploads per customer chat and per store.
+    FILES_MAX_MB: Joi.number().min(0.01).max(100).default(10),
+    FILES_UNSENT_MINUTES: Joi.number().min(0.001).max(10080).default(60),
+    FILES_URL_SECONDS: Joi.number().min(0.1).max(86400).default(300),
+    FILES_MAX_PIXELS: Joi.number().integer().min(1).max(1000000000).default(50000000),
+    FILES_PER_CHAT_HOUR: Joi.number().integer().min(1).max(100000).default(60),
+    FILES_PER_STORE_HOUR: Joi.number().integer().min(1).max(10000000).default(2000),
+    // A shared directory for the files of several nodes (default DATA_DIR/files), or an S3-compatible bucket.
+    FILES_DIR: Joi.string().allow('').default(''),
+    S3_BUCKET: Joi.string().allow('').default(''),
+    S3_ENDPOINT: Joi.string().uri({ scheme: ['http', 'https'] }).allow('').default(''),
+    S3_REGION: Joi.string().allow('').default('us-east-1'),
+    S3_ACCESS_KEY_ID: Joi.string().allow('').default(''),
+    S3_SECRET_ACCESS_KEY: Joi.string().allow('').default(''),
     ANALYTICS_RETENTION_DAYS: Joi.number().integer().min(1).max(36500).default(400),
     WS_MAX_CONNECTIONS_PER_IP: Joi.number().integer().min(1).max(1000000).default(100),
     WS_MAX_CONNECTIONS_PER_TOKEN: Joi.number().integer().min(1).max(10000).default(10),
@@ -388,6 +403,14 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
             offlineMessagesPerStoreHour: v.OFFLINE_MESSAGES_PER_STORE_HOUR, testEmailsPerStoreHour: v.TEST_EMAILS_PER_STORE_HOUR,
             agentAwayGraceMs: Math.round(v.AGENT_AWAY_GRACE_SECONDS * 1000), agentIdleMs: Math.round(v.AGENT_IDLE_MINUTES * 60_000),
             offerMs: Math.round(v.CHAT_OFFER_SECONDS * 1000) },
+        files: {
+            maxBytes: Math.round(v.FILES_MAX_MB * 1024 * 1024), perMessage: 5,
+            unsentMs: Math.round(v.FILES_UNSENT_MINUTES * 60_000), urlMs: Math.round(v.FILES_URL_SECONDS * 1000),
+            maxPixels: v.FILES_MAX_PIXELS, perChatHour: v.FILES_PER_CHAT_HOUR, perStoreHour: v.FILES_PER_STORE_HOUR,
+            dir: v.FILES_DIR ? Path.resolve(v.FILES_DIR) : Path.join(dataDir, 'files'),
+            s3: v.S3_BUCKET ? { bucket: v.S3_BUCKET, endpoint: v.S3_ENDPOINT || null, region: v.S3_REGION || 'us-east-1',
+                accessKeyId: v.S3_ACCESS_KEY_ID || null, secretAccessKey: v.S3_SECRET_ACCESS_KEY || null } : null
+        },
         analytics: { retentionDays: v.ANALYTICS_RETENTION_DAYS },
         sockets: { maxPerIp: v.WS_MAX_CONNECTIONS_PER_IP, maxPerToken: v.WS_MAX_CONNECTIONS_PER_TOKEN, maxFramesPerSecond: v.WS_MAX_FRAMES_PER_SECOND,
             revocationCheckMs: v.WS_REVOCATION_CHECK_MS },

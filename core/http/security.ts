@@ -36,7 +36,8 @@ export function contentSecurityPolicy(request: Request): string {
         `script-src ${own}`,
         "style-src 'self'",
         `connect-src ${own}${sockets ? ' ' + sockets : ''}`,
-        "img-src 'self' data:",
+        // Thumbnails of chat files (issue 29): from our own origin(s), and the picked file's preview (blob:).
+        `img-src ${own} data: blob:`,
         "font-src 'self'",
         "object-src 'none'",
         "base-uri 'none'",

@@ -172,6 +172,18 @@ export interface ChatMessage {
     timestamp: string;
     /** An agent message: the agent's first name (their name's first word, else their email before @). */
     agentName?: string;
+    /** Photos and files sent with the message (issue 29); a message may be files only (message ''). */
+    attachments?: ChatAttachment[];
+}
+
+/** A file in a chat (issue 29): its bytes are read through a short-lived signed URL (GET …/files/{id}/link). */
+export interface ChatAttachment {
+    id: string;
+    name: string;
+    mime: string;
+    size: number;
+    width: number | null;
+    height: number | null;
 }
 
 /** A live chat session, plus what the console shows (message count, agent, who ended it and why). */

@@ -21,6 +21,22 @@ export const LIVECHAT_ERRORS = {
     notEnded: { code: 'livechat.rating_too_early', message: 'A chat can be rated once it has ended' }
 } satisfies Record<string, CustomerError>;
 
+/**
+ * Attachments (issue 29): what the widget and the console say about a refused file, each with its code (the catalogues
+ * render `error.<code>`). The size message names the limit in MB (`args.mb`).
+ */
+export const FILE_ERRORS = {
+    type: { code: 'livechat.file_type', message: 'This kind of file can\'t be sent. Please send a photo (JPEG, PNG, WebP, GIF) or a PDF.' },
+    heic: { code: 'livechat.file_heic', message: 'HEIC photos can\'t be sent yet. Please choose "Most Compatible" in your camera settings, or send a screenshot.' },
+    size: { code: 'livechat.file_size', message: 'This file is too big. Files can be up to {mb} MB.' },
+    pixels: { code: 'livechat.file_pixels', message: 'This image is too large to open. Please send a smaller one.' },
+    unreadable: { code: 'livechat.file_unreadable', message: 'This file could not be read. Please try another one.' },
+    empty: { code: 'livechat.file_empty', message: 'This file is empty.' },
+    count: { code: 'livechat.file_count', message: 'You can send up to 5 files in one message.' },
+    unknown: { code: 'livechat.file_unknown', message: 'This file is no longer available. Please attach it again.' },
+    tooMany: { code: 'livechat.file_too_many', message: 'Too many files sent. Please try again later.' }
+} satisfies Record<string, CustomerError>;
+
 /** What only staff read (the console's left messages, issue 23): codes the admin app can name, never the widget. */
 export const LIVECHAT_STAFF_ERRORS = {
     /** A left message whose reply address is unknown (an old row whose system line named none). */

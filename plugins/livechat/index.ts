@@ -23,6 +23,9 @@ import { RatingService } from './services/rating-service';
 import { ratingRoutes } from './routes/ratings';
 import { originAllowed } from '../../core/http/origins';
 import { migrations } from './migrations';
+import { AttachmentsService } from './services/attachments-service';
+import { fileStorage } from './files/storage';
+import { fileRoutes } from './routes/files';
 
 declare module '../../core/types' {
     interface Services {
@@ -40,6 +43,8 @@ declare module '../../core/types' {
         livechatRouting: RoutingService;
         /** Ratings after a chat and the facts of the per-agent report (issue 28). */
         livechatRatings: RatingService;
+        /** Photos and files in live chat (issue 29): uploads, signed URLs, the sweep of unsent uploads. */
+        livechatFiles: AttachmentsService;
     }
 }
 
@@ -118,9 +123,14 @@ const feature: FeaturePlugin = {
             const { realtime, config, db, dbClient, jobs, services } = server.app;
             const mail = new MailService({ db, mail: config.mail });
             const presence = new PresenceService({ db, realtime, awayGraceMs: config.chat.agentAwayGraceMs, idleMs: config.chat.agentIdleMs });
-            const chat = new ChatService({ db, dbClient, jobs, realtime, chat: config.chat, mail, tenants: services.tenants, users: services.users, presence, log: server.app.log });
+            const chat = new ChatService({ db, dbClient, jobs, realtime, chat: config.chat, mail, tenants: services.tenants, users: services.users, presence, log: server.app.log,
+                publicUrl: config.publicUrl });
             provide(server, 'livechat', chat);
-            server.app.personalData.register(livechatPersonalData);
+            const storage = fileStorage(config.files);
+            const files = new AttachmentsService({ db, storage, files: config.files, secret: config.jwtSecret });
+            chat.useAttachments(files);
+            provide(server, 'livechatFiles', files);
+            server.app.personalData.register(livechatPersonalData(storage));
             provide(server, 'presence', presence);
             const hours = new HoursService({ db, tenants: services.tenants });
             provide(server, 'livechatHours', hours);
@@ -256,7 +266,7 @@ const feature: FeaturePlugin = {
                             return realtime.command(socket, 'livechat.session.end', { params, payload: pick(message, ['reason']) });
                         default:        // chat_message
                             return realtime.command(socket, 'livechat.message.send', {
-                                params, payload: pick(message, ['message', 'clientMessageId', 'sender', 'timestamp'])
+                                params, payload: pick(message, ['message', 'clientMessageId', 'sender', 'timestamp', 'attachments'])
                             });
                     }
                 }
@@ -290,6 +300,7 @@ const feature: FeaturePlugin = {
             server.route(hoursRoutes(hours));
             server.route(routingRoutes(server));
             server.route(ratingRoutes(server));
+            server.route(fileRoutes(server));
             // An offer's deadline: its delayed job (kept by Bull across restarts), and every node's interval below.
             server.app.jobs.define(OFFER_JOB, async () => {
                 await routing.sweep();
@@ -303,6 +314,7 @@ const feature: FeaturePlugin = {
                     presence.touch([...localAgents.keys()]).catch((err) => server.app.log.warn({ err }, 'presence refresh failed'));
                     chat.expireWaiting().catch((err) => server.app.log.warn({ err }, 'wait expiry failed'));
                     chat.sweepCustomerGone().catch((err) => server.app.log.warn({ err }, 'customer-gone sweep failed'));
+                    files.sweep().catch((err) => server.app.log.warn({ err }, 'unsent files sweep failed'));
                 }, PRESENCE_REFRESH_MS);
                 timer.unref();
                 presenceTimer = setInterval(sweepPresence, presenceSweepMs(config.chat));

@@ -57,7 +57,9 @@ export function storeLeftMessageMail(locale: string | null | undefined, args: {
 /** A chat's transcript for the store (DESIGN §10: in the store's default language; times already in its zone). */
 export function transcriptMail(locale: string | null | undefined, args: {
     store: string; sessionId: string; phone: string; visitorNumber: number; started: string; accepted: string; ended: string; reason: string; zone: string;
-    messages: Array<{ time: string; sender: 'customer' | 'agent' | 'system'; text: string }>;
+    messages: Array<{ time: string; sender: 'customer' | 'agent' | 'system'; text: string; files?: string[] }>;
+    /** The conversation in the console (login needed); shown when a message carried files (issue 29). */
+    conversationUrl?: string;
 }): { subject: string; text: string } {
     const m = messages(locale);
     const who = { customer: m.transcriptCustomer(), agent: m.transcriptAgent(), system: m.transcriptSystem() };
@@ -71,7 +73,11 @@ export function transcriptMail(locale: string | null | undefined, args: {
         m.transcriptEnded({ time: args.ended, reason: args.reason }),
         m.transcriptZone({ zone: args.zone }),
         '',
-        ...args.messages.map((msg) => `[${msg.time}] ${who[msg.sender]}: ${msg.text}`)
+        ...args.messages.map((msg) => `[${msg.time}] ${who[msg.sender]}: ${[msg.text, ...(msg.files ?? []).map((name) => m.transcriptFile({ name }))].filter(Boolean).join(' ')}`)
     ];
+    // Files are never linked in a mail (DESIGN §10): the conversation is, in the console, behind the login.
+    if (args.conversationUrl && args.messages.some((msg) => msg.files?.length)) {
+        lines.push('', m.transcriptFilesLink({ url: args.conversationUrl }));
+    }
     return { subject: m.transcriptSubject({ phone: args.phone, session: args.sessionId.slice(-8) }), text: lines.join('\n') + '\n' };
 }

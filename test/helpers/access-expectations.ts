@@ -24,6 +24,8 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'auth.super-admin.login': 'public',
     'auth.org.login': 'public',
     'auth.demo-credentials.get': 'public',
+    // A chat file by its short-lived signed URL (issue 29): the signature is the credential.
+    'livechat.file.get': 'public',
 
     // ---- token checks ----
     'auth.admin.verify': ['admin'],
@@ -157,6 +159,8 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'livechat.message.list': ['admin', 'customer'],
     'livechat.message.send': ['admin', 'customer'],
     'livechat.session.typing': ['admin', 'customer'],
+    'livechat.file.upload': ['admin', 'customer'],
+    'livechat.file.link': ['admin', 'customer'],
     'livechat.session.end': ['admin', 'customer'],
     'livechat.session.rate': ['customer']
 };

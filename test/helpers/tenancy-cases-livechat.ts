@@ -34,7 +34,18 @@ async function leftMessageOfB(server: Server, b: Tenant): Promise<string> {
 
 const admin = (a: Tenant) => ({ authorization: `Bearer ${a.admin.token}` });
 
+/** A PDF in one of organization B's chats (issue 29). */
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <</Type /Catalog>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n', 'latin1');
+
 export const cases: Record<string, TenancyCase> = {
+    // Photos and files (issue 29): A's staff neither upload to nor read from B's chats.
+    'livechat.file.upload': async ({ server, a, b }) =>
+        ({ method: 'POST', url: `/api/chat/session/${await chatOfB(server, b, true)}/files?name=x.pdf`, headers: { ...admin(a), 'content-type': 'application/pdf' }, payload: PDF }),
+    'livechat.file.link': async ({ server, a, b }) => {
+        const sessionId = await chatOfB(server, b, true);
+        const file = await server.app.services.livechatFiles.upload(b.organization.id, sessionId, { sender: 'agent', userId: b.admin.id }, PDF, 'secret-of-b.pdf');
+        return { method: 'GET', url: `/api/chat/session/${sessionId}/files/${file.id}/link`, headers: admin(a) };
+    },
     'livechat.session.get': async ({ server, a, b }) =>
         ({ method: 'GET', url: `/api/chat/session/${await chatOfB(server, b)}`, headers: admin(a) }),
     'livechat.message.list': async ({ server, a, b }) =>

@@ -163,7 +163,7 @@ describe('ratings after a chat and the CSAT report', function () {
         await t.server.app.services.livechat.accept(a.organization.id, a.admin.id, 'rate_privacy_1');
         await t.server.app.services.livechat.end(a.organization.id, 'rate_privacy_1', 'customer');
         expect((await rate('rate_privacy_1', created.token, { score: 1, comment: 'My order 555 never came' })).statusCode).to.equal(201);
-        const { livechatPersonalData } = await import('../../plugins/livechat/services/personal-data');
+        const livechatPersonalData = t.server.app.personalData.holders.find((h) => h.plugin === 'livechat')!;
         const scope = { organizationId: a.organization.id, phone: '+15555550177', email: null, sessionIds: [] as string[] };
         const exported = await livechatPersonalData.export(scope, t.server.app.db) as Record<string, any[]>;
         expect(exported.chat_ratings.map((r) => r.comment)).to.deep.equal(['My order 555 never came']);

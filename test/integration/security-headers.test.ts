@@ -20,7 +20,8 @@ function expectStrictPolicy(header: unknown, host: string): Map<string, string[]
     expect(csp.get('default-src')).to.deep.equal(["'self'"]);
     expect(csp.get('script-src')).to.deep.equal(["'self'"]);
     expect(csp.get('style-src')).to.deep.equal(["'self'"]);
-    expect(csp.get('img-src')).to.deep.equal(["'self'", 'data:']);
+    // Chat files' thumbnails (issue 29): from our own origin, and a picked file's local preview (blob:).
+    expect(csp.get('img-src')).to.deep.equal(["'self'", 'data:', 'blob:']);
     expect(csp.get('connect-src')).to.deep.equal(["'self'", `ws://${host}`, `wss://${host}`]);
     expect(csp.get('frame-ancestors')).to.deep.equal(["'none'"]);
     expect(csp.get('base-uri')).to.deep.equal(["'none'"]);

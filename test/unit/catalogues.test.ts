@@ -7,7 +7,7 @@ import {
 } from '../../core/i18n/catalogues';
 import { chooseLanguage, matchLanguage } from '../../core/shared/languages';
 import { CODES, MESSAGES } from '../../plugins/loyalty/services/loyalty-service';
-import { LIVECHAT_ERRORS, messageTooLong } from '../../plugins/livechat/errors';
+import { FILE_ERRORS, LIVECHAT_ERRORS, messageTooLong } from '../../plugins/livechat/errors';
 import { AI_ERRORS } from '../../plugins/ai/services/ai-service';
 import { CONVERSATION_ERRORS } from '../../plugins/conversation';
 import { smsCodeText } from '../../plugins/loyalty/texts';
@@ -160,7 +160,10 @@ describe('message catalogues (core/i18n, issue 27)', function () {
             ...Object.values(LIVECHAT_ERRORS).map((e) => ({ ...e, args: undefined })),
             messageTooLong(2000),
             ...Object.values(AI_ERRORS).map((e) => ({ ...e, args: undefined })),
-            ...Object.values(CONVERSATION_ERRORS).map((e) => ({ ...e, args: undefined }))
+            ...Object.values(CONVERSATION_ERRORS).map((e) => ({ ...e, args: undefined })),
+            // Photos and files (issue 29): the size refusal names the limit.
+            ...Object.values(FILE_ERRORS).filter((e) => e !== FILE_ERRORS.size).map((e) => ({ ...e, args: undefined as Record<string, unknown> | undefined })),
+            { code: FILE_ERRORS.size.code, message: FILE_ERRORS.size.message.replace('{mb}', '10'), args: { mb: 10 } }
         ];
         // Codes the widget answers with texts of its own (SPEC §8's not-found and connection texts), or retries silently.
         // Blank phones and codes never leave the widget.

@@ -18,6 +18,8 @@ export interface Message {
     time: number;
     /** An agent message: the agent's first name. */
     author?: string;
+    /** Photos and files sent with it (issue 29). */
+    files?: Array<{ id: string; name: string; mime: string }>;
 }
 
 export interface LiveState {
@@ -72,7 +74,7 @@ export interface FlowState {
 export type Action =
     | { type: 'open' }
     | { type: 'close' }
-    | { type: 'say'; text: string; from: Sender; time: number; author?: string }
+    | { type: 'say'; text: string; from: Sender; time: number; author?: string; files?: Message['files'] }
     | { type: 'step'; step: Step }
     | { type: 'pending'; pending: boolean }
     | { type: 'code_sent'; phone: string }
@@ -90,8 +92,8 @@ export type Action =
     | { type: 'lang'; lang: string };
 
 /** A message to show now (an action creator: the reducer stays pure). */
-export function said(text: string, from: Sender = 'bot', author?: string): Action {
-    return { type: 'say', text, from, time: Date.now(), author };
+export function said(text: string, from: Sender = 'bot', author?: string, files?: Message['files']): Action {
+    return { type: 'say', text, from, time: Date.now(), author, files };
 }
 
 /** The longest conversation kept (the oldest messages go first). */
@@ -127,6 +129,9 @@ export function reduce(state: FlowState, action: Action): FlowState {
             const message: Message = { id: state.nextId, text: action.text, from: action.from, time: action.time };
             if (action.author) {
                 message.author = action.author;
+            }
+            if (action.files?.length) {
+                message.files = action.files;
             }
             const incoming = action.from === 'agent' || action.from === 'system';
             return {

@@ -13,7 +13,7 @@ export function lazyLiveChat(options: LiveChatOptions): LiveChat {
         checkAvailability: () => load().then((c) => c.checkAvailability()),
         start: (details) => load().then((c) => c.start(details)),
         resume: (saved) => load().then((c) => c.resume(saved)),
-        send: (text) => void load().then((c) => c.send(text)),
+        send: (text, attachments) => void load().then((c) => c.send(text, attachments)),
         typing: () => void load().then((c) => c.typing()),
         end: () => load().then((c) => c.end())
     };

@@ -28,7 +28,7 @@ export interface LiveChatOptions {
     /** The customer's language (issue 27): kept with the chat, shown to agents; mails to the customer use it. */
     lang?: () => string;
     /** An agent (or system) message to show as incoming. */
-    onMessage(message: { sender: 'agent' | 'system'; message: string; timestamp: string; seq?: number; agentName?: string }): void;
+    onMessage(message: { sender: 'agent' | 'system'; message: string; timestamp: string; seq?: number; agentName?: string; attachments?: Array<{ id: string; name: string; mime: string }> }): void;
     /** The chat and its customer token once create-session answered (the widget saves them to resume after a reload). */
     onSession?(session: { chatId: string; token: string; lastSeq: number }): void;
     /** The session ended (by the agent, the customer or the system); reason as the server gives it. */
@@ -75,7 +75,7 @@ export interface LiveChat {
      */
     resume(saved: { chatId: string; token: string; lastSeq: number }): Promise<void>;
     /** Sends a typed customer message; kept and retried until the server has stored it. */
-    send(text: string): void;
+    send(text: string, attachments?: string[]): void;
     /** The customer is typing: tells the agent, at most once per TYPING_EVERY_MS (nothing is stored). */
     typing(): void;
     /** The customer leaves (New Chat or closing): ends the session. */
@@ -94,6 +94,7 @@ interface Push {
     timestamp?: string;
     reason?: string;
     agentName?: string;
+    attachments?: Array<{ id: string; name: string; mime: string }>;
     /** queue_position (issue 26). */
     position?: number;
     typicalWaitSeconds?: number | null;
@@ -102,6 +103,8 @@ interface Push {
 interface Pending {
     clientMessageId: string;
     text: string;
+    /** File ids uploaded for it (issue 29). */
+    attachments?: string[];
 }
 
 export const AGENT_JOINED_TEXT = 'A support agent has joined the chat.';
@@ -242,7 +245,8 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
         lastSeq = push.seq;
         if (push.sender === 'agent' || push.sender === 'system') {
             options.onMessage({ sender: push.sender, message: String(push.message ?? ''), timestamp: push.timestamp ?? new Date().toISOString(), seq: push.seq,
-                ...(push.sender === 'agent' && typeof push.agentName === 'string' ? { agentName: push.agentName } : {}) });
+                ...(push.sender === 'agent' && typeof push.agentName === 'string' ? { agentName: push.agentName } : {}),
+                ...(Array.isArray(push.attachments) && push.attachments.length ? { attachments: push.attachments } : {}) });
         }
     }
 
@@ -290,7 +294,7 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
                     await client.request({
                         method: 'POST',
                         path: `/api/chat/session/${encodeURIComponent(chatId)}/messages`,
-                        payload: { message: next.text, clientMessageId: next.clientMessageId }
+                        payload: { message: next.text, clientMessageId: next.clientMessageId, ...(next.attachments?.length ? { attachments: next.attachments } : {}) }
                     });
                     pending.shift();
                     savePending();
@@ -428,12 +432,12 @@ export function createLiveChat(options: LiveChatOptions): LiveChat {
             void client.message({ type: 'typing' }).catch(() => {});
         },
 
-        send(text: string) {
+        send(text: string, attachments?: string[]) {
             const trimmed = text.trim();
-            if (!trimmed || ended) {
+            if ((!trimmed && !attachments?.length) || ended) {
                 return;
             }
-            pending.push({ clientMessageId: randomId(), text: trimmed });
+            pending.push({ clientMessageId: randomId(), text: trimmed, ...(attachments?.length ? { attachments } : {}) });
             savePending();
             void flush();
         },

@@ -19,6 +19,10 @@ import { PANEL_CSS } from './panel-css';
 import { adoptStyles } from './styles';
 import { DEFAULT_QUESTIONS, FaqItem, language, Messages, setLanguage, t, TEXT } from './texts';
 import { useLiveChat } from './use-live-chat';
+import type { FileRef } from './attachments';
+
+/** The files chunk (issue 29), fetched when the customer attaches or a message with files is shown. */
+type FilesKit = typeof import('./attachments');
 import type { Availability } from './hours';
 import { enabledLanguages, isRtl, LAUNCHER, loadMessages, sideOf } from './languages';
 
@@ -69,6 +73,11 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     const tokenRef = useRef<string | null>(state.token);
     const [questions, setQuestions] = useState<FaqItem[] | null>(null);
     const [text, setText] = useState('');
+    const [kit, setKit] = useState<FilesKit | null>(null);
+    const [tray, setTray] = useState(false);
+    const [ready, setReady] = useState<FileRef[]>([]);
+    const [cleared, setCleared] = useState(0);
+    const loadKit = () => void import(/* webpackChunkName: "feature-files" */ './attachments').then(setKit);
     const panelRef = useRef<HTMLDivElement>(null);
     const inputRef = useRef<HTMLTextAreaElement>(null);
     const listRef = useRef<HTMLDivElement>(null);
@@ -115,6 +124,14 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
         send: (message) => live.send(message),
         leaveMessage: (text) => live.leaveMessage(text)
     });
+
+    // A message with files (the agent's, or after a reload): the files chunk shows them.
+    const hasFiles = state.messages.some((m) => m.files);
+    useEffect(() => {
+        if (hasFiles && !kit) {
+            loadKit();
+        }
+    }, [hasFiles]);
 
     // ---- saving, launcher, focus ----
     useEffect(() => {
@@ -206,6 +223,16 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
 
     function submit(): void {
         const value = text.trim();
+        if (ready.length && state.step === 'live_chat' && value.length <= MAX_LENGTH) {
+            // Photos and files, with or without text (issue 29).
+            dispatch(said(value, 'user', undefined, ready));
+            live.send(value, ready.map((f) => f.id));
+            setText('');
+            setReady([]);
+            setCleared((n) => n + 1);
+            setTray(false);
+            return;
+        }
         if (!value || state.pending || value.length > MAX_LENGTH) {
             return;     // blank text is ignored; too long text keeps its counter
         }
@@ -261,6 +288,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     }
 
     const step = state.step;
+    const access = state.live?.chatId && state.live.token ? { origin: config.apiOrigin, chatId: state.live.chatId, token: state.live.token } : null;
     const tooLong = text.length > MAX_LENGTH;
     const placeholder = t(step === 'identifier' ? 'placeholderPhone'
         : step === 'code' ? 'placeholderCode'
@@ -282,7 +310,8 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
                 <span className="lc-badge" hidden={step !== 'live_chat'}>{t('liveBadge')}</span>
                 <button type="button" className="lc-x" aria-label={t('closeChat')} onClick={() => dispatch({ type: 'close' })}>{'\u00d7'}</button>
             </div>
-            <MessageList messages={state.messages} agentTyping={state.agentTyping} listRef={listRef}>
+            <MessageList messages={state.messages} agentTyping={state.agentTyping} listRef={listRef}
+                files={(files) => (kit ? <kit.MessageFiles files={files} access={access} /> : null)}>
                 {live.offline && <OfflineForm draft={live.offline} change={live.setOffline} send={() => void live.sendOffline()} />}
                 {live.rateFor && Rating && <Rating config={config} lang={language()} chatId={live.rateFor.chatId} token={live.rateFor.token}
                     onDone={(thanks) => {
@@ -362,8 +391,16 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
                             submit();
                         }
                     }} />
+                {step === 'live_chat' && access && (
+                    <button type="button" className="lc-link lc-attach" aria-label={t('attachFile')} title={t('attachFile')} aria-expanded={tray}
+                        onClick={() => {
+                            loadKit();
+                            setTray(true);
+                        }}>+</button>
+                )}
                 <button type="submit" className="lc-send" disabled={state.pending || tooLong}>{t('send')}</button>
             </form>
+            {tray && kit && access && <kit.AttachTray access={access} onChange={setReady} clearKey={cleared} />}
             {tooLong && (
                 <p className="lc-count" id="lc-count" role="status">
                     {t('tooLong', { length: text.length, max: MAX_LENGTH, over: text.length - MAX_LENGTH })}

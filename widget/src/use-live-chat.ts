@@ -74,7 +74,7 @@ export function useLiveChat(host: LiveChatHost) {
             onMessage: (m) => {
                 // An agent's message, or the notice that one joined (system): someone to rate when it ends.
                 joined.current = true;
-                d(said(m.message, m.sender === 'agent' ? 'agent' : 'system', m.sender === 'agent' ? m.agentName : undefined));
+                d(said(m.message, m.sender === 'agent' ? 'agent' : 'system', m.sender === 'agent' ? m.agentName : undefined, m.attachments));
                 if (typeof m.seq === 'number') {
                     d({ type: 'live_seq', seq: m.seq });
                 }
@@ -217,8 +217,8 @@ export function useLiveChat(host: LiveChatHost) {
             }
         },
 
-        send(text: string): void {
-            live.current?.send(text);
+        send(text: string, attachments?: string[]): void {
+            live.current?.send(text, attachments);
         },
 
         typing(): void {

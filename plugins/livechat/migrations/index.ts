@@ -9,6 +9,7 @@ import leftMessages from './20261202000000-left-messages';
 import agentConnections from './20261202000000-agent-connections';
 import supportHours from './20261203000000-support-hours';
 import routing from './20261203010000-routing';
+import chatAttachments from './20261204000000-chat-attachments';
 import chatRatings from './20261204010000-chat-ratings';
 
 /** The livechat plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
@@ -23,5 +24,6 @@ export const migrations: MigrationEntry[] = [
     agentConnections,
     supportHours,
     routing,
+    chatAttachments,
     chatRatings
 ];

@@ -282,10 +282,14 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 validate: {
                     params,
                     payload: Joi.object({
-                        message: Joi.string().trim().min(1).max(maxLength).required().messages({
+                        // With files (issue 29) the text may be empty: a message may be files only.
+                        message: Joi.string().trim().max(maxLength).messages({
                             'string.max': `Message is too long: at most ${maxLength} characters`,
-                            'string.empty': 'Message must not be empty'
-                        }),
+                            'string.empty': 'Message must not be empty',
+                            'any.required': 'Message must not be empty'
+                        }).when('attachments', { is: Joi.array().min(1).required(), then: Joi.string().allow('').default(''), otherwise: Joi.string().min(1).required() }),
+                        attachments: Joi.array().items(Joi.string().pattern(/^[A-Za-z0-9_-]{16,64}$/)).max(5)
+                            .messages({ 'array.max': 'You can send up to 5 files in one message.' }),
                         clientMessageId: Joi.string().trim().min(1).max(64).pattern(/^[A-Za-z0-9_.:-]+$/),
                         sender: Joi.string().valid('customer', 'agent'),
                         timestamp: Joi.string().isoDate()
@@ -294,14 +298,14 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                 handler: async (request, h) => {
                     const actor = actorOf(request);
                     const { sessionId } = request.params as { sessionId: string };
-                    const body = request.payload as { message: string; clientMessageId?: string; sender?: string };
+                    const body = request.payload as { message: string; clientMessageId?: string; sender?: string; attachments?: string[] };
                     if (body.sender && body.sender !== (actor.kind === 'agent' ? 'agent' : 'customer')) {
                         throw Boom.badRequest(`"sender" must be ${actor.kind === 'agent' ? 'agent' : 'customer'}`);
                     }
                     await limitSend(request, `${actor.organizationId}:${sessionId}:${actor.kind}`);
                     const { message, duplicate } = await chat().sendMessage(actor.organizationId, sessionId,
                         actor.kind === 'agent' ? { sender: 'agent', userId: actor.userId } : { sender: 'customer', userId: null },
-                        { message: body.message, clientMessageId: body.clientMessageId });
+                        { message: body.message ?? '', clientMessageId: body.clientMessageId, attachments: body.attachments });
                     if (actor.kind === 'agent' && !duplicate) {
                         // The chat's first response (issue 26), recorded off the message's path.
                         server.app.services.livechatRouting.agentMessage(actor.organizationId, sessionId, actor.userId)

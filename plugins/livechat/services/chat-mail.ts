@@ -15,6 +15,8 @@ export interface ChatMailDeps {
     mail: Pick<MailService, 'send'>;
     tenants: Pick<Services['tenants'], 'getOrganization' | 'timeZoneOf'>;
     users: Pick<Services['users'], 'list'>;
+    /** PUBLIC_URL: the transcript links the conversation in the console (issue 29). */
+    publicUrl?: string | null;
     /** A chat with its messages (the transcript's content). */
     chatWithMessages(organizationId: number, sessionId: string): Promise<ChatSession>;
 }
@@ -95,8 +97,11 @@ export class ChatMail {
             zone: timeZone,
             messages: (session.messages ?? []).map((m) => ({
                 time: m.timestamp ? zonedDateTime(m.timestamp, timeZone) : '-',
-                sender: m.sender === 'customer' || m.sender === 'agent' ? m.sender : 'system', text: m.message
-            }))
+                sender: m.sender === 'customer' || m.sender === 'agent' ? m.sender : 'system', text: m.message,
+                files: (m.attachments ?? []).map((f) => f.name)
+            })),
+            // Files are never linked in a mail (DESIGN §10): the conversation in the console is, behind the login.
+            conversationUrl: `${this.deps.publicUrl ?? ''}/admin-chat/history?session=${encodeURIComponent(session.sessionId)}`
         });
         await this.deps.mail.send({ organizationId, to: settings.emailRecipient, ...mail });
     }

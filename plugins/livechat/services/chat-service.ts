@@ -10,6 +10,7 @@ import type { Realtime } from '../../../core/realtime/socket-server';
 import type { Services } from '../../../core/types';
 import { ChatMessageModel, ChatSessionModel, ChatStatus } from '../models';
 import type { MailService } from './mail-service';
+import type { AttachmentsService, ClaimedFiles, Uploader } from './attachments-service';
 import { analyticsSessions, chatSessionCount } from './analytics-sessions';
 import type { AgentStatus, PresenceService } from './presence-service';
 import { coded } from '../../../core/http/errors';
@@ -47,6 +48,8 @@ export interface ChatServiceDeps {
     presence: PresenceService;
     /** Where failures that do not fail the caller's request are told (a routing step after the chat was stored). */
     log?: Pick<Logger, 'warn'>;
+    /** PUBLIC_URL: the transcript links the conversation in the console (issue 29). */
+    publicUrl?: string | null;
 }
 
 export interface NewChat {
@@ -113,6 +116,13 @@ export class ChatService {
     /** Routing plugs in while the plugin registers (routing-service.ts). */
     useRouting(routing: ChatRouting): void {
         this.routing = routing;
+    }
+
+    private files: AttachmentsService | null = null;
+
+    /** Photos and files (issue 29) plug in while the plugin registers (attachments-service.ts). */
+    useAttachments(files: AttachmentsService): void {
+        this.files = files;
     }
 
     // ---- presence (presence-service.ts: one per agent, in the database) ------------------------------
@@ -410,7 +420,22 @@ export class ChatService {
             .where('seq', '>', afterSeq)
             .orderBy('seq', 'asc')
             .limit(1000);
-        return this.withAgentNames(row.organizationId, rows.map((m) => toMessage(m, row.sessionId)), rows);
+        const messages = await this.withAgentNames(row.organizationId, rows.map((m) => toMessage(m, row.sessionId)), rows);
+        return this.withFiles(messages);
+    }
+
+    /** Each message with its files (issue 29), read in one query. */
+    private async withFiles(messages: ChatMessage[]): Promise<ChatMessage[]> {
+        if (this.files && messages.length) {
+            const files = await this.files.ofMessages(messages.map((m) => m.id));
+            for (const m of messages) {
+                const list = files.get(m.id);
+                if (list) {
+                    m.attachments = list;
+                }
+            }
+        }
+        return messages;
     }
 
     // ---- agent names (agent-names.ts) ---------------------------------------------------------------
@@ -463,9 +488,11 @@ export class ChatService {
      * id returns the stored message and is not pushed again.
      */
     async sendMessage(organizationId: number, sessionId: string, from: Author,
-        input: { message: string; clientMessageId?: string | null }): Promise<{ message: ChatMessage; duplicate: boolean }> {
+        input: { message: string; clientMessageId?: string | null; attachments?: string[] }): Promise<{ message: ChatMessage; duplicate: boolean }> {
         const text = input.message.trim();
-        if (!text) {
+        const fileIds = input.attachments ?? [];
+        // A message may be files only (issue 29): then its text is empty.
+        if (!text && !fileIds.length) {
             throw coded(Boom.badRequest('Message must not be empty'), LIVECHAT_ERRORS.messageEmpty.code);
         }
         const max = this.deps.chat.maxMessageLength;
@@ -474,6 +501,25 @@ export class ChatService {
             throw coded(Boom.badRequest(tooLong.message), tooLong.code, tooLong.args);
         }
         const clientMessageId = input.clientMessageId ?? Crypto.randomUUID();
+        // The files are checked before anything is stored (a retry finds them claimed by its stored message).
+        let claimed: ClaimedFiles | null = null;
+        if (fileIds.length) {
+            if (!this.files) {
+                throw Boom.badRequest('Files are not accepted here');
+            }
+            try {
+                claimed = await this.files.claim(organizationId, sessionId, from as Uploader, fileIds);
+            }
+            catch (err) {
+                const session = await this.findSession(organizationId, sessionId);
+                const earlier = await session.$relatedQuery('messages', this.db).findOne({ sender: from.sender, client_message_id: clientMessageId });
+                if (earlier) {
+                    const [again] = await this.withFiles(await this.withAgentNames(organizationId, [toMessage(earlier, sessionId)], [earlier]));
+                    return { message: again, duplicate: true };
+                }
+                throw err;
+            }
+        }
         const allowed: ChatStatus[] = from.sender === 'agent' ? ['agent_connected'] : OPEN_STATUSES;
         // Hot path: the next sequence number (the chat must be open) and the insert, atomically. On PostgreSQL
         // that is one statement and one round trip; SQLite (in process) runs the two in a transaction.
@@ -506,7 +552,7 @@ export class ChatService {
             const earlier = await session.$relatedQuery('messages', this.db)
                 .findOne({ sender: from.sender, client_message_id: clientMessageId });
             if (earlier) {
-                return { message: (await this.withAgentNames(organizationId, [toMessage(earlier, sessionId)], [earlier]))[0], duplicate: true };
+                return { message: (await this.withFiles(await this.withAgentNames(organizationId, [toMessage(earlier, sessionId)], [earlier])))[0], duplicate: true };
             }
             if (failure) {
                 throw failure;
@@ -515,6 +561,10 @@ export class ChatService {
                 : coded(Boom.conflict(LIVECHAT_ERRORS.chatEnded.message), LIVECHAT_ERRORS.chatEnded.code);
         }
         const [message] = await this.withAgentNames(organizationId, [toMessage(stored, sessionId)], [stored]);
+        if (claimed && this.files) {
+            await this.files.attach(claimed, Number(stored.id));
+            message.attachments = claimed.attachments;
+        }
         const push = { type: 'chat_message', ...message };
         await this.pushToChat(organizationId, sessionId, push);
         return { message, duplicate: false };

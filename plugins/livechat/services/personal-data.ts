@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../../core/db';
+import type { FileStorage } from '../files/storage';
+import { removeChatFiles } from './attachments-service';
 import { chunks, containsClause, deleteOlder, Person, PersonalDataHolder, PersonScope, plainRows, RetentionCutoffs } from '../../../core/privacy/personal-data';
 
 /**
@@ -46,7 +48,7 @@ function mailsOf(db: Db, scope: PersonScope, chatIds: string[]): Knex.QueryBuild
  * customer), the offers made to agents and the routing events; the customer's rating and comment (issue 28). They go
  * with their chat.
  */
-const CHILDREN = ['chat_notes', 'chat_offers', 'chat_routing_events', 'chat_ratings'] as const;
+const CHILDREN = ['chat_notes', 'chat_offers', 'chat_routing_events', 'chat_ratings', 'chat_attachments'] as const;
 
 async function childRows(db: Db, ids: number[]): Promise<Record<string, unknown[]>> {
     const out: Record<string, unknown[]> = {};
@@ -60,8 +62,10 @@ async function childRows(db: Db, ids: number[]): Promise<Record<string, unknown[
     return out;
 }
 
-async function deleteChats(db: Db, ids: number[]): Promise<Record<string, number>> {
+async function deleteChats(db: Db, ids: number[], storage: FileStorage): Promise<Record<string, number>> {
     const counts: Record<string, number> = { chat_messages: 0, chat_sessions: 0, ...Object.fromEntries(CHILDREN.map((t) => [t, 0])) };
+    // The chat's photos and files (issue 29): their bytes on disk or in S3 go with their rows.
+    counts.chat_attachments = await removeChatFiles(db, storage, ids);
     for (const part of chunks(ids)) {
         for (const table of CHILDREN) {
             counts[table] += await db(table).whereIn('chat_session_id', part).delete();
@@ -72,7 +76,7 @@ async function deleteChats(db: Db, ids: number[]): Promise<Record<string, number
     return counts;
 }
 
-export const livechatPersonalData: PersonalDataHolder = {
+export const livechatPersonalData = (storage: FileStorage): PersonalDataHolder => ({
     plugin: 'livechat',
     tables: ['chat_sessions', 'chat_messages', 'email_outbox', ...CHILDREN],
 
@@ -96,7 +100,7 @@ export const livechatPersonalData: PersonalDataHolder = {
         const chats = await chatsOf(db, scope).select('id', 'session_id');
         const ids: number[] = chats.map((c: { id: number }) => c.id);
         const mails = await mailsOf(db, scope, chats.map((c: { session_id: string }) => c.session_id)).delete();
-        return { ...await deleteChats(db, ids), email_outbox: mails };
+        return { ...await deleteChats(db, ids, storage), email_outbox: mails };
     },
 
     /**
@@ -109,8 +113,8 @@ export const livechatPersonalData: PersonalDataHolder = {
             const old: number[] = (await db('chat_sessions').where('organization_id', organizationId).whereNotIn('status', ['waiting', 'agent_connected'])
                 .where((q) => q.where('ended_at', '<', cutoffs.chats!).orWhere((o) => o.whereNull('ended_at').where('created_at', '<', cutoffs.chats!)))
                 .select('id')).map((r: { id: number }) => r.id);
-            counts = await deleteChats(db, old);
+            counts = await deleteChats(db, old, storage);
         }
         return { ...counts, email_outbox: await deleteOlder(db, 'email_outbox', 'created_at', organizationId, cutoffs.mail) };
     }
-};
+});

@@ -2,7 +2,7 @@ import { QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/re
 import type { AgentStatus, ChatMessage, ChatSession, EmailSettings } from '../../../core/types/api';
 import { apiRequest, getJson } from './client';
 
-export type { ChatMessage, ChatSession, ChatStatus, EmailSettings } from '../../../core/types/api';
+export type { ChatAttachment, ChatMessage, ChatSession, ChatStatus, EmailSettings } from '../../../core/types/api';
 
 export const chatKeys = {
     waiting: ['chat', 'waiting'] as const,
@@ -110,8 +110,8 @@ function newClientMessageId(): string {
 export function useSendMessage(command: SocketCommand) {
     const queryClient = useQueryClient();
     return useMutation({
-        mutationFn: ({ sessionId, text }: { sessionId: string; text: string }) =>
-            command<ChatMessage>('POST', `${sessionPath(sessionId)}/messages`, { message: text, clientMessageId: newClientMessageId() }),
+        mutationFn: ({ sessionId, text, attachments }: { sessionId: string; text: string; attachments?: string[] }) =>
+            command<ChatMessage>('POST', `${sessionPath(sessionId)}/messages`, { message: text, clientMessageId: newClientMessageId(), ...(attachments?.length ? { attachments } : {}) }),
         onSuccess: (m) => appendMessage(queryClient, m)
     });
 }

@@ -226,12 +226,12 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
         },
         onError: (err) => toast(t('console.acceptFailed'), errorText(err), 'danger')
     });
-    const send = async (text: string) => {
+    const send = async (text: string, attachments?: string[]) => {
         if (!selectedSession) {
             return;
         }
         const sessionId = selectedSession.sessionId;
-        await sendMessage.mutateAsync({ sessionId, text }, {
+        await sendMessage.mutateAsync({ sessionId, text, attachments }, {
             onSuccess: () => clearDraft(sessionId),
             onError: (err) => toast(t('console.sendFailed'), errorText(err), 'danger')
         });

@@ -9,6 +9,7 @@ import { EmptyState } from '../a11y';
 import { BusyButton } from '../BusyButton';
 import { useT } from '../../i18n';
 import { useStaffTime } from '../../time';
+import { ACCEPT, MessageFiles, UploadList, useUploads } from './ChatFiles';
 
 export interface ConversationHandle {
     /** Puts the caret in the reply box. */
@@ -52,7 +53,8 @@ export function MessageList({ messages, sessionId, highlightSeq, notes }: { mess
             {items.map(({ message: m, note }) => (m
                 ? (
                     <div key={m.seq} className={`lc-msg lc-msg-${m.sender}${highlightSeq === m.seq ? ' is-match' : ''}`} data-sender={m.sender}>
-                        <span dir="auto">{m.message}</span>
+                        {m.message && <span dir="auto">{m.message}</span>}
+                        {m.attachments?.length ? <MessageFiles sessionId={sessionId} files={m.attachments} /> : null}
                         <span className="lc-msg-time">{time(m.timestamp, 'time')}</span>
                     </div>
                 )
@@ -93,7 +95,7 @@ function CannedMenu({ query, active, replies, loading, onPick, onHover }: {
  */
 export const Conversation = forwardRef<ConversationHandle, {
     session: ChatSession | null; messages: ChatMessage[]; canSend: boolean; draft: string;
-    onDraft(text: string): void; onSend(text: string): Promise<void>; onLeave(): void;
+    onDraft(text: string): void; onSend(text: string, attachments?: string[]): Promise<void>; onLeave(): void;
     /** Phone width: back to the list, and to the customer panel. */
     onBack?(): void; onShowCustomer?(): void;
     /** The customer is typing (their signal arrived in the last few seconds). */
@@ -112,6 +114,9 @@ export const Conversation = forwardRef<ConversationHandle, {
     const [cannedIndex, setCannedIndex] = useState(0);
     const [cannedClosed, setCannedClosed] = useState(false);
     const input = useRef<HTMLTextAreaElement>(null);
+    const picker = useRef<HTMLInputElement>(null);
+    const uploads = useUploads(session?.sessionId ?? null);
+    const [dragging, setDragging] = useState(false);
     useImperativeHandle(ref, () => ({
         focusReply: () => {
             const el = input.current;
@@ -153,12 +158,14 @@ export const Conversation = forwardRef<ConversationHandle, {
             return addNote();
         }
         const trimmed = draft.trim();
-        if (!trimmed || !canSend || sending) {
+        const files = uploads.ready.map((f) => f.id);
+        if ((!trimmed && !files.length) || !canSend || sending || uploads.busy) {
             return;
         }
         setSending(true);
         try {
-            await onSend(trimmed);
+            await onSend(trimmed, files);
+            uploads.clear();
         }
         finally {
             setSending(false);
@@ -208,7 +215,23 @@ export const Conversation = forwardRef<ConversationHandle, {
                     <BusyButton intent="warning" icon="lock" text={t('notes.add')} disabled={!noteDraft.trim()} busy={sending} onClick={() => void addNote()} />
                 </div>
             ) : (
-            <div className="lc-composer">
+            <div className={`lc-composer${dragging ? ' is-dropping' : ''}`} data-testid="composer"
+                // Drag-and-drop of photos and files onto the composer (issue 29).
+                onDragOver={(e) => {
+                    if (canSend && e.dataTransfer.types.includes('Files')) {
+                        e.preventDefault();
+                        setDragging(true);
+                    }
+                }}
+                onDragLeave={() => setDragging(false)}
+                onDrop={(e) => {
+                    if (canSend && e.dataTransfer.files.length) {
+                        e.preventDefault();
+                        uploads.add(e.dataTransfer.files);
+                    }
+                    setDragging(false);
+                }}>
+                <UploadList uploads={uploads.uploads} remove={uploads.remove} />
                 {menuOpen && <CannedMenu query={query} active={Math.min(cannedIndex, Math.max(0, matches.length - 1))} replies={matches} loading={canned.isPending}
                     onPick={pick} onHover={setCannedIndex} />}
                 <label htmlFor="lc-reply" className="lc-sr-only">{t('console.replyTo', { customer: nameOf(session) })}</label>
@@ -224,6 +247,13 @@ export const Conversation = forwardRef<ConversationHandle, {
                     aria-autocomplete="list"
                     aria-controls={menuOpen ? 'lc-canned-list' : undefined}
                     aria-activedescendant={menuOpen && matches.length ? `lc-canned-${Math.min(cannedIndex, matches.length - 1)}` : undefined}
+                    onPaste={(e) => {
+                        // A pasted screenshot or copied file (issue 29).
+                        if (canSend && e.clipboardData.files.length) {
+                            e.preventDefault();
+                            uploads.add(e.clipboardData.files);
+                        }
+                    }}
                     onChange={(e) => {
                         onDraft(e.target.value);
                         setCannedIndex(0);
@@ -261,7 +291,12 @@ export const Conversation = forwardRef<ConversationHandle, {
                         }
                     }}
                 />
-                <BusyButton intent="primary" icon="send-message" text={t('console.send')} disabled={!canSend || !draft.trim()} busy={sending} onClick={() => void send()} />
+                <input ref={picker} type="file" accept={ACCEPT} multiple hidden data-testid="agent-file-input" onChange={(e) => {
+                    uploads.add(e.currentTarget.files);
+                    e.currentTarget.value = '';
+                }} />
+                <Button icon="paperclip" aria-label={t('files.attach')} title={t('files.attach')} disabled={!canSend} onClick={() => picker.current?.click()} data-testid="attach" />
+                <BusyButton intent="primary" icon="send-message" text={t('console.send')} disabled={!canSend || (!draft.trim() && !uploads.ready.length) || uploads.busy} busy={sending} onClick={() => void send()} />
             </div>
             )}
         </section>
