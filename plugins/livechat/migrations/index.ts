@@ -9,6 +9,7 @@ import leftMessages from './20261202000000-left-messages';
 import agentConnections from './20261202000000-agent-connections';
 import supportHours from './20261203000000-support-hours';
 import routing from './20261203010000-routing';
+import chatMessageFulltext from './20261204000000-chat-message-fulltext';
 
 /** The livechat plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
@@ -21,5 +22,6 @@ export const migrations: MigrationEntry[] = [
     leftMessages,
     agentConnections,
     supportHours,
-    routing
+    routing,
+    chatMessageFulltext
 ];
