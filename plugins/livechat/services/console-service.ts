@@ -11,7 +11,7 @@ import type { Realtime } from '../../../core/realtime/socket-server';
 import { createMessageSearch, MessageSearch, searchTerms } from './message-search';
 
 /** A History search counts and ranks at most this many matching chats (the newest). */
-export const SEARCH_CAP = 500;
+export const SEARCH_CAP = 200;
 
 /** The History view's filters (GET /api/chat/history). */
 export interface HistoryFilter {
@@ -193,21 +193,31 @@ export class ConsoleService {
             // Only punctuation: no word to look for.
             return { sessions: [], total: 0, totalCapped: false, page, pageSize };
         }
-        const found: Array<{ id: number }> = await base().clearSelect().select('chat_sessions.id')
-            .whereRaw('chat_sessions.id in ?', [this.search.chatsMatching(organizationId, terms)])
+        const matching = base();
+        await this.search.restrict(matching, organizationId, terms);
+        const found: Array<{ id: number }> = await matching.clearSelect().select('chat_sessions.id')
             .orderBy('chat_sessions.ended_at', 'desc').orderBy('chat_sessions.id', 'desc')
             .limit(SEARCH_CAP + 1).castTo<Array<{ id: number }>>();
         const candidates = found.slice(0, SEARCH_CAP).map((r) => Number(r.id));
-        const relevance = await this.search.relevance(terms, candidates);
-        const ranked = candidates.map((id, newest) => ({ id, newest, score: relevance.get(id) ?? 0 }))
+        const matched = await this.search.matches(terms, candidates);
+        const ranked = candidates.map((id, newest) => ({ id, newest, score: matched.get(id)?.score ?? 0 }))
             .sort((a, b) => b.score - a.score || a.newest - b.newest)
             .slice((page - 1) * pageSize, page * pageSize).map((c) => c.id);
         const rows = ranked.length ? await withCounts(ChatSessionModel.query(this.db)).whereIn('chat_sessions.id', ranked) : [];
         rows.sort((a, b) => ranked.indexOf(a.id) - ranked.indexOf(b.id));
         const sessions: HistoryPage['sessions'] = await this.withPreviews(rows);
-        const matches = await this.search.firstMatches(terms, ranked);
+        // The first matching message of each chat of the page, shown in the list.
+        const firsts = ranked.filter((id) => matched.has(id));
+        const texts: Array<{ chatSessionId: number; seq: number; message: string }> = firsts.length ? await ChatMessageModel.query(this.db)
+            .select('chat_session_id', 'seq', 'message')
+            .where((q) => {
+                for (const id of firsts) {
+                    q.orWhere((w) => w.where('chat_session_id', id).where('seq', matched.get(id)!.firstSeq));
+                }
+            }) : [];
         rows.forEach((r, i) => {
-            sessions[i].match = matches.get(r.id) ?? null;
+            const m = texts.find((x) => x.chatSessionId === r.id);
+            sessions[i].match = m ? { seq: m.seq, message: m.message } : null;
         });
         return { sessions, total: candidates.length, totalCapped: found.length > SEARCH_CAP, page, pageSize };
     }

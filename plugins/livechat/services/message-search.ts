@@ -4,6 +4,8 @@ import { PG_SEARCH_CONFIG } from '../migrations/20261204000000-chat-message-full
 
 /** At most this many words of a search are used (the route allows 200 characters). */
 const MAX_TERMS = 8;
+/** On SQLite, a search with at most this many matching messages (in the whole index) starts from them; else from the chats. */
+const FEW_MATCHES = 2000;
 
 /**
  * The words of a History search: runs of letters, digits and marks (NFC), lowercased; punctuation separates words and
@@ -20,12 +22,20 @@ export function searchTerms(q: string): string[] {
  * one); a message matches when each word starts a word of it, case and accents aside.
  */
 export interface MessageSearch {
-    /** A subquery of the ids of the store's chats with a matching message (for `chat_sessions.id in (…)`). */
-    chatsMatching(organizationId: number, terms: string[]): Knex.QueryBuilder;
-    /** Each chat's relevance (higher is better: its best matching message), for chats of `chatIds` with a match. */
-    relevance(terms: string[], chatIds: number[]): Promise<Map<number, number>>;
-    /** Each chat's first matching message (by seq), for chats of `chatIds` with a match. */
-    firstMatches(terms: string[], chatIds: number[]): Promise<Map<number, { seq: number; message: string }>>;
+    /** Keeps to the store's chats with a matching message: a condition on chat_sessions added to `query`. */
+    restrict(query: Restrictable, organizationId: number, terms: string[]): Promise<void>;
+    /**
+     * For the chats of `chatIds` with a matching message: their relevance (higher is better: the best matching
+     * message's rank) and the seq of their first matching message.
+     */
+    matches(terms: string[], chatIds: number[]): Promise<Map<number, ChatMatch>>;
+}
+
+export interface ChatMatch { score: number; firstSeq: number }
+
+/** A query on chat_sessions (objection's or knex's builder) a condition can be added to. */
+export interface Restrictable {
+    whereRaw(sql: string, bindings: readonly Knex.RawBinding[]): unknown;
 }
 
 /** PostgreSQL: chat_messages.search_vector (to_tsvector('lc_search', message)) and its GIN index; ts_rank. */
@@ -37,43 +47,26 @@ class PostgresMessageSearch implements MessageSearch {
         return this.db.raw(`to_tsquery('${PG_SEARCH_CONFIG}', ?)`, [terms.map((t) => `${t}:*`).join(' & ')]);
     }
 
-    chatsMatching(organizationId: number, terms: string[]): Knex.QueryBuilder {
-        return this.db('chat_messages').select('chat_messages.chat_session_id')
+    async restrict(query: Restrictable, organizationId: number, terms: string[]): Promise<void> {
+        // The planner picks from its statistics: the GIN index's few matches for a rare word, or the chats newest first
+        // probing their messages (chat_session_id, seq) for a common one.
+        query.whereRaw('chat_sessions.id in ?', [this.db('chat_messages').select('chat_messages.chat_session_id')
             .where('chat_messages.organization_id', organizationId)
-            .whereRaw('chat_messages.search_vector @@ ?', [this.tsquery(terms)]);
+            .whereRaw('chat_messages.search_vector @@ ?', [this.tsquery(terms)])]);
     }
 
-    async relevance(terms: string[], chatIds: number[]): Promise<Map<number, number>> {
-        const out = new Map<number, number>();
+    async matches(terms: string[], chatIds: number[]): Promise<Map<number, ChatMatch>> {
+        const out = new Map<number, ChatMatch>();
         if (!chatIds.length) {
             return out;
         }
-        const rows: Array<{ chat_session_id: number; r: number | string }> = await this.db('chat_messages')
-            .select('chat_session_id', this.db.raw('max(ts_rank(search_vector, ?)) as r', [this.tsquery(terms)]))
+        const rows: Array<{ chat_session_id: number; r: number | string; seq: number | string }> = await this.db('chat_messages')
+            .select('chat_session_id', this.db.raw('max(ts_rank(search_vector, ?)) as r', [this.tsquery(terms)]), this.db.raw('min(seq) as seq'))
             .whereRaw('chat_session_id = any(?)', [chatIds])
             .whereRaw('search_vector @@ ?', [this.tsquery(terms)])
             .groupBy('chat_session_id');
         for (const r of rows) {
-            out.set(Number(r.chat_session_id), Number(r.r));
-        }
-        return out;
-    }
-
-    async firstMatches(terms: string[], chatIds: number[]): Promise<Map<number, { seq: number; message: string }>> {
-        const out = new Map<number, { seq: number; message: string }>();
-        if (!chatIds.length) {
-            return out;
-        }
-        const rows: Array<{ chat_session_id: number; seq: number; message: string }> = await this.db('chat_messages')
-            .select('chat_session_id', 'seq', 'message')
-            .whereRaw('chat_session_id = any(?)', [chatIds])
-            .whereRaw('search_vector @@ ?', [this.tsquery(terms)])
-            .orderBy('seq', 'asc');
-        for (const r of rows) {
-            const id = Number(r.chat_session_id);
-            if (!out.has(id)) {
-                out.set(id, { seq: Number(r.seq), message: r.message });
-            }
+            out.set(Number(r.chat_session_id), { score: Number(r.r), firstSeq: Number(r.seq) });
         }
         return out;
     }
@@ -81,8 +74,6 @@ class PostgresMessageSearch implements MessageSearch {
 
 /**
  * SQLite: the external-content FTS5 table chat_messages_fts (rowid = chat_messages.id), kept by triggers; bm25.
- * The chats' own messages are looked up by rowid in the index (`rowid in (…) and match`), so ranking a few hundred
- * chats does not score every match of a common word.
  */
 class SqliteMessageSearch implements MessageSearch {
     constructor(private readonly db: Db) {}
@@ -92,61 +83,51 @@ class SqliteMessageSearch implements MessageSearch {
         return terms.map((t) => `"${t}"*`).join(' ');
     }
 
-    chatsMatching(organizationId: number, terms: string[]): Knex.QueryBuilder {
-        return this.db('chat_messages').select('chat_messages.chat_session_id')
-            .where('chat_messages.organization_id', organizationId)
-            .whereRaw('chat_messages.id in (select rowid from chat_messages_fts where chat_messages_fts match ?)', [this.match(terms)]);
+    async restrict(query: Restrictable, organizationId: number, terms: string[]): Promise<void> {
+        const match = this.match(terms);
+        const [{ n }] = await this.db.raw(`select count(*) as n from (select rowid from chat_messages_fts where chat_messages_fts match ? limit ${FEW_MATCHES + 1})`, [match]) as Array<{ n: number }>;
+        if (Number(n) <= FEW_MATCHES) {
+            // A rare word: its few messages lead to their chats.
+            query.whereRaw(`chat_sessions.id in (select m.chat_session_id from chat_messages m where m.organization_id = ?
+                and m.id in (select rowid from chat_messages_fts where chat_messages_fts match ?))`, [organizationId, match]);
+        }
+        else {
+            // A common word: the chats newest first, each probing its own messages (chat_session_id, seq) in the set of
+            // matching rowids (read once from the index), until the cap is reached.
+            query.whereRaw(`exists (select 1 from chat_messages m where m.chat_session_id = chat_sessions.id
+                and m.id in (select rowid from chat_messages_fts where chat_messages_fts match ?))`, [match]);
+        }
     }
 
-    private async scored(terms: string[], chatIds: number[]): Promise<Array<{ chat_session_id: number; seq: number; score: number; message?: string }>> {
+    /**
+     * The matching messages of these chats with their bm25. FTS5 drives (asked for single rowids it would evaluate the
+     * query once per rowid: seconds for a common prefix); the chats' lowest message id bounds the rowids it reads, so
+     * for the newest chats it reads only the newest part of the index.
+     */
+    private async scored(terms: string[], chatIds: number[]): Promise<Array<{ chat_session_id: number; seq: number; score: number }>> {
         const rows: Array<{ chat_session_id: number; seq: number; score: number }> = [];
         for (let i = 0; i < chatIds.length; i += 500) {
             const part = chatIds.slice(i, i + 500);
-            rows.push(...await this.db.raw(`select m.chat_session_id, m.seq, f.score from
-                (select rowid as id, bm25(chat_messages_fts) as score from chat_messages_fts
-                  where chat_messages_fts match ? and rowid in (select id from chat_messages where chat_session_id in (${part.map(() => '?').join(',')}))) f
-                join chat_messages m on m.id = f.id`, [this.match(terms), ...part]));
+            const marks = part.map(() => '?').join(',');
+            const [{ floor }] = await this.db.raw(`select min(id) as floor from chat_messages where chat_session_id in (${marks})`, part) as Array<{ floor: number | null }>;
+            if (floor === null) {
+                continue;
+            }
+            rows.push(...await this.db.raw(`select m.chat_session_id, m.seq, bm25(chat_messages_fts) as score
+                from chat_messages_fts join chat_messages m on m.id = chat_messages_fts.rowid
+                where chat_messages_fts match ? and chat_messages_fts.rowid >= ? and m.chat_session_id in (${marks})`, [this.match(terms), floor, ...part]));
         }
         return rows;
     }
 
-    async relevance(terms: string[], chatIds: number[]): Promise<Map<number, number>> {
-        const out = new Map<number, number>();
+    async matches(terms: string[], chatIds: number[]): Promise<Map<number, ChatMatch>> {
+        const out = new Map<number, ChatMatch>();
         for (const r of await this.scored(terms, chatIds)) {
             // bm25 is lower for a better match (negative): turned around so that higher is better, as ts_rank.
             const score = -Number(r.score);
             const id = Number(r.chat_session_id);
-            if (!out.has(id) || out.get(id)! < score) {
-                out.set(id, score);
-            }
-        }
-        return out;
-    }
-
-    async firstMatches(terms: string[], chatIds: number[]): Promise<Map<number, { seq: number; message: string }>> {
-        const out = new Map<number, { seq: number; message: string }>();
-        if (!chatIds.length) {
-            return out;
-        }
-        const first = new Map<number, number>();
-        for (const r of await this.scored(terms, chatIds)) {
-            const id = Number(r.chat_session_id);
-            if (!first.has(id) || first.get(id)! > Number(r.seq)) {
-                first.set(id, Number(r.seq));
-            }
-        }
-        if (!first.size) {
-            return out;
-        }
-        const rows: Array<{ chat_session_id: number; seq: number; message: string }> = await this.db('chat_messages')
-            .select('chat_session_id', 'seq', 'message')
-            .where((q) => {
-                for (const [id, seq] of first) {
-                    q.orWhere((w) => w.where('chat_session_id', id).where('seq', seq));
-                }
-            });
-        for (const r of rows) {
-            out.set(Number(r.chat_session_id), { seq: Number(r.seq), message: r.message });
+            const seen = out.get(id);
+            out.set(id, seen ? { score: Math.max(seen.score, score), firstSeq: Math.min(seen.firstSeq, Number(r.seq)) } : { score, firstSeq: Number(r.seq) });
         }
         return out;
     }
