@@ -48,8 +48,15 @@ class PostgresMessageSearch implements MessageSearch {
     }
 
     async restrict(query: Restrictable, organizationId: number, terms: string[]): Promise<void> {
-        // The planner picks from its statistics: the GIN index's few matches for a rare word, or the chats newest first
-        // probing their messages (chat_session_id, seq) for a common one.
+        // A rare word: its few messages (through the GIN index) name their chats. The planner cannot tell a rare prefix
+        // from a common one (it walked every chat for 21 matches), so they are read first, at most FEW_MATCHES + 1.
+        const few: Array<{ chat_session_id: number }> = await this.db('chat_messages').select('chat_session_id')
+            .where('organization_id', organizationId).whereRaw('search_vector @@ ?', [this.tsquery(terms)]).limit(FEW_MATCHES + 1);
+        if (few.length <= FEW_MATCHES) {
+            query.whereRaw('chat_sessions.id = any(?)', [[...new Set(few.map((r) => Number(r.chat_session_id)))]]);
+            return;
+        }
+        // A common word: the chats newest first, probing their messages (chat_session_id, seq), until the cap.
         query.whereRaw('chat_sessions.id in ?', [this.db('chat_messages').select('chat_messages.chat_session_id')
             .where('chat_messages.organization_id', organizationId)
             .whereRaw('chat_messages.search_vector @@ ?', [this.tsquery(terms)])]);
