@@ -112,8 +112,9 @@ async function main(): Promise<void> {
             }
             lines.push(`| ${label} | ${total.toLocaleString('en-US')} | ${pct(times, 50).toFixed(1)} | ${pct(times, 95).toFixed(1)} |`);
         }
-        lines.push('', `Machine: ${Os.cpus().length} cores, Node ${process.version}. The search is a LIKE over the chats' messages (escaped, lowercased); `
-            + 'the indexes are chat_sessions (organization_id, ended_at) and (organization_id, phone_number).');
+        lines.push('', `Machine: ${Os.cpus().length} cores, Node ${process.version}, load average ${Os.loadavg()[0].toFixed(1)}. The search is full-text (issue 28: `
+            + `${postgres ? "chat_messages.search_vector, GIN" : 'the FTS5 table chat_messages_fts'}), each word a prefix; it counts and ranks the newest 200 matching chats `
+            + '(the total of a common word is 200, capped); the other indexes are chat_sessions (organization_id, ended_at) and (organization_id, phone_number).');
         process.stdout.write(lines.join('\n') + '\n');
         writeSection(`history-search-${dbName.toLowerCase()}`, `## History search (${dbName})\n\n${lines.join('\n')}`);
     }

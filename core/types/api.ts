@@ -527,6 +527,8 @@ export interface AiSessionsSummary {
 export interface HistoryPage {
     sessions: Array<ChatSession & { match?: { seq: number; message: string } | null }>;
     total: number;
+    /** A message search counts at most 200 chats (the newest matching ones): true when more match than `total`. */
+    totalCapped?: boolean;
     page: number;
     pageSize: number;
 }

@@ -60,6 +60,8 @@ export async function startTestServer(options: { env?: Record<string, string>; l
             // migration it would live in that schema, and dropping it with that file's schema (CASCADE) would drop the
             // other files' indexes with it, deadlocking their queries on chat_messages (seen as 500s under load).
             await admin.raw('create extension if not exists pg_trgm schema public').catch(() => undefined);
+            // unaccent (the history search's text configuration, issue 28) likewise.
+            await admin.raw('create extension if not exists unaccent schema public').catch(() => undefined);
             await admin.raw(`create schema "${schema}"`);
             await admin.destroy();
             env.DATABASE_URL = process.env.DATABASE_URL!;

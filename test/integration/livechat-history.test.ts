@@ -102,10 +102,13 @@ describe('the agent console: archive, history, previews, customer context and ca
         expect(zebra.sessions[0].match).to.deep.equal({ seq: 3, message: 'Thanks, the Zebra-print ones' });
         expect(zebra.total).to.equal(1);
         expect((await find('q=ship%20tomorrow')).sessions.map((s: any) => s.sessionId), 'agent messages count too').to.deep.equal(['hist_find_1']);
-        expect((await find('q=100%25')).sessions.map((s: any) => s.sessionId), '% is a character, not a wildcard').to.deep.equal(['hist_find_2']);
-        expect((await find('q=%25')).sessions.map((s: any) => s.sessionId)).to.deep.equal(['hist_find_2']);
-        expect((await find('q=_')).sessions, '_ matches only an underscore').to.deep.equal([]);
-        expect((await find('q=gift_cards')).sessions).to.deep.equal([]);
+        // Words (issue 28): punctuation separates words and is not searched, nor a wildcard.
+        expect((await find('q=100%25')).sessions.map((s: any) => s.sessionId), '100% is the word 100').to.deep.equal(['hist_find_2']);
+        expect((await find('q=%25')).sessions, 'no word, nothing found').to.deep.equal([]);
+        expect((await find('q=_')).sessions).to.deep.equal([]);
+        expect((await find('q=gift_cards')).sessions.map((s: any) => s.sessionId), 'gift_cards is gift cards').to.deep.equal(['hist_find_2']);
+        expect((await find('q=gift%25cards%25')).sessions.map((s: any) => s.sessionId), '% is no wildcard').to.deep.equal(['hist_find_2']);
+        expect((await find('q=g%25ft')).sessions).to.deep.equal([]);
         expect((await find('phone=0188')).sessions.map((s: any) => s.sessionId)).to.deep.equal(['hist_find_2']);
         expect((await find('starred=true')).sessions.map((s: any) => s.sessionId)).to.deep.equal(['hist_find_2']);
         const all = await find('pageSize=100');

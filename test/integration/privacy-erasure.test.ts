@@ -162,6 +162,15 @@ describe('a customer\'s data: export and erasure over every table (issue 25)', f
         expect(history.payload).to.not.include(PHONE).and.not.include(EMAIL);
         const otherHistory = await server.inject({ url: '/api/chat/history?pageSize=100&archived=include', headers: bearer(b.admin.token) });
         expect(otherHistory.payload, 'the same request shows them in the other store (the check can fail)').to.include(PHONE);
+        // Nor does its message search (issue 28), and the full-text index lost their words: on SQLite the FTS5 table is
+        // asked directly (an index row left behind would still be found there), on PostgreSQL the column went with the row.
+        const searched = async (tenant: Tenant) => JSON.parse((await server.inject({ url: '/api/chat/history?q=parcel&archived=include', headers: bearer(tenant.admin.token) })).payload);
+        expect((await searched(a)).total).to.equal(0);
+        expect((await searched(b)).total, 'the other store still finds its chat by the word').to.equal(1);
+        const indexed = /sqlite/.test(String(server.app.db.client.config.client))
+            ? await server.app.db.raw(`select count(*) as n from chat_messages_fts where chat_messages_fts match 'parcel'`)
+            : (await server.app.db.raw(`select count(*) as n from chat_messages where search_vector @@ to_tsquery('lc_search', 'parcel')`)).rows;
+        expect(Number(indexed[0].n), 'the index holds the other store\'s message only').to.equal(1);
         const phones = await server.inject({ url: '/api/analytics/phones?days=30', headers: bearer(a.admin.token) });
         expect(phones.statusCode, phones.payload).to.equal(200);
         expect(phones.payload).to.not.include(PHONE);

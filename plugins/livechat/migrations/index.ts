@@ -11,6 +11,7 @@ import supportHours from './20261203000000-support-hours';
 import routing from './20261203010000-routing';
 import chatAttachments from './20261204000000-chat-attachments';
 import chatRatings from './20261204010000-chat-ratings';
+import chatMessageFulltext from './20261204020000-chat-message-fulltext';
 
 /** The livechat plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
@@ -25,5 +26,6 @@ export const migrations: MigrationEntry[] = [
     supportHours,
     routing,
     chatAttachments,
-    chatRatings
+    chatRatings,
+    chatMessageFulltext
 ];

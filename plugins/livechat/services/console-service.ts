@@ -8,6 +8,10 @@ export type { CannedReply, CustomerContext, CustomerOrder, HistoryPage };
 import { ChatMessageModel, ChatSessionModel } from '../models';
 import { OPEN_STATUSES, paths, toSession } from './chat-shapes';
 import type { Realtime } from '../../../core/realtime/socket-server';
+import { createMessageSearch, MessageSearch, searchTerms } from './message-search';
+
+/** A History search counts and ranks at most this many matching chats (the newest). */
+export const SEARCH_CAP = 200;
 
 /** The History view's filters (GET /api/chat/history). */
 export interface HistoryFilter {
@@ -19,7 +23,7 @@ export interface HistoryFilter {
     archived?: 'exclude' | 'only' | 'include';
     /** A part of the phone number. */
     phone?: string;
-    /** Words to find in the chat's messages (case-insensitive; `%`, `_` and `\` match themselves). */
+    /** Words to find in the chat's messages, each as the start of a word (case and accents aside; punctuation separates words). */
     q?: string;
     page?: number;
     pageSize?: number;
@@ -43,9 +47,11 @@ export interface ConsoleServiceDeps {
  */
 export class ConsoleService {
     private readonly db: Db;
+    private readonly search: MessageSearch;
 
     constructor(private readonly deps: ConsoleServiceDeps) {
         this.db = deps.db;
+        this.search = createMessageSearch(deps.db);
     }
 
     /** Adds each chat's newest message and unread count (customer messages after agent_read_seq). */
@@ -140,11 +146,15 @@ export class ConsoleService {
         return result;
     }
 
-    /** Ended chats, newest first, filtered; `q` searches every message of the chat. */
+    /**
+     * Ended chats, filtered. Without `q`, newest first with an exact count. With `q` (the words of searchTerms, each the
+     * start of a word of any message of the chat), the newest SEARCH_CAP matching chats are found through the full-text
+     * index (message-search.ts), ranked by their best matching message (ties: newest first) and paged; `total` counts
+     * up to SEARCH_CAP and `totalCapped` says more chats match, so a common word does not count or rank every match.
+     */
     async history(organizationId: number, filter: HistoryFilter): Promise<HistoryPage> {
         const page = filter.page ?? 1;
         const pageSize = filter.pageSize ?? 25;
-        const q = filter.q?.trim().toLowerCase() || null;
         const base = () => {
             // Live chats only: left messages have their own inbox (Messages), open or done.
             const query = ChatSessionModel.query(this.db)
@@ -167,31 +177,49 @@ export class ConsoleService {
             if (filter.phone?.trim()) {
                 query.whereRaw('chat_sessions.phone_number like ? escape ?', [likeContains(filter.phone.trim()), '\\']);
             }
-            if (q) {
-                query.whereExists(ChatMessageModel.query(this.db).select(1)
-                    .whereColumn('chat_messages.chat_session_id', 'chat_sessions.id')
-                    .whereRaw('lower(chat_messages.message) like ? escape ?', [likeContains(q), '\\']));
-            }
             return query;
         };
-        const [{ n }] = await base().count({ n: '*' }).castTo<Array<{ n: number | string }>>();
-        const rows = await base()
-            .select('chat_sessions.*', ChatSessionModel.relatedQuery('messages').count().as('message_count'))
-            .orderBy('chat_sessions.ended_at', 'desc').orderBy('chat_sessions.id', 'desc')
-            .limit(pageSize).offset((page - 1) * pageSize);
-        const sessions: HistoryPage['sessions'] = await this.withPreviews(rows);
-        if (q && rows.length) {
-            const matches = await ChatMessageModel.query(this.db)
-                .select('chat_session_id', 'seq', 'message')
-                .whereIn('chat_session_id', rows.map((r) => r.id))
-                .whereRaw('lower(message) like ? escape ?', [likeContains(q), '\\'])
-                .orderBy('seq', 'asc');
-            rows.forEach((r, i) => {
-                const m = matches.find((x) => x.chatSessionId === r.id);
-                sessions[i].match = m ? { seq: m.seq, message: m.message } : null;
-            });
+        const withCounts = (query: ReturnType<typeof base>) => query
+            .select('chat_sessions.*', ChatSessionModel.relatedQuery('messages').count().as('message_count'));
+        if (!filter.q?.trim()) {
+            const [{ n }] = await base().count({ n: '*' }).castTo<Array<{ n: number | string }>>();
+            const rows = await withCounts(base())
+                .orderBy('chat_sessions.ended_at', 'desc').orderBy('chat_sessions.id', 'desc')
+                .limit(pageSize).offset((page - 1) * pageSize);
+            return { sessions: await this.withPreviews(rows), total: Number(n), page, pageSize };
         }
-        return { sessions, total: Number(n), page, pageSize };
+        const terms = searchTerms(filter.q);
+        if (!terms.length) {
+            // Only punctuation: no word to look for.
+            return { sessions: [], total: 0, totalCapped: false, page, pageSize };
+        }
+        const matching = base();
+        await this.search.restrict(matching, organizationId, terms);
+        const found: Array<{ id: number }> = await matching.clearSelect().select('chat_sessions.id')
+            .orderBy('chat_sessions.ended_at', 'desc').orderBy('chat_sessions.id', 'desc')
+            .limit(SEARCH_CAP + 1).castTo<Array<{ id: number }>>();
+        const candidates = found.slice(0, SEARCH_CAP).map((r) => Number(r.id));
+        const matched = await this.search.matches(terms, candidates);
+        const ranked = candidates.map((id, newest) => ({ id, newest, score: matched.get(id)?.score ?? 0 }))
+            .sort((a, b) => b.score - a.score || a.newest - b.newest)
+            .slice((page - 1) * pageSize, page * pageSize).map((c) => c.id);
+        const rows = ranked.length ? await withCounts(ChatSessionModel.query(this.db)).whereIn('chat_sessions.id', ranked) : [];
+        rows.sort((a, b) => ranked.indexOf(a.id) - ranked.indexOf(b.id));
+        const sessions: HistoryPage['sessions'] = await this.withPreviews(rows);
+        // The first matching message of each chat of the page, shown in the list.
+        const firsts = ranked.filter((id) => matched.has(id));
+        const texts: Array<{ chatSessionId: number; seq: number; message: string }> = firsts.length ? await ChatMessageModel.query(this.db)
+            .select('chat_session_id', 'seq', 'message')
+            .where((q) => {
+                for (const id of firsts) {
+                    q.orWhere((w) => w.where('chat_session_id', id).where('seq', matched.get(id)!.firstSeq));
+                }
+            }) : [];
+        rows.forEach((r, i) => {
+            const m = texts.find((x) => x.chatSessionId === r.id);
+            sessions[i].match = m ? { seq: m.seq, message: m.message } : null;
+        });
+        return { sessions, total: candidates.length, totalCapped: found.length > SEARCH_CAP, page, pageSize };
     }
 
     /** The customer beside a conversation: phone (verified or not), loyalty data and orders, earlier chats, the AI conversation. */

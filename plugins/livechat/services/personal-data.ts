@@ -78,7 +78,9 @@ async function deleteChats(db: Db, ids: number[], storage: FileStorage): Promise
 
 export const livechatPersonalData = (storage: FileStorage): PersonalDataHolder => ({
     plugin: 'livechat',
-    tables: ['chat_sessions', 'chat_messages', 'email_outbox', ...CHILDREN],
+    // chat_messages_fts: SQLite's full-text index of the messages (issue 28; PostgreSQL keeps it in chat_messages'
+    // search_vector column). It holds the messages' words, and loses them with the messages: triggers on chat_messages.
+    tables: ['chat_sessions', 'chat_messages', 'chat_messages_fts', 'email_outbox', ...CHILDREN],
 
     async sessionsOf(person: Person, db: Db): Promise<string[]> {
         const rows = await chatsOf(db, { ...person, sessionIds: [] }).select('widget_session_id', 'session_id');
@@ -93,7 +95,8 @@ export const livechatPersonalData = (storage: FileStorage): PersonalDataHolder =
             messages.push(...await db('chat_messages').whereIn('chat_session_id', part).orderBy(['chat_session_id', 'seq']));
         }
         const mails = await mailsOf(db, scope, chats.map((c: { session_id: string }) => c.session_id)).select('*').orderBy('id');
-        return { chat_sessions: plainRows(chats), chat_messages: plainRows(messages), email_outbox: plainRows(mails), ...await childRows(db, ids) };
+        // search_vector (PostgreSQL's search index column, issue 28) is the message again, not data of its own.
+        return { chat_sessions: plainRows(chats), chat_messages: plainRows(messages).map(({ search_vector: _index, ...m }) => m), email_outbox: plainRows(mails), ...await childRows(db, ids) };
     },
 
     async erase(scope: PersonScope, db: Db) {

@@ -87,7 +87,7 @@ export function HistoryView({ pane, setPane }: { pane: 'list' | 'conversation' |
     return (
         <div className={`lc-console-columns lc-pane-${pane}`}>
             <section className="lc-queue lc-pane" aria-labelledby="lc-history-title">
-                <h2 id="lc-history-title" className="lc-queue-title">Past chats {history.data && <Tag round minimal data-testid="history-total">{history.data.total}</Tag>}</h2>
+                <h2 id="lc-history-title" className="lc-queue-title">Past chats {history.data && <Tag round minimal data-testid="history-total">{history.data.total}{history.data.totalCapped ? '+' : ''}</Tag>}</h2>
                 <form className="lc-history-filters" role="search" aria-label="Filter past chats" onSubmit={(e) => e.preventDefault()}>
                     <FormGroup label="Search messages" labelFor="lc-history-q" className="lc-filter-wide">
                         <InputGroup id="lc-history-q" type="search" leftIcon="search" placeholder="A word from the chat" value={q} onChange={(e) => setQ(e.target.value)} data-testid="history-search" />
