@@ -4,8 +4,9 @@
  * parser reaches the browser. A catalogue other than English is checked against English first: a missing key, an
  * extra key or a message taking other arguments fails the build.
  *
- * `?rating` gives only the `rating.*` texts of the widget (issue 28): the rating after a chat is a feature chunk of its own
- * (DESIGN §10), which carries them in every language; every other module of the widget's catalogues leaves them out.
+ * `?rating` gives only the `rating.*` texts of the widget (issue 28), `?files` its `files.*` texts (issue 29), `?offline`
+ * its `offline.*` texts (leave a message): the rating after a chat, attaching files and leaving a message are feature chunks of their own (DESIGN §10), which carry their texts in every
+ * language; every other module of the widget's catalogues leaves them out.
  *
  * `?launcher` gives only `launcherOpen` (the one text the widget's loader shows on the merchant page before the panel
  * loads: with six languages every byte of it counts against the loader's 4 KB); without it `launcherOpen` is left out
@@ -20,6 +21,9 @@
  * The compiler comes from dist/ (npm run build compiles the server, core/ included, before webpack runs).
  */
 const Path = require('path');
+
+/** The widget's feature chunks that carry their own texts (`<name>.*` keys, `?<name>` modules). */
+const FEATURES = ['rating', 'files', 'offline'];
 
 let catalogues;
 function compiler() {
@@ -49,11 +53,12 @@ module.exports = function messagesLoader(source) {
         throw new Error(`incomplete or invalid catalogue:\n  ${problems.join('\n  ')}`);
     }
     const launcher = /[?&]launcher\b/.test(this.resourceQuery || '');
-    const rating = /[?&]rating\b/.test(this.resourceQuery || '');
+    const feature = FEATURES.find((name) => new RegExp(`[?&]${name}\\b`).test(this.resourceQuery || ''));
     const serverText = (key) => lang === REFERENCE && key.startsWith('error.');
-    if (rating) {
-        return compileModuleSource(catalogue, (key) => key.startsWith('rating.'));
+    if (feature) {
+        return compileModuleSource(catalogue, (key) => key.startsWith(`${feature}.`));
     }
     const widget = Path.basename(Path.dirname(Path.dirname(this.resourcePath))) === 'widget';
-    return compileModuleSource(catalogue, (key) => (key === 'launcherOpen') === launcher && !(widget && key.startsWith('rating.')) && !serverText(key));
+    const featureText = (key) => widget && FEATURES.some((name) => key.startsWith(`${name}.`));
+    return compileModuleSource(catalogue, (key) => (key === 'launcherOpen') === launcher && !featureText(key) && !serverText(key));
 };

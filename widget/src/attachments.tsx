@@ -1,6 +1,16 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { errorText, t } from './texts';
+import { errorText } from './texts';
+import { featureTexts } from './feature-texts';
 import { adoptStyles } from './styles';
+import ar from '../locales/ar.json?files';
+import de from '../locales/de.json?files';
+import en from '../locales/en.json?files';
+import es from '../locales/es.json?files';
+import fr from '../locales/fr.json?files';
+import ptBR from '../locales/pt-BR.json?files';
+
+/** This chunk's texts (`files.*`), in every language: the panel carries none of them (DESIGN §10). */
+const ft = featureTexts('files', { en, es, fr, 'pt-BR': ptBR, de, ar });
 
 /**
  * Photos and files in the live chat (issue 29), a feature chunk of its own (`feature-files`, DESIGN §10): fetched
@@ -43,10 +53,10 @@ interface Upload { key: number; name: string; percent: number; file?: FileRef; e
 function refusal(xhr: XMLHttpRequest): string {
     try {
         const body = JSON.parse(xhr.responseText) as { code?: string; message?: string; args?: Record<string, unknown> };
-        return errorText({ code: body.code, message: body.message ?? t('fileFailed'), args: body.args });
+        return errorText({ code: body.code, message: body.message ?? ft('failed'), args: body.args });
     }
     catch {
-        return t('fileFailed');
+        return ft('failed');
     }
 }
 
@@ -76,7 +86,7 @@ export function AttachTray(props: { access: ChatAccess; onChange(files: FileRef[
         for (const [i, file] of picked.entries()) {
             const key = (counter.current += 1);
             if (i >= room) {
-                setUploads((list) => [...list, { key, name: file.name, percent: 0, error: errorText({ code: 'livechat.file_count', message: t('fileFailed') }) }]);
+                setUploads((list) => [...list, { key, name: file.name, percent: 0, error: errorText({ code: 'livechat.file_count', message: ft('failed') }) }]);
                 continue;
             }
             const xhr = new XMLHttpRequest();
@@ -87,7 +97,7 @@ export function AttachTray(props: { access: ChatAccess; onChange(files: FileRef[
             xhr.onload = () => (xhr.status === 201
                 ? update(key, { percent: 100, file: JSON.parse(xhr.responseText) as FileRef, xhr: undefined })
                 : update(key, { error: refusal(xhr), xhr: undefined }));
-            xhr.onerror = () => update(key, { error: t('fileFailed'), xhr: undefined });
+            xhr.onerror = () => update(key, { error: ft('failed'), xhr: undefined });
             setUploads((list) => [...list, { key, name: file.name, percent: 0, xhr }]);
             xhr.send(file);
         }
@@ -105,20 +115,20 @@ export function AttachTray(props: { access: ChatAccess; onChange(files: FileRef[
                 e.currentTarget.value = '';
             }} />
             <label className="lc-chip lc-camera">
-                {t('takePhoto')}
+                {ft('takePhoto')}
                 <input type="file" accept="image/*" capture="environment" hidden onChange={(e) => {
                     add(e.currentTarget.files);
                     e.currentTarget.value = '';
                 }} />
             </label>
-            <button type="button" className="lc-chip" onClick={() => picker.current?.click()}>{t('attachMore')}</button>
+            <button type="button" className="lc-chip" onClick={() => picker.current?.click()}>{ft('attachMore')}</button>
             <ul className="lc-uploads">
                 {uploads.map((u) => (
                     <li key={u.key} className={u.error ? 'lc-upload lc-upload-error' : 'lc-upload'}>
                         <span className="lc-upload-name" dir="auto">{u.name}</span>
                         {u.error ? <span role="alert"> {u.error}</span>
-                            : !u.file && <progress max={100} value={u.percent} aria-label={t('uploading', { name: u.name, percent: u.percent })} />}
-                        <button type="button" className="lc-upload-x" onClick={() => remove(u)} aria-label={u.file || u.error ? t('removeFile', { name: u.name }) : t('cancelUpload', { name: u.name })}>×</button>
+                            : !u.file && <progress max={100} value={u.percent} aria-label={ft('uploading', { name: u.name, percent: u.percent })} />}
+                        <button type="button" className="lc-upload-x" onClick={() => remove(u)} aria-label={u.file || u.error ? ft('remove', { name: u.name }) : ft('cancelUpload', { name: u.name })}>×</button>
                     </li>
                 ))}
             </ul>
@@ -155,10 +165,10 @@ function OneFile({ file, access }: { file: FileRef; access: ChatAccess | null })
     }, [file.id, access?.chatId]);
     if (file.mime.startsWith('image/')) {
         return url
-            ? <a href={url} target="_blank" rel="noopener noreferrer" className="lc-thumb-link"><img className="lc-thumb" src={url} alt={t('photoAlt', { name: file.name })} /></a>
-            : <span className="lc-thumb lc-thumb-wait" aria-label={t('photoAlt', { name: file.name })} />;
+            ? <a href={url} target="_blank" rel="noopener noreferrer" className="lc-thumb-link"><img className="lc-thumb" src={url} alt={ft('photoAlt', { name: file.name })} /></a>
+            : <span className="lc-thumb lc-thumb-wait" aria-label={ft('photoAlt', { name: file.name })} />;
     }
     return url
-        ? <a className="lc-download" href={url} download={file.name} rel="noopener noreferrer">{t('downloadFile', { name: file.name })}</a>
+        ? <a className="lc-download" href={url} download={file.name} rel="noopener noreferrer">{ft('download', { name: file.name })}</a>
         : <span className="lc-download">{file.name}</span>;
 }

@@ -14,3 +14,15 @@ declare module '*.json?rating' {
     const texts: Record<string, (args?: Record<string, unknown>) => string>;
     export default texts;
 }
+
+/** `<lang>.json?files`: the `files.*` texts of a catalogue (the files chunk, issue 29). */
+declare module '*.json?files' {
+    const texts: Record<string, (args?: Record<string, unknown>) => string>;
+    export default texts;
+}
+
+/** `<lang>.json?offline`: the `offline.*` texts of a catalogue (the leave-a-message chunk). */
+declare module '*.json?offline' {
+    const texts: Record<string, (args?: Record<string, unknown>) => string>;
+    export default texts;
+}

@@ -14,7 +14,7 @@ import type { LiveChat, LiveChatOptions } from './live-chat';
 import type { RatingCard } from './rating';
 import { conversation } from './conversation';
 import { MessageList } from './message-list';
-import { OfflineForm } from './offline-form';
+import type { OfflineForm } from './offline-form';
 import { PANEL_CSS } from './panel-css';
 import { adoptStyles } from './styles';
 import { DEFAULT_QUESTIONS, FaqItem, language, Messages, setLanguage, t, TEXT } from './texts';
@@ -106,6 +106,13 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             import(/* webpackChunkName: "feature-rating" */ './rating').then((m) => setRating(() => m.RatingCard), () => live.setRateFor(null));
         }
     }, [live.rateFor]);
+    // Leave a message (no agent available): its own chunk too, fetched when the form is offered.
+    const [Offline, setOfflineForm] = useState<typeof OfflineForm | null>(null);
+    useEffect(() => {
+        if (live.offline && !Offline) {
+            import(/* webpackChunkName: "feature-offline" */ './offline-form').then((m) => setOfflineForm(() => m.OfflineForm), () => live.setOffline(null));
+        }
+    }, [live.offline]);
     const talk = conversation({
         config,
         state: () => stateRef.current,
@@ -312,7 +319,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             </div>
             <MessageList messages={state.messages} agentTyping={state.agentTyping} listRef={listRef}
                 files={(files) => (kit ? <kit.MessageFiles files={files} access={access} /> : null)}>
-                {live.offline && <OfflineForm draft={live.offline} change={live.setOffline} send={() => void live.sendOffline()} />}
+                {live.offline && Offline && <Offline draft={live.offline} change={live.setOffline} send={() => void live.sendOffline()} />}
                 {live.rateFor && Rating && <Rating config={config} lang={language()} chatId={live.rateFor.chatId} token={live.rateFor.token}
                     onDone={(thanks) => {
                         live.setRateFor(null);
