@@ -6,6 +6,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { importCustomers } from '../helpers/loyalty';
 import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
+import { createSession } from '../helpers/livechat-client';
 import { generateEvents } from '../../plugins/analytics/lib/generate';
 import { addDays, dayKey } from '../../plugins/analytics/lib/time';
 
@@ -21,6 +22,33 @@ async function clickText(page: Page, selector: string, text: string): Promise<vo
 }
 
 const text = (page: Page, selector: string) => page.$eval(selector, (e) => e.textContent ?? '');
+
+/** What a person (or a screen reader) gets of the victory chart inside `scope`: its svg's name and description, its bars, lines and points, the axis labels written. */
+interface ChartView { role: string | null; name: string; description: string; bars: number; lines: string[]; points: number; xLabels: string[]; legend: string[] }
+async function chart(page: Page, scope: string): Promise<ChartView> {
+    await page.waitForSelector(`${scope} .lc-chart svg[role="img"]`);
+    return page.$eval(`${scope} .lc-chart`, (figure) => {
+        const svg = figure.querySelector('svg[role="img"]')!;
+        const byIds = (ids: string | null) => (ids ?? '').split(' ').filter(Boolean).map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+        // Victory writes the x axis's labels below the plot: the texts in the bottom padding band.
+        const height = Number(svg.getAttribute('viewBox')?.split(' ')[3] ?? svg.getAttribute('height'));
+        const box = svg.getBoundingClientRect();
+        const scale = box.height / height;
+        const xLabels = Array.from(svg.querySelectorAll('text'))
+            .filter((t) => (t.textContent ?? '').trim() !== '' && t.getBoundingClientRect().top - box.top > (height - 28) * scale)
+            .map((t) => t.textContent!.trim());
+        return {
+            role: svg.getAttribute('role'),
+            name: byIds(svg.getAttribute('aria-labelledby')),
+            description: byIds(svg.getAttribute('aria-describedby')),
+            bars: svg.querySelectorAll('.lc-bar').length,
+            lines: Array.from(svg.querySelectorAll('.lc-line')).map((l) => l.getAttribute('d') ?? ''),
+            points: svg.querySelectorAll('.lc-point').length,
+            xLabels,
+            legend: Array.from(figure.querySelectorAll('.lc-legend li')).map((li) => li.textContent ?? '')
+        };
+    });
+}
 
 /** Closes the open dialog with its close button and waits until it is gone. */
 /**
@@ -81,6 +109,13 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         await chat.accept(org, shop.admin.id, 'widget_e2e_done');
         await chat.sendMessage(org, 'widget_e2e_done', { sender: 'agent', userId: shop.admin.id }, { message: 'Let me check that for you.' });
         await chat.end(org, 'widget_e2e_done', 'agent');
+        // One chat rated today (through the customer's own call): the Quality tab's daily line has one point and no segment.
+        const rated = await createSession(t.server, shop, 'widget_e2e_rated', 'Is my order shipped?', '+15555550142');
+        await chat.accept(org, shop.admin.id, 'widget_e2e_rated');
+        await chat.end(org, 'widget_e2e_rated', 'agent');
+        const rating = await t.server.inject({ method: 'POST', url: '/api/chat/session/widget_e2e_rated/rating', headers: { authorization: `Bearer ${rated.token}` }, payload: { score: 4 } });
+        expect(rating.statusCode, rating.payload).to.equal(201);
+        await t.server.app.jobs.drain();
         await chat.createSession({ organizationId: org, botInstanceId: shop.bot.id, sessionId: 'widget_e2e_waiting', phoneNumber: '+15555550177', customerMessage: 'Hello?', domain: 'ashop.test' });
         browser = await launchBrowser();
         page = await browser.newPage();
@@ -106,8 +141,31 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         expect(await page.$$eval('h1', (els) => els.length)).to.equal(1);
         expect(await page.$$eval('main', (els) => els.length)).to.equal(1);
         await page.waitForFunction(() => document.querySelector('.lc-a-banner')?.textContent?.includes('1 customer(s) waiting for live chat'));
-        await page.waitForSelector('.lc-pie path');
-        await page.waitForSelector('.lc-bars rect');
+        // The pie (victory): one slice per kind above 0, named by its title, its figures in the description and the legend.
+        const pie = await chart(page, '.lc-a-overview .lc-a-card:nth-child(1)');
+        const other = summary.totalInteractions - summary.successfulVerifications - summary.failedVerifications;
+        expect(pie.role).to.equal('img');
+        expect(pie.name).to.equal('Interaction types');
+        expect(pie.description).to.equal(`Successful Verifications ${summary.successfulVerifications}, Failed Verifications ${summary.failedVerifications}, Other Interactions ${other}`);
+        expect(await page.$$eval('.lc-a-overview .lc-a-card:nth-child(1) svg[role="img"] path', (p) => p.length)).to.equal(3);
+        expect(pie.legend[0]).to.match(new RegExp(`^Successful Verifications: ${summary.successfulVerifications} \\(\\d+%\\)$`));
+        // By hour (the last 7 days): one group of 3 bars per hour of bars, every hour's figures in the description, a label every few hours at 1280 px.
+        await page.waitForFunction(() => document.querySelectorAll('.lc-a-overview .lc-a-card:nth-child(2) .lc-bar').length > 0);
+        const hourly = await chart(page, '.lc-a-overview .lc-a-card:nth-child(2)');
+        const hours = (await t.server.inject({ method: 'GET', url: '/api/analytics/hourly?days=7', headers: { authorization: `Bearer ${shop.admin.token}` } })).result as any[];
+        expect(hourly.name).to.equal('Interactions by hour');
+        expect(hourly.bars).to.equal(hours.length * 3);
+        expect(hourly.description).to.contain(`${hours[0].hour} Opened ${hours[0].widget_opened}, Verified ${hours[0].verified}, Points viewed ${hours[0].points_viewed}`);
+        expect(hourly.xLabels[0]).to.equal(String(hours[0].hour));
+        expect(hourly.xLabels.length).to.be.within(4, hours.length);
+        expect(hourly.legend).to.deep.equal(['Opened', 'Verified', 'Points viewed']);
+        // By day, stacked: 4 series a day.
+        await page.waitForFunction(() => document.querySelectorAll('.lc-a-overview .lc-a-wide .lc-bar').length > 0);
+        const daily = await chart(page, '.lc-a-overview .lc-a-wide');
+        expect(daily.name).to.equal('Interactions by day');
+        expect(daily.description.split('; ')).to.have.length(7);
+        expect(daily.bars).to.equal(4 * 7);
+        expect(daily.xLabels).to.have.length(7);
         await shot(page, '01-overview');
         const violations = await axeViolations(page);
         expect(violations, violations.join('\n')).to.deep.equal([]);
@@ -165,7 +223,14 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
 
     it('shows chat trends, durations, orders (with View Orders), domains, live chat, websocket, questions and AI agent tabs', async () => {
         await clickText(page, '.bp5-tab', 'Chat trends');
-        await page.waitForSelector('.lc-lines polyline');
+        const trends = await chart(page, '.lc-a-panel');
+        expect(trends.name).to.equal('Chat sessions per day');
+        expect(trends.lines).to.have.length(2);
+        const days = trends.description.split('; ').length;
+        expect(days).to.be.at.least(28);
+        expect(trends.points).to.equal(2 * days);
+        // Every day has a figure (0 included): each line is one unbroken stroke.
+        expect(trends.lines.map((d) => d.split('M').length - 1)).to.deep.equal([1, 1]);
         await shot(page, '07-chat-trends');
         await clickText(page, '.bp5-tab', 'Durations');
         await page.waitForFunction(() => document.querySelector('.lc-a-panel')?.textContent?.includes('Completed sessions'));
@@ -202,6 +267,28 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
             return panel.includes('Questions (30 days)0') && panel.includes('Hand-offs0');
         }, { timeout: 10000 });
         await shot(page, '14-ai-agent');
+    });
+
+    it('draws the Quality tab\'s distribution and daily trend, a day without ratings being a gap (not an average of 0)', async () => {
+        await clickText(page, '.bp5-tab', 'Quality');
+        await page.waitForSelector('[data-testid="csat-daily"] .lc-point');
+        const distribution = await chart(page, '[data-testid="csat-distribution-chart"]');
+        expect(distribution.name).to.equal('Ratings from 1 to 5');
+        expect(distribution.bars).to.equal(5);
+        expect(distribution.xLabels).to.deep.equal(['1', '2', '3', '4', '5']);
+        expect(distribution.description).to.equal('1 Ratings 0; 2 Ratings 0; 3 Ratings 0; 4 Ratings 1; 5 Ratings 0');
+        const daily = await chart(page, '[data-testid="csat-daily"]');
+        expect(daily.name).to.equal('Ratings per day');
+        const days = daily.description.split('; ');
+        expect(days.length).to.be.at.least(28);
+        // Only today has a rating: responses has a point every day (0 included), the average one point and no segment.
+        expect(days.filter((d) => d.endsWith('Average rating 4'))).to.have.length(1);
+        expect(days.filter((d) => d.endsWith('Average rating —'))).to.have.length(days.length - 1);
+        expect(daily.points).to.equal(days.length + 1);
+        expect(daily.lines).to.have.length(2);
+        expect(daily.lines[0].split('M').length - 1, 'responses: one stroke').to.equal(1);
+        expect(daily.lines[1], 'average: no segment to a day without ratings').to.not.contain('L');
+        await shot(page, '20-quality');
     });
 
     it('filters by a date range (end defaults to start) and clears it', async () => {
@@ -244,8 +331,18 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         expect(overflow).to.be.at.most(0);
         await shot(page, '16-phones-390px');
         await page.goto(`${t.url}/analytics`, { waitUntil: 'networkidle0' });
-        await page.waitForSelector('.lc-pie path');
+        await page.waitForSelector('.lc-a-overview .lc-a-card:nth-child(1) svg[role="img"] path');
+        await page.waitForFunction(() => document.querySelectorAll('.lc-a-overview .lc-a-wide .lc-bar').length > 0);
+        // The charts are drawn at the card's width (labels keep their size), so fewer day labels are written.
+        const narrow = await chart(page, '.lc-a-overview .lc-a-wide');
+        expect(narrow.xLabels.length).to.be.within(2, 7);
+        const widths = await page.$$eval('.lc-chart svg[role="img"]', (svgs) => svgs.map((s) => Math.round(s.getBoundingClientRect().right)));
+        expect(Math.max(...widths)).to.be.at.most(390);
         await shot(page, '17-overview-390px');
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.be.at.most(0);
+        await page.goto(`${t.url}/analytics?tab=quality`, { waitUntil: 'networkidle0' });
+        await page.waitForSelector('[data-testid="csat-daily"] .lc-point');
+        await shot(page, '21-quality-390px');
         expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.be.at.most(0);
     });
 
@@ -270,11 +367,23 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         await org.click('button[type=submit]');
         await org.waitForFunction(() => location.pathname === '/org-dashboard');
         await clickText(org, '.bp5-tab', 'Analytics');
-        await org.waitForSelector('[data-testid="org-daily-chart"] .lc-bars rect');
-        expect(await org.$$eval('[data-testid="org-daily-chart"] .lc-bars g', (g) => g.length)).to.be.greaterThan(30);
+        await org.waitForSelector('[data-testid="org-daily-chart"] .lc-bar');
+        const month = await chart(org, '[data-testid="org-daily-chart"]');
+        expect(month.name).to.equal('Daily interactions');
+        expect(month.bars).to.equal(4 * month.description.split('; ').length);
+        expect(month.bars).to.be.greaterThan(4 * 28);
         await org.select('#org-period', '7');
-        await org.waitForFunction(() => document.querySelectorAll('[data-testid="org-daily-chart"] .lc-bars > g').length === 3 + 7);
+        // 7 days × 4 stacked series; each day labelled (MM-DD) at 1280 px.
+        await org.waitForFunction(() => document.querySelectorAll('[data-testid="org-daily-chart"] .lc-bar').length === 4 * 7);
+        const week = await chart(org, '[data-testid="org-daily-chart"]');
+        expect(week.xLabels).to.have.length(7);
+        week.xLabels.forEach((l) => expect(l).to.match(/^\d{2}-\d{2}$/));
+        expect(week.description.split('; ')).to.have.length(7);
+        expect(week.legend).to.deep.equal(['Opened', 'Verified', 'Points viewed', 'Live chat']);
         await shot(org, '19-org-dashboard-analytics');
+        await org.setViewport({ width: 390, height: 844 });
+        await org.waitForFunction(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+        await shot(org, '20-org-dashboard-390px');
         await org.close();
     });
 });

@@ -28,7 +28,7 @@ export default function QualityTab({ filter }: { filter: DateFilter }) {
                     </div>
                     {!d.responses && <Empty text={t('quality.none')} />}
                 </Card>
-                <Card className="lc-a-card">
+                <Card className="lc-a-card" data-testid="csat-distribution-chart">
                     <H2 className="lc-a-h2">{t('quality.distribution')}</H2>
                     <BarChart title={t('quality.distribution')} width={420}
                         rows={(['1', '2', '3', '4', '5'] as const).map((score) => ({ label: score, values: [d.distribution[score]] }))}
@@ -37,10 +37,10 @@ export default function QualityTab({ filter }: { filter: DateFilter }) {
                         {(['5', '4', '3', '2', '1'] as const).map((score) => <li key={score}>{t('quality.scoreCount', { score: Number(score), count: d.distribution[score] })}</li>)}
                     </ul>
                 </Card>
-                <Card className="lc-a-card">
+                <Card className="lc-a-card" data-testid="csat-daily">
                     <H2 className="lc-a-h2">{t('quality.daily')}</H2>
                     <LineChart title={t('quality.daily')} width={560}
-                        rows={d.daily.map((r) => ({ label: r.date.slice(5), values: [r.responses, r.average] }))}
+                        rows={d.daily.map((r) => ({ label: r.date.slice(5), values: [r.responses, r.responses ? r.average : null] }))}
                         series={[{ name: t('quality.responses'), color: COLORS.points }, { name: t('quality.average'), color: COLORS.successful }]} />
                 </Card>
                 <Card className="lc-a-card lc-a-wide">
