@@ -9,23 +9,14 @@ import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
 import { seedDemo } from '../../bin/commands/seed';
 import { signUserToken } from '../../core/auth/tokens';
 import { DEMO_USERS } from '../../plugins/auth/demo-data';
+import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
-/** Runs in the customer's page: the widget's shadow root. */
-const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [3 0 R] /Count 1>> endobj\n'
     + '3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 200 200]>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n', 'latin1');
 
-async function waitForWidgetText(page: Page, text: string, timeout = 15000): Promise<void> {
-    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
-}
-
-async function customerTypes(page: Page, text: string): Promise<void> {
-    await page.waitForFunction(`!${ROOT}.querySelector('.lc-input').disabled`);
-    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
-    await (input as any).type(text);
-    await (input as any).press('Enter');
-}
+/** A live chat between two browsers: the customer's text may take longer to come than a page's own answer. */
+const waitForWidgetText = (page: Page, text: string, timeout = 15000) => waitForText(page, text, timeout);
 
 /**
  * Issue 29, end to end in two browsers at one width: the customer sends a photo from the real widget on the demo
@@ -64,7 +55,7 @@ async function photoAndPdf(t: TestServer, width: number, dir: string): Promise<v
         await customer.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`, { timeout: 15000 });
         await customer.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
         await waitForWidgetText(customer, 'Welcome to Demo Store');
-        await customerTypes(customer, 'I want to talk to a human please');
+        await typeAndSend(customer, 'I want to talk to a human please');
         await waitForWidgetText(customer, "You're connected!", 15000);
         const [row] = await t.server.app.db('chat_sessions').where({ organization_id: organizationId }).orderBy('id', 'desc');
         const accepted = await t.server.inject({ method: 'POST', url: `/api/chat/session/${row.session_id}/accept`, headers: { authorization: `Bearer ${token}` } });

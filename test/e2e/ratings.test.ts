@@ -6,21 +6,11 @@ import { seedDemo } from '../../bin/commands/seed';
 import { signUserToken } from '../../core/auth/tokens';
 import { signCustomerToken } from '../../core/auth/customer-token';
 import { DEMO_USERS } from '../../plugins/auth/demo-data';
+import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
-/** Runs in the customer's page: the widget's shadow root. */
-const ROOT = `document.querySelector('[data-loyalty-chat]').shadowRoot`;
 
-// Expressions, not functions: the demo storefront's CSP (no 'unsafe-eval') refuses what puppeteer would eval.
-async function waitForWidgetText(page: Page, text: string, timeout = 15000): Promise<void> {
-    await page.waitForFunction(`!!${ROOT}?.querySelector('.lc-msgs')?.textContent?.includes(${JSON.stringify(text)})`, { timeout });
-}
-
-async function customerTypes(page: Page, text: string): Promise<void> {
-    await page.waitForFunction(`!${ROOT}.querySelector('.lc-input').disabled`);
-    const input = await page.evaluateHandle(`${ROOT}.querySelector('.lc-input')`);
-    await (input as any).type(text);
-    await (input as any).press('Enter');
-}
+/** A live chat between two browsers: the customer's text may take longer to come than a page's own answer. */
+const waitForWidgetText = (page: Page, text: string, timeout = 15000) => waitForText(page, text, timeout);
 
 /**
  * Issue 28 end to end: a customer at 390 px chats with an agent at /admin-chat; the agent ends the chat; the widget asks
@@ -71,7 +61,7 @@ describe('the rating after a live chat, from the widget to the Quality tab', fun
         await customer.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`, { timeout: 15000 });
         await customer.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
         await waitForWidgetText(customer, 'Welcome to Demo Store');
-        await customerTypes(customer, 'I want to talk to a human please');
+        await typeAndSend(customer, 'I want to talk to a human please');
         await waitForWidgetText(customer, 'Connecting you with a member of our team.');
 
         await agent.waitForSelector('[data-testid="new-chat-banner"]', { timeout: 15000 });
