@@ -296,7 +296,7 @@ export const Conversation = forwardRef<ConversationHandle, {
                     e.currentTarget.value = '';
                 }} />
                 <Button icon="paperclip" aria-label={t('files.attach')} title={t('files.attach')} disabled={!canSend} onClick={() => picker.current?.click()} data-testid="attach" />
-                <BusyButton intent="primary" icon="send-message" text={t('console.send')} disabled={!canSend || (!draft.trim() && !uploads.ready.length) || uploads.busy} busy={sending} onClick={() => void send()} />
+                <BusyButton className="lc-send" intent="primary" icon="send-message" text={t('console.send')} aria-label={t('console.send')} disabled={!canSend || (!draft.trim() && !uploads.ready.length) || uploads.busy} busy={sending} onClick={() => void send()} />
             </div>
             )}
         </section>
