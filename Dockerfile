@@ -10,8 +10,12 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 # npm pack builds (prepack) and keeps exactly what the npm package holds (package.json "files"):
 # the runtime image gets that, plus the production dependencies.
+# better-sqlite3 was compiled here (no prebuilt binary reachable): only its addon is kept, not the SQLite sources and
+# object files (≈ 25 MB), so the app's layers stay under 100 MB (issue 24).
 RUN npm pack --silent && mkdir /pkg && tar -xzf loyalty-chat-*.tgz -C /pkg --strip-components=1 \
-    && npm prune --omit=dev --no-audit --no-fund
+    && npm prune --omit=dev --no-audit --no-fund \
+    && cd node_modules/better-sqlite3 && rm -rf deps src build/deps build/Release/obj build/Release/obj.target build/Release/.deps \
+        build/Release/sqlite3.a build/Release/test_extension.node
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/data
