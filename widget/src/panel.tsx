@@ -320,7 +320,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             <MessageList messages={state.messages} agentTyping={state.agentTyping} listRef={listRef}
                 files={(files) => (kit ? <kit.MessageFiles files={files} access={access} /> : null)}>
                 {live.offline && Offline && <Offline draft={live.offline} change={live.setOffline} send={() => void live.sendOffline()} />}
-                {live.rateFor && Rating && <Rating config={config} lang={language()} chatId={live.rateFor.chatId} token={live.rateFor.token}
+                {live.rateFor && Rating && <Rating config={config} chatId={live.rateFor.chatId} token={live.rateFor.token}
                     onDone={(thanks) => {
                         live.setRateFor(null);
                         if (thanks) {

@@ -9,6 +9,7 @@ import { useRef, useState } from 'react';
 import { api, ApiError, WidgetConfig } from './config';
 import { adoptStyles } from './styles';
 import { errorText } from './texts';
+import { featureTexts } from './feature-texts';
 import ar from '../locales/ar.json?rating';
 import de from '../locales/de.json?rating';
 import en from '../locales/en.json?rating';
@@ -16,7 +17,7 @@ import es from '../locales/es.json?rating';
 import fr from '../locales/fr.json?rating';
 import ptBR from '../locales/pt-BR.json?rating';
 
-const TEXTS: Record<string, typeof en> = { en, es, fr, 'pt-BR': ptBR, de, ar };
+const text = featureTexts('rating', { en, es, fr, 'pt-BR': ptBR, de, ar });
 
 export const MAX_COMMENT = 1000;
 
@@ -32,7 +33,6 @@ const CSS = `
 
 export interface RatingProps {
     config: WidgetConfig;
-    lang: string;
     /** The chat (its session id) and the customer token that names it, both kept from when it ended. */
     chatId: string;
     token: string;
@@ -41,7 +41,6 @@ export interface RatingProps {
 }
 
 export function RatingCard(props: RatingProps) {
-    const text = TEXTS[props.lang] ?? en;
     const [score, setScore] = useState<number | null>(null);
     const [comment, setComment] = useState('');
     const [sending, setSending] = useState(false);
@@ -57,7 +56,7 @@ export function RatingCard(props: RatingProps) {
     };
 
     return (
-        <form className="lc-offline lc-rate" ref={attach} aria-label={text['rating.title']()} onSubmit={(e) => {
+        <form className="lc-offline lc-rate" ref={attach} aria-label={text('title')} onSubmit={(e) => {
             e.preventDefault();
             if (score === null || sending) {
                 return;
@@ -65,33 +64,33 @@ export function RatingCard(props: RatingProps) {
             setSending(true);
             setError(null);
             api(props.config, `/api/chat/session/${encodeURIComponent(props.chatId)}/rating`, { score, comment: comment.trim() || null }, { token: props.token })
-                .then(() => props.onDone(text['rating.thanks']()), (err) => {
+                .then(() => props.onDone(text('thanks')), (err) => {
                     setSending(false);
                     // Rated already (another tab, the mailed link): nothing more to ask.
                     if (err instanceof ApiError && err.code === 'livechat.already_rated') {
                         props.onDone(errorText(err));
                         return;
                     }
-                    setError(err instanceof ApiError && err.status < 500 ? errorText(err) : text['rating.failed']());
+                    setError(err instanceof ApiError && err.status < 500 ? errorText(err) : text('failed'));
                 });
         }}>
             <fieldset>
-                <legend>{text['rating.title']()}</legend>
-                <div className="lc-scores" role="radiogroup" aria-label={text['rating.group']()}>
+                <legend>{text('title')}</legend>
+                <div className="lc-scores" role="radiogroup" aria-label={text('group')}>
                     {[1, 2, 3, 4, 5].map((n) => (
                         <label key={n}>
                             <input type="radio" name="lc-rating" value={n} checked={score === n} onChange={() => setScore(n)} />
-                            {text[`rating.s${n}`]()}
+                            {text(`s${n}`)}
                         </label>
                     ))}
                 </div>
             </fieldset>
-            <label>{text['rating.comment']()}<textarea rows={2} maxLength={MAX_COMMENT} value={comment} dir="auto"
+            <label>{text('comment')}<textarea rows={2} maxLength={MAX_COMMENT} value={comment} dir="auto"
                 onChange={(e) => setComment(e.target.value)} /></label>
             {error && <p className="lc-offline-error" role="alert">{error}</p>}
             <div>
-                <button type="submit" className="lc-chip" disabled={score === null || sending}>{text['rating.send']()}</button>
-                <button type="button" className="lc-chip" onClick={() => props.onDone(null)}>{text['rating.skip']()}</button>
+                <button type="submit" className="lc-chip" disabled={score === null || sending}>{text('send')}</button>
+                <button type="button" className="lc-chip" onClick={() => props.onDone(null)}>{text('skip')}</button>
             </div>
         </form>
     );
