@@ -109,7 +109,7 @@ grep -qi 'demo' "$WORK/body" || fail "/ is not the demo storefront"
 check /admin-login 200 text/html
 check /widget-demo.js 200 application/javascript
 # The widget's panel chunk (hashed name, as the loader asks for it), read from the image's build.
-PANEL="$("${RUN[@]}" exec "$NAME" ls /app/dist/public/widget | grep -E '^panel\.[0-9a-f]{10}\.js$' | head -1)"
+PANEL="$("${RUN[@]}" exec "$NAME" ls /app/dist/public/widget | grep -E '^panel\.[0-9a-f]{10}\.js$' | sed -n 1p)"
 [ -n "$PANEL" ] || fail "no widget panel chunk in the image"
 check "/widget/$PANEL" 200 text/javascript
 # (into a file first: grep -q stopping early would fail the pipe under pipefail)
