@@ -22,12 +22,22 @@ if [ ! -d dist/test ]; then
     exit 1
 fi
 
+TIMINGS=$(mktemp)
+export TEST_TIMINGS=$TIMINGS
+trap 'rm -f "$TIMINGS"' EXIT
+slowest() {
+    echo "   slowest files (wall seconds, files run ${JOBS} at a time):"
+    sort -rn "$TIMINGS" | sed -n 1,12p | sed 's#^#     #; s#dist/test/##'
+    : >"$TIMINGS"
+}
+
 started=$(date +%s)
 echo "== SQLite (embedded default): unit + integration"
 env -u DATABASE_URL -u DATABASE_SCHEMA -u REDIS_URL npx mocha --parallel --jobs "$JOBS" --spec "$UNIT" --spec "$INTEGRATION"
 echo "== SQLite (embedded default): browser smoke set (@smoke)"
 env -u DATABASE_URL -u DATABASE_SCHEMA -u REDIS_URL npx mocha --parallel --jobs "$JOBS" --spec "$E2E" --grep @smoke
 echo "   SQLite done in $(( $(date +%s) - started )) s"
+slowest
 
 case "${DATABASE_URL:-}" in
     postgres://*|postgresql://*)
@@ -35,6 +45,7 @@ case "${DATABASE_URL:-}" in
         echo "== PostgreSQL${REDIS_URL:+ + Redis}: unit + integration + the whole browser suite"
         npx mocha --parallel --jobs "$JOBS" --spec "$UNIT" --spec "$INTEGRATION" --spec "$E2E"
         echo "   PostgreSQL done in $(( $(date +%s) - started )) s"
+        slowest
         ;;
     *)
         echo "== PostgreSQL: skipped (set DATABASE_URL=postgres://… and REDIS_URL=redis://… to run it and the whole browser suite)"

@@ -5,6 +5,8 @@
  * serial run would hang the run; in parallel mode the worker would be killed and hide it. Here it fails the
  * file instead, naming what is left.
  */
+import { appendFileSync } from 'fs';
+
 const WAIT_MS = 3000;
 
 function counts(resources: string[]): Map<string, number> {
@@ -32,10 +34,21 @@ function beyond(before: string[], now: string[]): string[] {
 }
 
 let baseline: string[] = [];
+let started = 0;
+
+/** With TEST_TIMINGS=<file>, each test file's wall time (seconds, tab, file) is appended there (test/run.sh
+ *  prints the slowest: where CI's minutes go). */
+function recordTime(files: string): void {
+    const out = process.env.TEST_TIMINGS;
+    if (out && files) {
+        appendFileSync(out, `${((Date.now() - started) / 1000).toFixed(1)}\t${files}\n`);
+    }
+}
 
 export const mochaHooks = {
     beforeAll(): void {
         baseline = process.getActiveResourcesInfo();
+        started = Date.now();
     },
     async afterAll(this: Mocha.Context): Promise<void> {
         this.timeout(WAIT_MS + 5000);
@@ -48,8 +61,9 @@ export const mochaHooks = {
             await new Promise((resolve) => setTimeout(resolve, 20).unref());
             extra = beyond(allowed, process.getActiveResourcesInfo());
         }
+        const files = [...new Set((this.test?.parent?.suites ?? []).map((s) => s.file).filter(Boolean))].join(', ');
+        recordTime(files);
         if (extra.length) {
-            const files = [...new Set((this.test?.parent?.suites ?? []).map((s) => s.file).filter(Boolean))].join(', ');
             throw new Error(`handles left open after the tests of ${files || 'this run'} (${WAIT_MS} ms after the last hook): ${extra.join(', ')}`);
         }
     }
