@@ -27,25 +27,28 @@ export TEST_TIMINGS=$TIMINGS
 trap 'rm -f "$TIMINGS"' EXIT
 slowest() {
     echo "   slowest files (wall seconds, files run ${JOBS} at a time):"
-    sort -rn "$TIMINGS" | sed -n 1,12p | sed 's#^#     #; s#dist/test/##'
+    sort -rn "$TIMINGS" | sed -n 1,12p | sed 's#\t[^\t]*dist/test/#\t#; s#^#     #'
     : >"$TIMINGS"
 }
 
 started=$(date +%s)
 echo "== SQLite (embedded default): unit + integration"
-env -u DATABASE_URL -u DATABASE_SCHEMA -u REDIS_URL npx mocha --parallel --jobs "$JOBS" --spec "$UNIT" --spec "$INTEGRATION"
+status=0
+env -u DATABASE_URL -u DATABASE_SCHEMA -u REDIS_URL npx mocha --parallel --jobs "$JOBS" --spec "$UNIT" --spec "$INTEGRATION" || status=$?
 echo "== SQLite (embedded default): browser smoke set (@smoke)"
-env -u DATABASE_URL -u DATABASE_SCHEMA -u REDIS_URL npx mocha --parallel --jobs "$JOBS" --spec "$E2E" --grep @smoke
+env -u DATABASE_URL -u DATABASE_SCHEMA -u REDIS_URL npx mocha --parallel --jobs "$JOBS" --spec "$E2E" --grep @smoke || status=$?
 echo "   SQLite done in $(( $(date +%s) - started )) s"
 slowest
+[ "$status" -eq 0 ] || exit "$status"
 
 case "${DATABASE_URL:-}" in
     postgres://*|postgresql://*)
         started=$(date +%s)
         echo "== PostgreSQL${REDIS_URL:+ + Redis}: unit + integration + the whole browser suite"
-        npx mocha --parallel --jobs "$JOBS" --spec "$UNIT" --spec "$INTEGRATION" --spec "$E2E"
+        npx mocha --parallel --jobs "$JOBS" --spec "$UNIT" --spec "$INTEGRATION" --spec "$E2E" || status=$?
         echo "   PostgreSQL done in $(( $(date +%s) - started )) s"
         slowest
+        [ "$status" -eq 0 ] || exit "$status"
         ;;
     *)
         echo "== PostgreSQL: skipped (set DATABASE_URL=postgres://… and REDIS_URL=redis://… to run it and the whole browser suite)"

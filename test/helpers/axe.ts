@@ -40,11 +40,23 @@ export async function pageStructure(page: Page): Promise<PageStructure> {
 
 function describe(violations: Result[]): string {
     return violations.map((v) => `${v.impact} ${v.id}: ${v.help}\n` + v.nodes.slice(0, 5)
-        .map((n) => `    ${n.target.join(' ')} ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`).join('\n')).join('\n');
+        .map((n) => `    ${n.target.join(' ')} ${n.html.slice(0, 200)} ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`).join('\n')).join('\n');
+}
+
+/**
+ * Waits (up to 3 s) until no finite CSS transition or animation runs in the page: axe measures colours as they are
+ * at that instant, so a toast fading out (primary at 20 % opacity: light text on a light tint) or a drawer
+ * fading in would be reported as low contrast. Endless ones (spinners) are not waited for.
+ */
+async function settleAnimations(page: Page): Promise<void> {
+    await page.waitForFunction(() => document.getAnimations()
+        .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity), { timeout: 3000, polling: 50 })
+        .catch(() => undefined);
 }
 
 /** Runs axe-core in the page (CSP does not apply to DevTools evaluation) and returns its results. */
 export async function runAxe(page: Page, scope?: string): Promise<AxeResults> {
+    await settleAnimations(page);
     const loaded = await page.evaluate('typeof window.axe === "object"');
     if (!loaded) {
         await page.evaluate(AXE_SOURCE);
