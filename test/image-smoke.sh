@@ -9,13 +9,19 @@
 #   IMAGE_SMOKE_NO_BUILD=1 bash test/image-smoke.sh (checks the image $IMAGE already built, without building it again)
 #
 # The base image node:20-bookworm-slim cannot be pulled on these machines: when podman does not have it, the
-# stand-in of ../shared/tools/stand-in-node-image.sh (Debian bookworm + this machine's Node 20, same name) is built
-# once (~3 min), or the one STAND_IN names. The flags are the ones these machines allow (see that script's header):
+# stand-in of the shared tools' stand-in-node-image.sh (Debian bookworm + this machine's Node 20, same name) is
+# built once (~3 min): the one STAND_IN names, else ../shared/tools/ beside this checkout, else /work/shared/tools/
+# (CI runs on a clean clone elsewhere on the machine). The flags are the ones these machines allow (see that script's header):
 # `--isolation chroot` for builds, runc with cgroupfs and ulimits below the host's for runs.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BASE_IMAGE=${BASE_IMAGE:-docker.io/library/node:20-bookworm-slim}
 IMAGE=${IMAGE:-localhost/loyalty-chat:smoke}
+if [ -z "${STAND_IN:-}" ]; then
+    for candidate in "$ROOT/../shared/tools/stand-in-node-image.sh" /work/shared/tools/stand-in-node-image.sh; do
+        if [ -f "$candidate" ]; then STAND_IN=$candidate; break; fi
+    done
+fi
 STAND_IN=${STAND_IN:-$ROOT/../shared/tools/stand-in-node-image.sh}
 NAME="lc-image-smoke-$$"
 VOLUME="lc-image-smoke-data-$$"
