@@ -41,6 +41,18 @@ fail() {
     "${RUN[@]}" logs "$NAME" 2>&1 | tail -n 40 >&2 || true
     exit 1
 }
+# Waits (up to 10 s) until the container's log holds PATTERN, saving it to FILE: podman's log file lags the
+# process's stdout, so a log read right after /health answers may not have the start-up lines yet.
+# (into a file first: grep -q stopping early would fail the pipe under pipefail)
+log_has() {
+    local pattern=$1 file=$2 i
+    for i in $(seq 1 50); do
+        "${RUN[@]}" logs "$NAME" > "$file" 2>&1 || true
+        grep -q "$pattern" "$file" && return 0
+        sleep 0.2
+    done
+    return 1
+}
 t0=$(date +%s)
 since() { echo "$(( $(date +%s) - t0 )) s"; }
 
@@ -118,9 +130,7 @@ check /widget-demo.js 200 application/javascript
 PANEL="$("${RUN[@]}" exec "$NAME" ls /app/dist/public/widget | grep -E '^panel\.[0-9a-f]{10}\.js$' | sed -n 1p)"
 [ -n "$PANEL" ] || fail "no widget panel chunk in the image"
 check "/widget/$PANEL" 200 text/javascript
-# (into a file first: grep -q stopping early would fail the pipe under pipefail)
-"${RUN[@]}" logs "$NAME" > "$WORK/first.log" 2>&1
-grep -q 'The database was empty: created the demo tenant' "$WORK/first.log" || fail "the first start did not seed the demo tenant"
+log_has 'The database was empty: created the demo tenant' "$WORK/first.log" || fail "the first start did not seed the demo tenant"
 echo "ok   first start seeded the demo tenant"
 [ "$("${RUN[@]}" exec "$NAME" id -u)" = 1000 ] || fail "the server does not run as the node user"
 echo "ok   runs as uid 1000 (node)"
@@ -130,9 +140,7 @@ echo "== a new container on the same volume"
 "${RUN[@]}" rm "$NAME" >/dev/null
 start
 check /health 200 application/json
-sleep 1
-"${RUN[@]}" logs "$NAME" > "$WORK/second.log" 2>&1
-grep -q 'is running on' "$WORK/second.log" || fail "the new container did not say it runs"
+log_has 'is running on' "$WORK/second.log" || fail "the new container did not say it runs"
 if grep -q 'The database was empty' "$WORK/second.log"; then
     fail "the data did not survive: the new container seeded again"
 fi
