@@ -2,9 +2,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, TestServer } from '../helpers/server';
 import { launchBrowser, screenshot, SCREENSHOTS, storeAdminToken } from '../helpers/browser';
-import { seedDemo } from '../../bin/commands/seed';
-import { signUserToken } from '../../core/auth/tokens';
-import { DEMO_USERS } from '../../plugins/auth/demo-data';
+import { collectPageErrors, demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
 import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
 /** A live chat between two browsers: the customer's text may take longer to come than a page's own answer. */
@@ -53,16 +51,9 @@ describe('an Available agent stays reachable on any staff page (issue 23)', func
     });
 
     it('tells the agent on /analytics about a new chat; one click opens it in /admin-chat; the customer reads the agent\'s display name', async () => {
-        const { organizationId } = await seedDemo(t.server);
-        const admin = (await t.server.app.services.users.findRecordByEmail(DEMO_USERS[1].email))!;
-        const token = signUserToken(t.server.app.config.jwtSecret, { id: admin.id, role: 'admin', organizationId, tokenVersion: admin.tokenVersion });
-
-        const agent = await agentBrowser.newPage();
-        const agentErrors: string[] = [];
-        agent.on('pageerror', (err) => agentErrors.push(String(err)));
-        await agent.setViewport({ width: 1280, height: 860 });
-        await storeAdminToken(agent, t.url, token);
-        await agent.goto(`${t.url}/admin-dashboard`, { waitUntil: 'networkidle2' });
+        const { organizationId, token } = await demoAgent(t);
+        let agentErrors: string[] = [];
+        const agent = await openStaffPage(agentBrowser, t.url, token, { path: '/admin-dashboard', watch: (page) => { agentErrors = collectPageErrors(page); } });
 
         // The profile dialog from the header: the display name customers will read.
         await agent.click('[data-testid="open-profile"]');
@@ -96,13 +87,7 @@ describe('an Available agent stays reachable on any staff page (issue 23)', func
         await agent.setViewport({ width: 1280, height: 860 });
 
         // The customer, on the demo storefront, asks for a human: an agent is available (the one on /analytics).
-        const customer = await customerBrowser.newPage();
-        await customer.setViewport({ width: 1100, height: 800 });
-        const port = new URL(t.url).port;
-        await customer.goto(`http://localhost:${port}/`, { waitUntil: 'load' });
-        await customer.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`, { timeout: 15000 });
-        await customer.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
-        await waitForWidgetText(customer, 'Welcome to Demo Store');
+        const { page: customer } = await openStorefrontWidget(customerBrowser, t.url);
         await typeAndSend(customer, 'Can a person help me with my order?');
         await waitForWidgetText(customer, 'Connecting you with a member of our team.');
 
@@ -162,9 +147,7 @@ describe('an Available agent stays reachable on any staff page (issue 23)', func
         const idle = await startTestServer({ listen: true, env: { AGENT_IDLE_MINUTES: '0.03' } });     // 1.8 s
         const page = await agentBrowser.newPage();
         try {
-            const { organizationId } = await seedDemo(idle.server);
-            const admin = (await idle.server.app.services.users.findRecordByEmail(DEMO_USERS[1].email))!;
-            const token = signUserToken(idle.server.app.config.jwtSecret, { id: admin.id, role: 'admin', organizationId, tokenVersion: admin.tokenVersion });
+            const { token } = await demoAgent(idle);
             await page.setViewport({ width: 1280, height: 860 });
             await storeAdminToken(page, idle.url, token);
             await page.goto(`${idle.url}/admin-questions`, { waitUntil: 'networkidle2' });

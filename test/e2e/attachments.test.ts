@@ -5,10 +5,8 @@ import * as Path from 'path';
 import sharp from 'sharp';
 import type { Browser, ElementHandle, Page } from 'puppeteer-core';
 import { startTestServer, TestServer } from '../helpers/server';
-import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
-import { seedDemo } from '../../bin/commands/seed';
-import { signUserToken } from '../../core/auth/tokens';
-import { DEMO_USERS } from '../../plugins/auth/demo-data';
+import { launchBrowser, screenshot } from '../helpers/browser';
+import { demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
 import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
 
@@ -24,9 +22,7 @@ const waitForWidgetText = (page: Page, text: string, timeout = 15000) => waitFor
  * transcript mail links the conversation; History shows both files.
  */
 async function photoAndPdf(t: TestServer, width: number, dir: string): Promise<void> {
-    const { organizationId } = await seedDemo(t.server);
-    const admin = (await t.server.app.services.users.findRecordByEmail(DEMO_USERS[1].email))!;
-    const token = signUserToken(t.server.app.config.jwtSecret, { id: admin.id, role: 'admin', organizationId, tokenVersion: admin.tokenVersion });
+    const { organizationId, token } = await demoAgent(t);
     const prefix = `attachments-${width}`;
     const photoPath = Path.join(dir, 'broken-parcel.jpg');
     await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 180, g: 120, b: 60 } } })
@@ -38,23 +34,11 @@ async function photoAndPdf(t: TestServer, width: number, dir: string): Promise<v
     const agentBrowser: Browser = await launchBrowser();
     const customerBrowser: Browser = await launchBrowser();
     try {
-        const agent = await agentBrowser.newPage();
-        await agent.setViewport({ width, height: width < 600 ? 800 : 860 });
-        await storeAdminToken(agent, t.url, token);
-        await agent.goto(`${t.url}/admin-chat`, { waitUntil: 'networkidle2' });
-        await agent.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Connected', { timeout: 15000 });
+        const agent = await openStaffPage(agentBrowser, t.url, token, { viewport: { width, height: width < 600 ? 800 : 860 } });
         const available = await t.server.inject({ method: 'POST', url: '/api/chat/agent/availability', headers: { authorization: `Bearer ${token}` }, payload: { available: true } });
         expect(available.statusCode, available.payload).to.equal(200);
 
-        const customer = await customerBrowser.newPage();
-        await customer.setViewport({ width, height: 800 });
-        const pageErrors: string[] = [];
-        customer.on('pageerror', (err) => pageErrors.push(String(err)));
-        const port = new URL(t.url).port;
-        await customer.goto(`http://localhost:${port}/`, { waitUntil: 'load' });
-        await customer.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`, { timeout: 15000 });
-        await customer.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
-        await waitForWidgetText(customer, 'Welcome to Demo Store');
+        const { page: customer, errors: pageErrors } = await openStorefrontWidget(customerBrowser, t.url, { width, height: 800 });
         await typeAndSend(customer, 'I want to talk to a human please');
         await waitForWidgetText(customer, "You're connected!", 15000);
         const [row] = await t.server.app.db('chat_sessions').where({ organization_id: organizationId }).orderBy('id', 'desc');

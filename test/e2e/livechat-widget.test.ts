@@ -1,10 +1,8 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, TestServer } from '../helpers/server';
-import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
-import { seedDemo } from '../../bin/commands/seed';
-import { signUserToken } from '../../core/auth/tokens';
-import { DEMO_USERS } from '../../plugins/auth/demo-data';
+import { launchBrowser, screenshot } from '../helpers/browser';
+import { becomeAvailable, demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
 import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
 /** A live chat between two browsers: the customer's text may take longer to come than a page's own answer. */
@@ -15,35 +13,17 @@ const waitForWidgetText = (page: Page, text: string, timeout = 15000) => waitFor
  * widget (/widget-demo.js), the agent logged in at /admin-chat. Both sides are screenshotted.
  */
 async function conversation(customerNode: TestServer, agentNode: TestServer, prefix: string): Promise<void> {
-    const { organizationId } = await seedDemo(agentNode.server);
-    const admin = (await agentNode.server.app.services.users.findRecordByEmail(DEMO_USERS[1].email))!;
-    const token = signUserToken(agentNode.server.app.config.jwtSecret, { id: admin.id, role: 'admin', organizationId, tokenVersion: admin.tokenVersion });
+    const { organizationId, token } = await demoAgent(agentNode);
 
     const agentBrowser: Browser = await launchBrowser();
     const customerBrowser: Browser = await launchBrowser();
     try {
         // The agent signs in at /admin-chat and switches to Available.
-        const agent = await agentBrowser.newPage();
-        await agent.setViewport({ width: 1280, height: 860 });
-        await storeAdminToken(agent, agentNode.url, token);
-        await agent.goto(`${agentNode.url}/admin-chat`, { waitUntil: 'networkidle2' });
-        await agent.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Connected', { timeout: 15000 });
-        await agent.evaluate(() => {
-            const el = document.querySelector('[data-testid="availability"]') as HTMLElement;
-            ((el.tagName === 'INPUT' ? el : el.querySelector('input')) as HTMLInputElement).click();
-        });
-        await agent.waitForFunction(() => document.body.innerText.includes('Available') && !document.body.innerText.includes('Unavailable'));
+        const agent = await openStaffPage(agentBrowser, agentNode.url, token);
+        await becomeAvailable(agent);
 
         // The customer opens the demo storefront (domain localhost) and asks for a human.
-        const customer = await customerBrowser.newPage();
-        await customer.setViewport({ width: 1100, height: 800 });
-        const pageErrors: string[] = [];
-        customer.on('pageerror', (err) => pageErrors.push(String(err)));
-        const port = new URL(customerNode.url).port;
-        await customer.goto(`http://localhost:${port}/`, { waitUntil: 'load' });
-        await customer.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`, { timeout: 15000 });
-        await customer.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
-        await waitForWidgetText(customer, 'Welcome to Demo Store');
+        const { page: customer, errors: pageErrors } = await openStorefrontWidget(customerBrowser, customerNode.url);
         await typeAndSend(customer, 'I want to talk to a human please');
         await waitForWidgetText(customer, 'Connecting you with a member of our team.');
         expect(await customer.evaluate(`${ROOT}.querySelector('.lc-badge').hidden`), 'Live Chat Active badge').to.equal(false);

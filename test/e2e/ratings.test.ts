@@ -1,11 +1,9 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, TestServer } from '../helpers/server';
-import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
-import { seedDemo } from '../../bin/commands/seed';
-import { signUserToken } from '../../core/auth/tokens';
+import { launchBrowser, screenshot } from '../helpers/browser';
 import { signCustomerToken } from '../../core/auth/customer-token';
-import { DEMO_USERS } from '../../plugins/auth/demo-data';
+import { becomeAvailable, demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
 import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
 
@@ -35,32 +33,13 @@ describe('the rating after a live chat, from the widget to the Quality tab', fun
     });
 
     it('a chat ended by the agent is rated 4 with a comment at 390 px, the agent sees it, the Quality tab counts it, and a second rating is refused', async () => {
-        const { organizationId } = await seedDemo(t.server);
-        const admin = (await t.server.app.services.users.findRecordByEmail(DEMO_USERS[1].email))!;
-        const token = signUserToken(t.server.app.config.jwtSecret, { id: admin.id, role: 'admin', organizationId, tokenVersion: admin.tokenVersion });
+        const { organizationId, token } = await demoAgent(t);
+        const agent = await openStaffPage(agentBrowser, t.url, token);
+        await becomeAvailable(agent);
 
-        const agent = await agentBrowser.newPage();
-        await agent.setViewport({ width: 1280, height: 860 });
-        await storeAdminToken(agent, t.url, token);
-        await agent.goto(`${t.url}/admin-chat`, { waitUntil: 'networkidle2' });
-        await agent.waitForFunction(() => document.querySelector('[data-testid="connection-state"]')?.textContent === 'Connected', { timeout: 15000 });
-        await agent.evaluate(() => {
-            const el = document.querySelector('[data-testid="availability"]') as HTMLElement;
-            ((el.tagName === 'INPUT' ? el : el.querySelector('input')) as HTMLInputElement).click();
-        });
-        await agent.waitForFunction(() => document.body.innerText.includes('Available') && !document.body.innerText.includes('Unavailable'));
-
-        const customer = await customerBrowser.newPage();
-        await customer.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
-        const pageErrors: string[] = [];
-        customer.on('pageerror', (err) => pageErrors.push(String(err)));
         const chunks: string[] = [];
-        customer.on('request', (r) => chunks.push(r.url()));
-        const port = new URL(t.url).port;
-        await customer.goto(`http://localhost:${port}/`, { waitUntil: 'load' });
-        await customer.waitForFunction(`!!${ROOT}?.querySelector('.lc-launcher')`, { timeout: 15000 });
-        await customer.evaluate(`${ROOT}.querySelector('.lc-launcher').click()`);
-        await waitForWidgetText(customer, 'Welcome to Demo Store');
+        const { page: customer, errors: pageErrors } = await openStorefrontWidget(customerBrowser, t.url, { width: 390, height: 844, isMobile: true, hasTouch: true },
+            (page) => page.on('request', (r) => chunks.push(r.url())));
         await typeAndSend(customer, 'I want to talk to a human please');
         await waitForWidgetText(customer, 'Connecting you with a member of our team.');
 
