@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, TestServer } from '../helpers/server';
-import { launchBrowser, screenshot, SCREENSHOTS, storeAdminToken } from '../helpers/browser';
-import { collectPageErrors, demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
+import { screenshot, SCREENSHOTS, storeAdminToken } from '../helpers/browser';
+import { collectPageErrors, demoAgent, openStaffPage, openStorefrontWidget, startLiveChatPair, stopLiveChatPair } from '../helpers/live-chat-page';
 import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
 /** A live chat between two browsers: the customer's text may take longer to come than a page's own answer. */
@@ -40,15 +40,9 @@ describe('an Available agent stays reachable on any staff page (issue 23)', func
     let customerBrowser: Browser;
 
     before(async () => {
-        t = await startTestServer({ listen: true });
-        agentBrowser = await launchBrowser();
-        customerBrowser = await launchBrowser();
+        ({ t, agentBrowser, customerBrowser } = await startLiveChatPair());
     });
-    after(async () => {
-        await customerBrowser?.close();
-        await agentBrowser?.close();
-        await t?.close();
-    });
+    after(() => stopLiveChatPair({ t, agentBrowser, customerBrowser }));
 
     it('tells the agent on /analytics about a new chat; one click opens it in /admin-chat; the customer reads the agent\'s display name', async () => {
         const { organizationId, token } = await demoAgent(t);

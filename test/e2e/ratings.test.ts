@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
-import { startTestServer, TestServer } from '../helpers/server';
-import { launchBrowser, screenshot } from '../helpers/browser';
+import { TestServer } from '../helpers/server';
+import { screenshot } from '../helpers/browser';
 import { signCustomerToken } from '../../core/auth/customer-token';
-import { becomeAvailable, demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
+import { becomeAvailable, demoAgent, openStaffPage, openStorefrontWidget, startLiveChatPair, stopLiveChatPair } from '../helpers/live-chat-page';
 import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
 
@@ -22,15 +22,9 @@ describe('the rating after a live chat, from the widget to the Quality tab', fun
     let customerBrowser: Browser;
 
     before(async () => {
-        t = await startTestServer({ listen: true });
-        agentBrowser = await launchBrowser();
-        customerBrowser = await launchBrowser();
+        ({ t, agentBrowser, customerBrowser } = await startLiveChatPair());
     });
-    after(async () => {
-        await customerBrowser?.close();
-        await agentBrowser?.close();
-        await t?.close();
-    });
+    after(() => stopLiveChatPair({ t, agentBrowser, customerBrowser }));
 
     it('a chat ended by the agent is rated 4 with a comment at 390 px, the agent sees it, the Quality tab counts it, and a second rating is refused', async () => {
         const { organizationId, token } = await demoAgent(t);

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
-import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
-import { launchBrowser, screenshot } from '../helpers/browser';
-import { startMerchantSite, strictMerchantCsp } from '../helpers/fake-merchant';
-import { importCustomers, lastCode } from '../helpers/loyalty';
-import { connectAgent, Inbox, NesClient, request, setAvailable } from '../helpers/livechat-client';
+import { Tenant, TestServer } from '../helpers/server';
+import { screenshot } from '../helpers/browser';
+import { startMerchantWidget, stopMerchantWidget } from '../helpers/merchant-widget';
+import { lastCode } from '../helpers/loyalty';
+import { Inbox, NesClient, request, setAvailable } from '../helpers/livechat-client';
 import { expectNoSeriousViolations } from '../helpers/axe';
 import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
 import { WIDGET_ROOT, waitForText, clickChip, typeAndSend } from '../helpers/widget-page';
@@ -42,21 +42,9 @@ describe('the widget: accessibility in every step and by keyboard (issue 15)', f
     const covered: string[] = [];
 
     before(async () => {
-        t = await startTestServer({ listen: true });
-        shop = await createTenant(t.server, 'acc', 'localhost');
-        await importCustomers(t.server, shop.organization.id, [['+15555550100', 'Alex Rivera', 'alex@example.com', 'LC-1001', 1250]]);
-        const api = t.url;
-        const csp = strictMerchantCsp(api);
-        merchant = await startMerchantSite(`${api}/widget-acc.js`, { csp });
-        browser = await launchBrowser();
-        agent = await connectAgent(t.url, shop);
+        ({ t, shop, merchant, browser, agent } = await startMerchantWidget('acc', { strictCsp: true }));
     });
-    after(async () => {
-        await agent?.client.disconnect();
-        await browser?.close();
-        await merchant?.close();
-        await t?.close();
-    });
+    after(() => stopMerchantWidget({ t, merchant, browser, agent }));
 
     for (const [width, height] of [[1280, 800], [390, 844]]) {
         it(`has no serious axe violation in the widget at ${width} px: closed, questions, answer, phone, code, points, live chat waiting`, async () => {

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
-import { launchBrowser, screenshot } from '../helpers/browser';
+import { screenshot } from '../helpers/browser';
+import { startMerchantWidget, stopMerchantWidget } from '../helpers/merchant-widget';
 import { startMerchantSite } from '../helpers/fake-merchant';
-import { importCustomers, lastCode } from '../helpers/loyalty';
-import { connectAgent, Inbox, NesClient, setAvailable } from '../helpers/livechat-client';
+import { lastCode } from '../helpers/loyalty';
+import { Inbox, NesClient, setAvailable } from '../helpers/livechat-client';
 import { expectNoSeriousViolations } from '../helpers/axe';
 import { DEMO_KNOWLEDGE } from '../../plugins/ai/demo-data';
 import { WIDGET_ROOT, waitForText, clickChip, typeAndSend, openWidget } from '../helpers/widget-page';
@@ -50,24 +51,15 @@ describe('the widget AI step in a browser on a merchant page (issue 13)', functi
     };
 
     before(async () => {
-        t = await startTestServer({ listen: true });
-        shop = await createTenant(t.server, 'aiw', 'localhost');
-        await t.server.app.services.questions.addDefaults(shop.organization.id);
-        for (const entry of DEMO_KNOWLEDGE) {
-            await t.server.app.services.ai.createKnowledge(shop.organization.id, entry);
-        }
-        expect(await t.server.app.services.ai.isEnabled(shop.organization.id)).to.equal(true);
-        await importCustomers(t.server, shop.organization.id, [['+15555550100', 'Alex Rivera', 'alex@example.com', 'LC-1001', 1250]]);
-        merchant = await startMerchantSite(`${t.url}/widget-aiw.js`);
-        browser = await launchBrowser();
-        agent = await connectAgent(t.url, shop);
+        ({ t, shop, merchant, browser, agent } = await startMerchantWidget('aiw', {
+            knowledge: true,
+            prepare: async (server, store) => {
+                await server.server.app.services.questions.addDefaults(store.organization.id);
+                expect(await server.server.app.services.ai.isEnabled(store.organization.id)).to.equal(true);
+            }
+        }));
     });
-    after(async () => {
-        await agent?.client.disconnect();
-        await browser?.close();
-        await merchant?.close();
-        await t?.close();
-    });
+    after(() => stopMerchantWidget({ t, merchant, browser, agent }));
 
     it('answers a question from the knowledge with its source, and the customer marks it resolved (stored)', async () => {
         const page = await widgetPage();

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
-import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
-import { launchBrowser, screenshot } from '../helpers/browser';
-import { startMerchantSite, strictMerchantCsp } from '../helpers/fake-merchant';
-import { importCustomers, lastCode } from '../helpers/loyalty';
-import { connectAgent, Inbox, NesClient, request, setAvailable } from '../helpers/livechat-client';
+import { createTenant, Tenant, TestServer } from '../helpers/server';
+import { screenshot } from '../helpers/browser';
+import { startMerchantWidget, stopMerchantWidget } from '../helpers/merchant-widget';
+import { startMerchantSite } from '../helpers/fake-merchant';
+import { lastCode } from '../helpers/loyalty';
+import { Inbox, NesClient, request, setAvailable } from '../helpers/livechat-client';
 import { DEFAULT_QUESTIONS } from '../../core/shared/default-questions';
 import { WIDGET_ROOT, waitForText, clickChip, typeAndSend, openWidget } from '../helpers/widget-page';
 
@@ -40,25 +41,17 @@ describe('the widget, second edition: continuity, privacy, isolation (issue 11)'
     let agent: { client: NesClient; box: Inbox };
 
     before(async () => {
-        t = await startTestServer({ listen: true });
-        shop = await createTenant(t.server, 'cont', 'localhost');
-        elsewhere = await createTenant(t.server, 'away', 'shop.example');
-        await importCustomers(t.server, shop.organization.id, [['+15555550100', 'Alex Rivera', 'alex@example.com', 'LC-1001', 1250]]);
-        // The loyalty question renamed: the behaviour follows its kind, not its text.
-        const loyalty = (await t.server.app.services.questions.list(shop.organization.id)).find((q) => q.kind === 'loyalty_check')!;
-        await t.server.app.services.questions.update(shop.organization.id, loyalty.id, { question: 'Mis puntos, por favor' });
-        const api = t.url;
-        const csp = strictMerchantCsp(api);
-        merchant = await startMerchantSite(`${api}/widget-cont.js`, { csp, css: HOSTILE_CSS });
-        browser = await launchBrowser();
-        agent = await connectAgent(t.url, shop);
+        ({ t, shop, merchant, browser, agent } = await startMerchantWidget('cont', {
+            strictCsp: true, css: HOSTILE_CSS,
+            prepare: async (server, store) => {
+                elsewhere = await createTenant(server.server, 'away', 'shop.example');
+                // The loyalty question renamed: the behaviour follows its kind, not its text.
+                const loyalty = (await server.server.app.services.questions.list(store.organization.id)).find((q) => q.kind === 'loyalty_check')!;
+                await server.server.app.services.questions.update(store.organization.id, loyalty.id, { question: 'Mis puntos, por favor' });
+            }
+        }));
     });
-    after(async () => {
-        await agent?.client.disconnect();
-        await browser?.close();
-        await merchant?.close();
-        await t?.close();
-    });
+    after(() => stopMerchantWidget({ t, merchant, browser, agent }));
 
     it('fetches nothing but the loader before the launcher is touched, and page CSS cannot size or move the host', async () => {
         const page = await browser.newPage();

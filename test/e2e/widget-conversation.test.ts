@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
-import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
-import { launchBrowser, screenshot } from '../helpers/browser';
-import { startMerchantSite } from '../helpers/fake-merchant';
-import { importCustomers, lastCode } from '../helpers/loyalty';
-import { connectAgent, Inbox, NesClient, request, setAvailable } from '../helpers/livechat-client';
+import { Tenant, TestServer } from '../helpers/server';
+import { screenshot } from '../helpers/browser';
+import { startMerchantWidget, stopMerchantWidget } from '../helpers/merchant-widget';
+import { lastCode } from '../helpers/loyalty';
+import { Inbox, NesClient, request, setAvailable } from '../helpers/livechat-client';
 import { freeTextInPhoneColumns } from '../helpers/phones';
-import { DEMO_KNOWLEDGE } from '../../plugins/ai/demo-data';
 import { WIDGET_ROOT as ROOT, waitForText, clickChip, typeAndSend, openWidget } from '../helpers/widget-page';
 
 /**
@@ -39,22 +38,9 @@ describe('the widget\'s conversation model in a browser (issue 23)', function ()
     }
 
     before(async () => {
-        t = await startTestServer({ listen: true });
-        shop = await createTenant(t.server, 'conv', 'localhost');
-        for (const entry of DEMO_KNOWLEDGE) {
-            await t.server.app.services.ai.createKnowledge(shop.organization.id, entry);
-        }
-        await importCustomers(t.server, shop.organization.id, [['+15555550100', 'Alex Rivera', 'alex@example.com', 'LC-1001', 1250]]);
-        merchant = await startMerchantSite(`${t.url}/widget-conv.js`);
-        browser = await launchBrowser();
-        agent = await connectAgent(t.url, shop);
+        ({ t, shop, merchant, browser, agent } = await startMerchantWidget('conv', { knowledge: true }));
     });
-    after(async () => {
-        await agent?.client.disconnect();
-        await browser?.close();
-        await merchant?.close();
-        await t?.close();
-    });
+    after(() => stopMerchantWidget({ t, merchant, browser, agent }));
 
     it('answers a question asked in the phone step and offers the step again; leaves it by a question, by Cancel and after the AI asks to verify', async () => {
         const page = await widgetPage();

@@ -2,8 +2,8 @@ import type { Browser, Page } from 'puppeteer-core';
 import { seedDemo } from '../../bin/commands/seed';
 import { signUserToken } from '../../core/auth/tokens';
 import { DEMO_USERS } from '../../plugins/auth/demo-data';
-import type { TestServer } from './server';
-import { storeAdminToken } from './browser';
+import { startTestServer, TestServer } from './server';
+import { launchBrowser, storeAdminToken } from './browser';
 import { WIDGET_ROOT, waitForText } from './widget-page';
 
 /**
@@ -71,4 +71,27 @@ export async function openStorefrontWidget(browser: Browser, baseUrl: string, vi
     await page.evaluate(`${WIDGET_ROOT}.querySelector('.lc-launcher').click()`);
     await waitForText(page, 'Welcome to Demo Store', 15000);
     return { page, errors };
+}
+
+/** A listening test server and two browsers, the agent's and the customer's (two profiles: no shared storage). */
+export interface LiveChatPair { t: TestServer; agentBrowser: Browser; customerBrowser: Browser }
+
+export async function startLiveChatPair(): Promise<LiveChatPair> {
+    const pair: Partial<LiveChatPair> = {};
+    try {
+        pair.t = await startTestServer({ listen: true });
+        pair.agentBrowser = await launchBrowser();
+        pair.customerBrowser = await launchBrowser();
+        return pair as LiveChatPair;
+    }
+    catch (err) {
+        await stopLiveChatPair(pair);
+        throw err;
+    }
+}
+
+export async function stopLiveChatPair(pair: Partial<LiveChatPair>): Promise<void> {
+    await pair.customerBrowser?.close();
+    await pair.agentBrowser?.close();
+    await pair.t?.close();
 }
