@@ -20,9 +20,16 @@ export function AdminLoginForm({ onSuccess }: { onSuccess: (token: string) => vo
     const login = useLogin(LOGIN_PATHS.admin);
     const t = useT();
     useEffect(() => {
-        // After the login page has painted: its own first paint is not delayed.
-        const timer = setTimeout(preloadDashboard, 0);
-        return () => clearTimeout(timer);
+        // At the admin's first key, tap or click (typing the address, a password manager's fill clicked, Sign in
+        // itself): the dashboard's chunks load while the rest is typed and the password checked, and a visitor who
+        // only opens the page fetches the login's own scripts alone (bench:admin's cold /admin-login budget).
+        const events = ['keydown', 'pointerdown', 'input'] as const;
+        const start = () => {
+            events.forEach((e) => window.removeEventListener(e, start, true));
+            preloadDashboard();
+        };
+        events.forEach((e) => window.addEventListener(e, start, true));
+        return () => events.forEach((e) => window.removeEventListener(e, start, true));
     }, []);
     return (
         <LoginForm
