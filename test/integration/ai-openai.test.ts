@@ -112,7 +112,7 @@ describe('the AI agent with AI_PROVIDER=openai (a local fake chat/completions se
             fake.script({ toolCall: 'transfer_to_live_agent' });
             const res = await ask('widget_o_ask2', 'Do you sell gift cards?');
             expect(res).to.deep.include({ fallbackAction: 'offer_live_chat', code: 'ai.offer_person', answer: aiText('en', 'offerPerson') });
-            await new Promise((r) => setTimeout(r, 300));
+            await new Promise((r) => setTimeout(r, 300));       // nothing may reach the agents: no event to wait for, so a window well past a push's few ms
             expect(agent.box.messages.filter((m: any) => m.type === 'ai_transfer_request' && m.sessionId === 'widget_o_ask2')).to.deep.equal([]);
             // The customer's yes: the widget opens the live chat; the agents get the question and the conversation.
             const created = await server.inject({ method: 'POST', url: '/api/chat/create-session', headers: widget(), payload: { sessionId: 'widget_o_ask2', phoneNumber: null, customerMessage: 'Do you sell gift cards?' } });

@@ -335,7 +335,7 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
             expect(offered.code).to.equal('ai.offer_person');
             expect(offered.answer).to.match(/Would you like to talk to a person/);
             // Nothing reached the agents: no transfer request, no chat.
-            await new Promise((r) => setTimeout(r, 300));
+            await new Promise((r) => setTimeout(r, 300));       // nothing may reach the agents: no event to wait for, so a window well past a push's few ms
             expect(agent.box.messages.filter((m: any) => m.type === 'ai_transfer_request' && m.sessionId === 'widget_h_ask')).to.deep.equal([]);
             expect(await server.app.services.ai.conversationForSession(a.organization.id, 'widget_h_ask')).to.have.length(1);
             // The customer says yes (the widget opens the live chat it was offered): the agents get the question and the conversation.

@@ -74,7 +74,7 @@ describe('agent presence for the whole staff app: one per agent, in the database
         expect(await status(t, tenant.admin.token)).to.include({ available: true, connections: 2, awayReason: null });
 
         await tab1.client.disconnect();
-        await sleep(GRACE_S * 1000 + 600);
+        await sleep(GRACE_S * 1000 + 600);       // past the (test-short) grace window: the flip that must not happen has no event to wait for
         expect(await availableOn(t, tenant), 'one tab closed, one open: still reachable').to.equal(true);
         expect(await status(t, tenant.admin.token)).to.include({ available: true, connections: 1 });
 
@@ -102,7 +102,7 @@ describe('agent presence for the whole staff app: one per agent, in the database
         await tab.client.disconnect();
         await sleep(100);
         const again = await connectAgent(t.url, tenant);
-        await sleep(GRACE_S * 1000 + 600);
+        await sleep(GRACE_S * 1000 + 600);       // past the (test-short) grace window, after which the status must have changed
         expect(await availableOn(t, tenant)).to.equal(true);
         expect(await status(t, tenant.admin.token)).to.include({ available: true, awayReason: null });
         await again.client.disconnect();
@@ -181,7 +181,7 @@ describe('agent presence for the whole staff app: one per agent, in the database
             expect(await status(t, tenant.admin.token)).to.include({ available: true, connections: 2 });
             // The tab on node A closes: the one on node B keeps the agent reachable for node A's widgets.
             await onA.client.disconnect();
-            await sleep(GRACE_S * 1000 + 600);
+            await sleep(GRACE_S * 1000 + 600);       // past the (test-short) grace window, after which the status must have changed
             expect(await availableOn(t, tenant)).to.equal(true);
             // Node B stops its sweeps and timers; node A's sweep alone sets the agent Away after the grace period.
             await onB.client.disconnect();

@@ -113,7 +113,7 @@ describe('live chat: left messages are conversations in the console, answered by
         // A retry of the same reply is answered from the thread and mailed once.
         const again = await reply(a, 'widget_1_leftone', { message: 'Yes! We have two in M.', clientMessageId: 'reply-1' });
         expect(again.statusCode).to.equal(200);
-        await new Promise((r) => setTimeout(r, 200));
+        await new Promise((r) => setTimeout(r, 200));       // a second mail must not come: no event to wait for, so a window well past the mail job's few ms
         expect(smtp.received.length).to.equal(before + 1);
     });
 

@@ -96,7 +96,7 @@ describe('live chat across two nodes sharing PostgreSQL and Redis', function () 
         for (let i = 0; i < 10; i++) {
             await nodeA.server.app.realtime.publish('/chat/sessions/nobody_here', { type: 'lost' });
         }
-        await new Promise((r) => setTimeout(r, 200));
+        await new Promise((r) => setTimeout(r, 200));       // nobody may receive these: no event to wait for, so a window well past a pub/sub round trip
         expect(nodeA.server.app.realtime.fanOutStats().received - idle.a).to.equal(0);
         expect(nodeB.server.app.realtime.fanOutStats().received - idle.b).to.equal(0);
         await customer.client.disconnect();

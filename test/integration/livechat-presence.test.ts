@@ -62,11 +62,11 @@ describe('live chat: the customer gone (CHAT_DISCONNECT_GRACE_SECONDS, CHAT_ABAN
         await customer.client.disconnect();
         await sleep(100);
         const again = await connectCustomer(t.url, token, 'gone_2', undefined, false);
-        await sleep(GRACE_S * 1000 + 400);
+        await sleep(GRACE_S * 1000 + 400);       // past the (test-short) grace window: the notice that must not come has no event to wait for
         expect(agent.box.messages.filter((m) => m.sessionId === 'gone_2' && ['customer_disconnected', 'session_ended'].includes(m.type))).to.deep.equal([]);
         expect((await status(a, 'gone_2')).status).to.equal('agent_connected');
         // Still connected past the abandon time counted from the first absence: not ended.
-        await sleep((ABANDON_S - GRACE_S) * 1000);
+        await sleep((ABANDON_S - GRACE_S) * 1000);       // past the (test-short) abandon window counted from the first absence: the end must not come
         expect((await status(a, 'gone_2')).status).to.equal('agent_connected');
 
         await again.client.disconnect();
@@ -74,7 +74,7 @@ describe('live chat: the customer gone (CHAT_DISCONNECT_GRACE_SECONDS, CHAT_ABAN
         // Back after the agents were told: they hear customer_reconnected, and the chat goes on.
         const third = await connectCustomer(t.url, token, 'gone_2', undefined, false);
         await agent.box.waitFor((m) => m.type === 'customer_reconnected' && m.sessionId === 'gone_2', 4000);
-        await sleep((ABANDON_S - GRACE_S) * 1000 + 300);
+        await sleep((ABANDON_S - GRACE_S) * 1000 + 300);       // past the (test-short) abandon window again: the chat must still be on
         expect((await status(a, 'gone_2')).status).to.equal('agent_connected');
         await third.client.disconnect();
         await agent.client.disconnect();
@@ -129,7 +129,7 @@ describe('live chat: the customer gone (CHAT_DISCONNECT_GRACE_SECONDS, CHAT_ABAN
             await sleep(100);
             await agentOnB.client.disconnect();
             await nodeB.close();
-            await sleep(GRACE_S * 1000 + 100);
+            await sleep(GRACE_S * 1000 + 100);       // past the (test-short) grace window, with node B gone: what node A's sweep must then find
             // Node A's sweep (called here instead of waiting for its 20 s interval, which may also have run it).
             await t.server.app.services.livechat.sweepCustomerGone();
             await agent.box.waitFor((m) => m.type === 'customer_disconnected' && m.sessionId === 'gone_4', 2000);

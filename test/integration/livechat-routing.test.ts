@@ -145,7 +145,7 @@ describe('live chat routing, hand-over and internal notes (issue 26)', function 
 
         // Both at capacity: a third chat is offered to nobody and stays in the queue.
         const third = await createSession(t.server, tenant, sid('cap'), 'Third customer');
-        await sleep(OFFER_SECONDS * 1000 / 2);
+        await sleep(OFFER_SECONDS * 1000 / 2);       // half the (test-short) offer window: an offer that must not come has no event to wait for
         expect(sam.box.messages.some((m) => m.type === 'chat_offered' && m.sessionId === third.sessionId)).to.equal(false);
         expect(alex.box.messages.some((m) => m.type === 'chat_offered' && m.sessionId === third.sessionId)).to.equal(false);
         const team = (await inject(t, 'GET', '/api/chat/team', sam.token)).result as Array<{ id: number; openChats: number; presence: string }>;
@@ -221,7 +221,7 @@ describe('live chat routing, hand-over and internal notes (issue 26)', function 
         await sam.box.waitFor((m) => m.type === 'chat_offered' && m.sessionId === chat.sessionId && m.agentId === sam.id);
         const res = await request(alex.client, 'POST', `/api/chat/session/${chat.sessionId}/accept`);
         expect(res.payload).to.include({ agentId: alex.id });
-        await sleep(OFFER_SECONDS * 1000 * 1.5);
+        await sleep(OFFER_SECONDS * 1000 * 1.5);       // past the (test-short) offer deadline: a lapse that must not come has no event to wait for
         expect(sam.box.messages.some((m) => m.type === 'chat_offer_lapsed' && m.sessionId === chat.sessionId), 'a withdrawn offer never lapses').to.equal(false);
     });
 
@@ -375,7 +375,7 @@ describe('an offer outlives the node that made it (issue 26)', function () {
         await alex.client.disconnect();
         agents.splice(agents.indexOf(alex), 1);
         await first.server.stop({ timeout: 1000 });
-        await sleep(OFFER_SECONDS * 1000 + 300);
+        await sleep(OFFER_SECONDS * 1000 + 300);       // past the (test-short) offer deadline while the node is down: nobody may sweep it
         const rows = await first.server.app.services.livechatRouting.events(tenant.organization.id, { from: 0, to: Date.now() + 1000 }).catch(() => []);
         expect(rows.filter((e) => e.type === 'offer_lapsed'), 'nobody swept while the node was down').to.have.length(0);
 

@@ -49,7 +49,7 @@ describe('live chat: typing signals both ways over real sockets (throttled, neve
         expect((await t.server.app.services.livechat.getSession(a.organization.id, 'typ_1')).lastSeq, 'nothing stored').to.equal(before);
 
         // After the throttle window the next signal passes again (what is tested is the window itself).
-        await sleep(t.config.chat.typingThrottleMs);
+        await sleep(t.config.chat.typingThrottleMs);       // the configured throttle window (milliseconds in tests): the next typing report must go through
         expect((await customer.client.message({ type: 'typing' })).payload.throttled).to.equal(false);
         await customer.client.disconnect();
         await agent.client.disconnect();

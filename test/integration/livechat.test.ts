@@ -169,7 +169,7 @@ describe('live chat over nes and HTTP', function () {
 
         // Once the oldest send of each socket has left its window, one more send is admitted on each (the one wait
         // of this file on a real clock: the window is what is tested).
-        await sleep(Math.max(firstSend.request, firstSend.message) + SOCKET_SEND_WINDOW_MS + 250 - Date.now());
+        await sleep(Math.max(firstSend.request, firstSend.message) + SOCKET_SEND_WINDOW_MS + 250 - Date.now());       // until the (test-short) send window has passed: the limit must then let the socket send again
         expect((await viaRequest('request-later')).statusCode, 'a request frame after the window').to.equal(201);
         expect((await viaMessage('message-later')).statusCode, 'a chat_message after the window').to.equal(201);
         expect(await stored('request-later')).to.equal(1);
