@@ -437,5 +437,22 @@ for (const store of ['disk', 's3'] as const) {
                 expect(Fs.existsSync(dir) ? Fs.readdirSync(dir) : []).to.deep.equal([]);
             }
         });
+
+        it('lets the store\'s retention take an ended chat\'s photo with its thumbnail', async () => {
+            const old = await createSession(t.server, a, 'widget_1_filesthree', 'A photo of my receipt');
+            expect((await t.server.inject({ method: 'POST', url: `/api/chat/session/${old.sessionId}/accept`, headers: bearer(a.admin.token) })).statusCode).to.equal(200);
+            const file = JSON.parse((await upload(old.sessionId, customer(old.token), photo, 'receipt.jpg')).payload);
+            await t.server.inject({ method: 'POST', url: `/api/chat/session/${old.sessionId}/messages`, headers: customer(old.token), payload: { message: '', attachments: [file.id] } });
+            await t.server.inject({ method: 'POST', url: `/api/chat/session/${old.sessionId}/end`, headers: bearer(a.admin.token) });
+            const row = await t.server.app.db('chat_attachments').where('file_id', file.id).first();
+            expect(row.thumb_key).to.be.a('string');
+            const put = await t.server.inject({ method: 'PUT', url: '/api/privacy/retention', headers: bearer(a.admin.token), payload: { chats: 30 } });
+            expect(put.statusCode, put.payload).to.equal(200);
+            await t.server.app.services.privacy.runRetention(Date.now() + 31 * 24 * 3600 * 1000, a.organization.id);
+            expect(await t.server.app.db('chat_attachments').where('file_id', file.id).first()).to.equal(undefined);
+            const storage = t.server.app.services.livechatFiles.storage;
+            expect(await storage.get(row.storage_key)).to.equal(null);
+            expect(await storage.get(row.thumb_key), 'the thumbnail too').to.equal(null);
+        });
     });
 }
