@@ -60,15 +60,15 @@ async function photoAndPdf(t: TestServer, width: number, dir: string): Promise<v
         await typeAndSend(customer, 'I want to talk to a human please');
         await waitForWidgetText(customer, "You're connected!", 15000);
         const [row] = await t.server.app.db('chat_sessions').where({ organization_id: organizationId }).orderBy('id', 'desc');
-        const accepted = await t.server.inject({ method: 'POST', url: `/api/chat/session/${row.session_id}/accept`, headers: { authorization: `Bearer ${token}` } });
-        expect(accepted.statusCode, accepted.payload).to.equal(200);
+        // The agent accepts it in the console (a real click on Accept Chat): the chat opens (at 390 px in place of the
+        // list) and its "New chat request" alert goes with it: the toast lay over the reply box at 390 px.
+        const acceptButton = `[data-testid="waiting-list"] [data-session="${row.session_id}"] button`;
+        await agent.waitForSelector(acceptButton, { visible: true, timeout: 10000 });
+        await agent.click(acceptButton);
         await waitForWidgetText(customer, 'has joined the chat.');
-
-        // The agent opens the chat.
-        // A real click on the chat (at 390 px the list and the conversation are one pane at a time): its reply box shows.
-        await agent.waitForSelector('[data-testid="active-list"] [data-chat-button]', { visible: true, timeout: 10000 });
-        await agent.click('[data-testid="active-list"] [data-chat-button]');
         await agent.waitForSelector('[data-testid="agent-input"]', { visible: true, timeout: 10000 });
+        // (A toast being dismissed stays in the page for its exit transition: leaving is enough.)
+        await agent.waitForFunction(() => !document.querySelector('.bp5-toast:not([class*="-exit"])'), { timeout: 1000 });
         await agent.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('I want to talk to a human please'), { timeout: 10000 });
 
         // The customer attaches a photo (the paperclip loads the files chunk), sees its upload finish, and sends it.
@@ -99,12 +99,6 @@ async function photoAndPdf(t: TestServer, width: number, dir: string): Promise<v
         // right after an upload were lost", as an agent does it: in the reply box, a real click on the paperclip,
         // the file chosen, then typing at once without clicking back into the box. Every character must land there.
         const reply = 'Sorry about that! Here is our size chart for the replacement.';
-        // At 390 px the "New chat request" toast (bottom right, up to 10 s) lies over the reply box and the paperclip:
-        // the agent closes it first, as a tap there would otherwise land on it.
-        for (const close of await agent.$$('.bp5-toast [aria-label="Close"]')) {
-            await close.click();
-        }
-        await agent.waitForFunction(() => !document.querySelector('.bp5-toast'), { timeout: 5000 });
         await agent.click('[data-testid="agent-input"]');
         const [chooser] = await Promise.all([agent.waitForFileChooser({ timeout: 10000 }), agent.click('[data-testid="attach"]')]);
         await chooser.accept([pdfPath]);
