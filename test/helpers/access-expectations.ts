@@ -26,6 +26,7 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'auth.demo-credentials.get': 'public',
     // A chat file by its short-lived signed URL (issue 29): the signature is the credential.
     'livechat.file.get': 'public',
+    'livechat.file.thumb': 'public',
 
     // ---- token checks ----
     'auth.admin.verify': ['admin'],

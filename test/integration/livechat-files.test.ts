@@ -64,6 +64,66 @@ function zipBomb(): Buffer {
     return Buffer.concat([header, Buffer.from('a.txt'), data]);
 }
 
+function crc32(buf: Buffer): number {
+    let c = 0xffffffff;
+    for (const b of buf) {
+        c ^= b;
+        for (let k = 0; k < 8; k += 1) {
+            c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+        }
+    }
+    return (c ^ 0xffffffff) >>> 0;
+}
+
+/**
+ * A real ZIP (what unzip or a JAR loader opens): one stored entry, its central directory and the end record. `at` is
+ * where the archive will sit in the file: its offsets are written from there (a crafted polyglot), or from 0 when
+ * it is simply appended (`cat photo.gif archive.zip`, which readers still open).
+ */
+function realZip(at = 0, name = 'evil.class', content = Buffer.from('payload of a hostile archive')): Buffer {
+    const n = Buffer.from(name, 'latin1');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc32(content), 14);
+    local.writeUInt32LE(content.length, 18);
+    local.writeUInt32LE(content.length, 22);
+    local.writeUInt16LE(n.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(crc32(content), 16);
+    central.writeUInt32LE(content.length, 20);
+    central.writeUInt32LE(content.length, 24);
+    central.writeUInt16LE(n.length, 28);
+    central.writeUInt32LE(at, 42);
+    const entry = Buffer.concat([local, n, content]);
+    const directory = Buffer.concat([central, n]);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(1, 8);
+    end.writeUInt16LE(1, 10);
+    end.writeUInt32LE(directory.length, 12);
+    end.writeUInt32LE(at + entry.length, 16);
+    return Buffer.concat([entry, directory, end]);
+}
+
+/**
+ * An ordinary PDF whose compressed content stream holds a ZIP's signatures by chance (about one PDF in 500 does): a
+ * local header (PK\x03\x04) and even end-record bytes (PK\x05\x06), with no central directory anywhere.
+ */
+function pdfWithZipBytes(): Buffer {
+    const stream = Buffer.concat([Zlib.deflateSync(Buffer.from('BT /F1 12 Tf 20 100 Td (Size chart) Tj ET')),
+        Buffer.from('x\u0091PK\u0003\u0004\u0014\u0000\u00e2\u0007PK\u0005\u0006\u0000\u0000\u0001\u0000\u0001\u0000\u002e\u0000\u0000\u0000\u0010\u0000\u0000\u0000\u0000\u0000q\u00fe', 'latin1')]);
+    return Buffer.concat([
+        Buffer.from(`%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [3 0 R] /Count 1>> endobj\n`
+            + `3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R>> endobj\n4 0 obj <</Length ${stream.length} /Filter /FlateDecode>>\nstream\n`, 'latin1'),
+        stream,
+        Buffer.from('\nendstream\nendobj\ntrailer <</Root 1 0 R>>\n%%EOF\n', 'latin1')
+    ]);
+}
+
 /** An ISO-BMFF header of an iPhone HEIC photo. */
 const HEIC = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic\u0000\u0000\u0000\u0000mif1heic', 'latin1'), Buffer.alloc(200)]);
 
@@ -135,8 +195,9 @@ for (const store of ['disk', 's3'] as const) {
 
             const signed = await link(chat.sessionId, file.id, customer());
             expect(signed.statusCode, signed.payload).to.equal(200);
-            const { url } = JSON.parse(signed.payload);
+            const { url, thumbUrl } = JSON.parse(signed.payload);
             expect(url).to.match(new RegExp(`^/api/files/${file.id}\\?expires=\\d+&signature=[A-Za-z0-9_-]+$`));
+            expect(thumbUrl).to.match(new RegExp(`^/api/files/${file.id}/thumb\\?expires=\\d+&signature=[A-Za-z0-9_-]+$`));
             const got = await t.server.inject({ url });
             expect(got.statusCode).to.equal(200);
             expect(got.headers['content-type']).to.equal('image/jpeg');
@@ -153,8 +214,77 @@ for (const store of ['disk', 's3'] as const) {
             expect(http.status).to.equal(200);
             expect(Buffer.from(await http.arrayBuffer()).equals(stored)).to.equal(true);
             if (s3) {
-                expect(storedObjects(s3).length, 'the bytes are in the bucket').to.equal(1);
+                expect(storedObjects(s3).length, 'the bytes are in the bucket, and the thumbnail\'s').to.equal(2);
             }
+        });
+
+        it('stores a thumbnail with each photo (fits in 400×400, WebP, no EXIF, a fraction of the photo), read under the photo\'s rules', async () => {
+            const big = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 30, g: 90, b: 160 } } })
+                .composite([{ input: Buffer.from('<svg width="1600" height="1200"><rect x="200" y="150" width="1200" height="900" fill="#c86428"/>'
+                    + '<circle cx="800" cy="600" r="300" fill="#f0e0a0"/><path d="M100 1100 L1500 100" stroke="#111" stroke-width="40"/></svg>') }])
+                .jpeg({ quality: 95 }).withExif({ IFD0: { Make: 'PhoneMaker' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 24/1' } }).toBuffer();
+            const res = await upload(chat.sessionId, customer(), big, 'parcel.jpg');
+            expect(res.statusCode, res.payload).to.equal(201);
+            const file = JSON.parse(res.payload);
+            expect(file).to.include({ width: 1600, height: 1200 });
+            const sent = await t.server.inject({ method: 'POST', url: `/api/chat/session/${chat.sessionId}/messages`, headers: customer(),
+                payload: { message: 'the box', attachments: [file.id], clientMessageId: 'photo-big' } });
+            expect(sent.statusCode, sent.payload).to.equal(201);
+
+            // The agent and the customer both get the two URLs; the thumbnail is small, the photo whole.
+            for (const headers of [bearer(a.admin.token), customer()]) {
+                const signed = await link(chat.sessionId, file.id, headers);
+                expect(signed.statusCode, signed.payload).to.equal(200);
+                const { url, thumbUrl } = JSON.parse(signed.payload);
+                const full = await t.server.inject({ url });
+                const thumb = await t.server.inject({ url: thumbUrl });
+                expect(full.statusCode).to.equal(200);
+                expect(thumb.statusCode, thumb.payload).to.equal(200);
+                expect(thumb.headers['content-type']).to.equal('image/webp');
+                expect(thumb.headers['x-content-type-options']).to.equal('nosniff');
+                expect(String(thumb.headers['content-security-policy'])).to.match(/^sandbox/);
+                expect(String(thumb.headers['content-disposition'])).to.match(/^inline; filename="parcel-thumb.webp"/);
+                const meta = await sharp(thumb.rawPayload).metadata();
+                expect(meta).to.include({ format: 'webp', width: 400, height: 300 });
+                expect(meta.exif, 'no EXIF in the thumbnail').to.equal(undefined);
+                expect(thumb.rawPayload.toString('latin1')).to.not.include('PhoneMaker');
+                expect(thumb.rawPayload.length, `thumbnail ${thumb.rawPayload.length} B, photo ${full.rawPayload.length} B`).to.be.below(full.rawPayload.length / 5).and.below(40_000);
+                expect((await sharp(full.rawPayload).metadata()).width).to.equal(1600);
+            }
+            const row = await t.server.app.db('chat_attachments').where('file_id', file.id).first();
+            expect(row.thumb_key).to.match(new RegExp(`^${a.organization.id}/[A-Za-z0-9_-]{22}$`)).and.not.equal(row.storage_key);
+            expect(await t.server.app.services.livechatFiles.storage.get(row.thumb_key), 'the thumbnail is on the same storage').to.be.instanceOf(Buffer);
+
+            // The same rules as the photo: another store's staff and another chat's customer get no URL at all.
+            expect((await link(chat.sessionId, file.id, bearer(b.admin.token))).statusCode).to.equal(404);
+            expect((await link(other.sessionId, file.id, customer(other.token))).statusCode).to.equal(404);
+            // Each URL opens its own rendition only; a forged or expired thumbnail URL is refused.
+            const { url, thumbUrl } = JSON.parse((await link(chat.sessionId, file.id, customer())).payload);
+            const fileSig = new URL(url, 'http://x').searchParams;
+            const thumbSig = new URL(thumbUrl, 'http://x').searchParams;
+            expect((await t.server.inject({ url: `/api/files/${file.id}?${thumbSig}` })).statusCode, 'the thumbnail\'s signature on the photo').to.equal(403);
+            expect((await t.server.inject({ url: `/api/files/${file.id}/thumb?${fileSig}` })).statusCode, 'the photo\'s signature on the thumbnail').to.equal(403);
+            const files = t.server.app.services.livechatFiles as any;
+            const realNow = files.deps.now;
+            files.deps.now = () => Date.now() - 3_600_000;
+            const old = JSON.parse((await link(chat.sessionId, file.id, customer())).payload);
+            files.deps.now = realNow;
+            expect((await t.server.inject({ url: old.thumbUrl })).statusCode, 'expired').to.equal(403);
+
+            // A PDF has no thumbnail (a signed thumbnail URL for it finds nothing).
+            const pdf = JSON.parse((await upload(chat.sessionId, customer(), PDF, 'invoice.pdf')).payload);
+            await t.server.inject({ method: 'POST', url: `/api/chat/session/${chat.sessionId}/messages`, headers: customer(), payload: { message: 'invoice', attachments: [pdf.id] } });
+            expect(JSON.parse((await link(chat.sessionId, pdf.id, customer())).payload)).to.not.have.property('thumbUrl');
+            const expires = Date.now() + 60_000;
+            expect((await t.server.inject({ url: `/api/files/${pdf.id}/thumb?expires=${expires}&signature=${files.signature(pdf.id, expires, 'thumb')}` })).statusCode).to.equal(404);
+
+            // A photo stored before thumbnails existed: no thumbUrl (the clients show the photo), the photo still served.
+            await t.server.app.db('chat_attachments').where('id', row.id).update({ thumb_key: null });
+            const legacy = JSON.parse((await link(chat.sessionId, file.id, customer())).payload);
+            expect(legacy).to.not.have.property('thumbUrl');
+            expect((await t.server.inject({ url: legacy.url })).statusCode).to.equal(200);
+            expect((await t.server.inject({ url: `/api/files/${file.id}/thumb?expires=${expires}&signature=${files.signature(file.id, expires, 'thumb')}` })).statusCode).to.equal(404);
+            await t.server.app.db('chat_attachments').where('id', row.id).update({ thumb_key: row.thumb_key });
         });
 
         it('lets the agent reply with a PDF (text and file), served as a download', async () => {
@@ -179,7 +309,10 @@ for (const store of ['disk', 's3'] as const) {
                 ['svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><circle r="5"/></svg>'), 'logo.svg', 415, 'livechat.file_type'],
                 ['html as png', Buffer.from('<!doctype html><html><script>alert(document.cookie)</script></html>'), 'photo.png', 415, 'livechat.file_type'],
                 ['polyglot GIF + HTML', Buffer.concat([gif, Buffer.from('<script>alert(1)</script>')]), 'anim.gif', 415, 'livechat.file_type'],
-                ['polyglot GIF + ZIP (GIFAR)', Buffer.concat([gif, zipBomb()]), 'anim.gif', 415, 'livechat.file_type'],
+                ['polyglot GIF + ZIP (GIFAR)', Buffer.concat([gif, realZip(gif.length)]), 'anim.gif', 415, 'livechat.file_type'],
+                ['GIF + ZIP appended (cat)', Buffer.concat([gif, realZip()]), 'anim.gif', 415, 'livechat.file_type'],
+                ['polyglot PDF + ZIP', Buffer.concat([PDF, realZip(PDF.length)]), 'receipt.pdf', 415, 'livechat.file_type'],
+                ['PDF + ZIP appended (cat)', Buffer.concat([PDF, realZip()]), 'receipt.pdf', 415, 'livechat.file_type'],
                 ['zip bomb', zipBomb(), 'photos.zip', 415, 'livechat.file_type'],
                 ['decompression bomb', bombPng(20000, 20000), 'huge.png', 413, 'livechat.file_pixels'],
                 ['HEIC', HEIC, 'IMG_0001.HEIC', 415, 'livechat.file_heic'],
@@ -196,8 +329,19 @@ for (const store of ['disk', 's3'] as const) {
             }
             expect(await t.server.app.db('chat_attachments').count('* as n').first(), 'nothing stored').to.deep.equal(before);
             if (s3) {
-                expect(storedObjects(s3).length).to.equal(2);
+                expect(storedObjects(s3).length, 'two photos and their thumbnails, two PDFs').to.equal(6);
             }
+        });
+
+        it('accepts a PDF whose compressed stream holds ZIP signatures by chance (no archive a reader would open), stored as it is', async () => {
+            const pdf = pdfWithZipBytes();
+            expect(pdf.includes(Buffer.from('PK\u0003\u0004', 'latin1')) && pdf.includes(Buffer.from('PK\u0005\u0006', 'latin1'))).to.equal(true);
+            const res = await upload(chat.sessionId, customer(), pdf, 'size-chart.pdf');
+            expect(res.statusCode, res.payload).to.equal(201);
+            const file = JSON.parse(res.payload);
+            expect(file).to.include({ mime: 'application/pdf', size: pdf.length });
+            const row = await t.server.app.db('chat_attachments').where('file_id', file.id).first();
+            expect((await t.server.app.services.livechatFiles.storage.get(row.storage_key))!.equals(pdf)).to.equal(true);
         });
 
         it('refuses more than 5 files in a message, a file of another chat, and one already sent', async () => {
@@ -246,17 +390,23 @@ for (const store of ['disk', 's3'] as const) {
             expect((await t.server.inject({ url: `/api/files/AAAAAAAAAAAAAAAAAAAAAA?expires=1&signature=${sig}` })).statusCode).to.equal(403);
         });
 
-        it('sweeps an upload never sent (after FILES_UNSENT_MINUTES), bytes included', async () => {
+        it('sweeps an upload never sent (after FILES_UNSENT_MINUTES), bytes and thumbnail included', async () => {
             const file = JSON.parse((await upload(chat.sessionId, customer(), PDF, 'forgotten.pdf')).payload);
             const row = await t.server.app.db('chat_attachments').where('file_id', file.id).first();
+            const forgottenPhoto = JSON.parse((await upload(chat.sessionId, customer(), photo, 'forgotten.jpg')).payload);
+            const photoRow = await t.server.app.db('chat_attachments').where('file_id', forgottenPhoto.id).first();
+            expect(photoRow.thumb_key).to.be.a('string');
             const files = t.server.app.services.livechatFiles;
             expect(await files.sweep(Date.now()), 'not yet: within the window').to.equal(0);
             const swept = await files.sweep(Date.now() + t.config.files.unsentMs + 1);
             expect(swept).to.be.at.least(1);
             expect(await t.server.app.db('chat_attachments').where('file_id', file.id).first()).to.equal(undefined);
             expect(await files.storage.get(row.storage_key)).to.equal(null);
+            expect(await t.server.app.db('chat_attachments').where('file_id', forgottenPhoto.id).first()).to.equal(undefined);
+            expect(await files.storage.get(photoRow.storage_key)).to.equal(null);
+            expect(await files.storage.get(photoRow.thumb_key), 'the thumbnail too').to.equal(null);
             // Sent files stay.
-            expect(Number((await t.server.app.db('chat_attachments').whereNotNull('message_id').count('* as n').first())!.n)).to.equal(8);
+            expect(Number((await t.server.app.db('chat_attachments').whereNotNull('message_id').count('* as n').first())!.n)).to.equal(10);
         });
 
         it('links the conversation in the transcript mail, never a file URL', async () => {
@@ -268,9 +418,11 @@ for (const store of ['disk', 's3'] as const) {
             expect(mail.body_text).to.not.include('/api/files/');
         });
 
-        it('erases the files with the customer (rows and bytes)', async () => {
-            const keys = (await t.server.app.db('chat_attachments').where('organization_id', a.organization.id).select('storage_key')).map((r: any) => r.storage_key);
-            expect(keys.length).to.be.at.least(7);
+        it('erases the files with the customer (rows, bytes and thumbnails)', async () => {
+            const rows = await t.server.app.db('chat_attachments').where('organization_id', a.organization.id).select('storage_key', 'thumb_key');
+            const keys = rows.flatMap((r: any) => [r.storage_key, ...(r.thumb_key ? [r.thumb_key] : [])]);
+            expect(keys.length).to.be.at.least(12);
+            expect(rows.filter((r: any) => r.thumb_key).length, 'two photos with thumbnails').to.equal(2);
             const res = await t.server.inject({ method: 'POST', url: '/api/privacy/customers/erase', headers: bearer(a.admin.token), payload: { phone: '+15555550100', confirm: true } });
             expect(res.statusCode, res.payload).to.equal(200);
             expect(Number((await t.server.app.db('chat_attachments').where('organization_id', a.organization.id).count('* as n').first())!.n)).to.equal(0);
@@ -284,6 +436,23 @@ for (const store of ['disk', 's3'] as const) {
                 const dir = Path.join(t.config.files.dir, String(a.organization.id));
                 expect(Fs.existsSync(dir) ? Fs.readdirSync(dir) : []).to.deep.equal([]);
             }
+        });
+
+        it('lets the store\'s retention take an ended chat\'s photo with its thumbnail', async () => {
+            const old = await createSession(t.server, a, 'widget_1_filesthree', 'A photo of my receipt');
+            expect((await t.server.inject({ method: 'POST', url: `/api/chat/session/${old.sessionId}/accept`, headers: bearer(a.admin.token) })).statusCode).to.equal(200);
+            const file = JSON.parse((await upload(old.sessionId, customer(old.token), photo, 'receipt.jpg')).payload);
+            await t.server.inject({ method: 'POST', url: `/api/chat/session/${old.sessionId}/messages`, headers: customer(old.token), payload: { message: '', attachments: [file.id] } });
+            await t.server.inject({ method: 'POST', url: `/api/chat/session/${old.sessionId}/end`, headers: bearer(a.admin.token) });
+            const row = await t.server.app.db('chat_attachments').where('file_id', file.id).first();
+            expect(row.thumb_key).to.be.a('string');
+            const put = await t.server.inject({ method: 'PUT', url: '/api/privacy/retention', headers: bearer(a.admin.token), payload: { chats: 30 } });
+            expect(put.statusCode, put.payload).to.equal(200);
+            await t.server.app.services.privacy.runRetention(Date.now() + 31 * 24 * 3600 * 1000, a.organization.id);
+            expect(await t.server.app.db('chat_attachments').where('file_id', file.id).first()).to.equal(undefined);
+            const storage = t.server.app.services.livechatFiles.storage;
+            expect(await storage.get(row.storage_key)).to.equal(null);
+            expect(await storage.get(row.thumb_key), 'the thumbnail too').to.equal(null);
         });
     });
 }

@@ -148,7 +148,7 @@ export function MessageFiles(props: { files: FileRef[]; access: ChatAccess | nul
 }
 
 function OneFile({ file, access }: { file: FileRef; access: ChatAccess | null }) {
-    const [url, setUrl] = useState<string | null>(null);
+    const [url, setUrl] = useState<{ file: string; thumb: string } | null>(null);
     useEffect(() => {
         if (!access) {
             return;
@@ -156,8 +156,10 @@ function OneFile({ file, access }: { file: FileRef; access: ChatAccess | null })
         let live = true;
         fetch(`${access.origin}/api/chat/session/${encodeURIComponent(access.chatId)}/files/${encodeURIComponent(file.id)}/link`,
             { headers: { Authorization: `Bearer ${access.token}` } })
-            .then((res) => (res.ok ? res.json() as Promise<{ url: string }> : null))
-            .then((body) => live && body && setUrl(`${access.origin}${body.url}`))
+            .then((res) => (res.ok ? res.json() as Promise<{ url: string; thumbUrl?: string }> : null))
+            // The thumbnail (400 px, a few kB) in the message; the photo itself when it is opened. A photo sent
+            // before thumbnails existed has none: the photo is its own thumbnail.
+            .then((body) => live && body && setUrl({ file: `${access.origin}${body.url}`, thumb: `${access.origin}${body.thumbUrl ?? body.url}` }))
             .catch(() => undefined);
         return () => {
             live = false;
@@ -165,10 +167,10 @@ function OneFile({ file, access }: { file: FileRef; access: ChatAccess | null })
     }, [file.id, access?.chatId]);
     if (file.mime.startsWith('image/')) {
         return url
-            ? <a href={url} target="_blank" rel="noopener noreferrer" className="lc-thumb-link"><img className="lc-thumb" src={url} alt={ft('photoAlt', { name: file.name })} /></a>
+            ? <a href={url.file} target="_blank" rel="noopener noreferrer" className="lc-thumb-link"><img className="lc-thumb" src={url.thumb} alt={ft('photoAlt', { name: file.name })} /></a>
             : <span className="lc-thumb lc-thumb-wait" aria-label={ft('photoAlt', { name: file.name })} />;
     }
     return url
-        ? <a className="lc-download" href={url} download={file.name} rel="noopener noreferrer">{ft('download', { name: file.name })}</a>
+        ? <a className="lc-download" href={url.file} download={file.name} rel="noopener noreferrer">{ft('download', { name: file.name })}</a>
         : <span className="lc-download">{file.name}</span>;
 }

@@ -12,6 +12,7 @@ import routing from './20261203010000-routing';
 import chatAttachments from './20261204000000-chat-attachments';
 import chatRatings from './20261204010000-chat-ratings';
 import chatMessageFulltext from './20261204020000-chat-message-fulltext';
+import chatAttachmentThumbs from './20261207000000-chat-attachment-thumbs';
 
 /** The livechat plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
@@ -27,5 +28,6 @@ export const migrations: MigrationEntry[] = [
     routing,
     chatAttachments,
     chatRatings,
-    chatMessageFulltext
+    chatMessageFulltext,
+    chatAttachmentThumbs
 ];

@@ -82,7 +82,7 @@ export function fileRoutes(server: Server): ServerRoute[] {
                 id: 'livechat.file.link',
                 auth: allow('admin', 'customer'),
                 tags: ['widget'],
-                description: 'A short-lived signed URL (FILES_URL_SECONDS) of a file of this chat',
+                description: 'Short-lived signed URLs (FILES_URL_SECONDS) of a file of this chat: `url`, and `thumbUrl` for a photo with a thumbnail',
                 validate: { params: Joi.object({ sessionId: fields.chatSessionId.required(), fileId: FILE_ID.required() }) },
                 handler: async (request) => {
                     const { organizationId } = uploaderOf(request);
@@ -91,13 +91,15 @@ export function fileRoutes(server: Server): ServerRoute[] {
                 }
             }
         },
-        {
+        ...(['file', 'thumb'] as const).map((variant): ServerRoute => ({
             method: 'GET',
-            path: '/api/files/{fileId}',
+            path: variant === 'thumb' ? '/api/files/{fileId}/thumb' : '/api/files/{fileId}',
             options: {
-                id: 'livechat.file.get',
+                id: variant === 'thumb' ? 'livechat.file.thumb' : 'livechat.file.get',
                 auth: PUBLIC,
-                description: 'A chat file by its signed URL: images inline, anything else as a download; never run by a browser',
+                description: variant === 'thumb'
+                    ? 'A photo\'s thumbnail (fits in 400×400, WebP, no metadata) by its signed URL, under the same rules as the photo'
+                    : 'A chat file by its signed URL: images inline, anything else as a download; never run by a browser',
                 validate: {
                     params: Joi.object({ fileId: FILE_ID.required() }),
                     query: Joi.object({
@@ -108,12 +110,13 @@ export function fileRoutes(server: Server): ServerRoute[] {
                 handler: async (request, h) => {
                     const { fileId } = request.params as { fileId: string };
                     const { expires, signature } = request.query as { expires: number; signature: string };
-                    const { attachment, data } = await files().read(fileId, expires, signature);
-                    const image = attachment.mime.startsWith('image/');
-                    const name = attachment.name.replace(/[^A-Za-z0-9._ -]/g, '_');
+                    const { attachment, data, mime } = await files().read(fileId, expires, signature, variant);
+                    const image = mime.startsWith('image/');
+                    const given = variant === 'thumb' ? attachment.name.replace(/\.[A-Za-z0-9]{1,8}$/, '-thumb.webp') : attachment.name;
+                    const name = given.replace(/[^A-Za-z0-9._ -]/g, '_');
                     return h.response(data)
-                        .type(attachment.mime)
-                        .header('content-disposition', `${image ? 'inline' : 'attachment'}; filename="${name}"; filename*=UTF-8''${encodeURIComponent(attachment.name)}`)
+                        .type(mime)
+                        .header('content-disposition', `${image ? 'inline' : 'attachment'}; filename="${name}"; filename*=UTF-8''${encodeURIComponent(given)}`)
                         .header('x-content-type-options', 'nosniff')
                         .header('content-security-policy', "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'")
                         .header('cross-origin-resource-policy', 'cross-origin')
@@ -121,6 +124,6 @@ export function fileRoutes(server: Server): ServerRoute[] {
                         .header('referrer-policy', 'no-referrer');
                 }
             }
-        }
+        }))
     ];
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../../core/db';
 import { coded } from '../../../core/http/errors';
 import type { ChatAttachment } from '../../../core/types/api';
 import { FILE_ERRORS, LIVECHAT_ERRORS } from '../errors';
-import { inspect } from '../files/inspect';
+import { inspect, THUMB_MIME } from '../files/inspect';
 import type { FileStorage } from '../files/storage';
 
 export interface FilesSettings { maxBytes: number; perMessage: number; unsentMs: number; urlMs: number; maxPixels: number }
@@ -12,7 +12,15 @@ export interface FilesSettings { maxBytes: number; perMessage: number; unsentMs:
 interface AttachmentRow {
     id: number; file_id: string; organization_id: number; chat_session_id: number; message_id: number | string | null;
     uploader: 'customer' | 'agent'; uploader_user_id: number | null; mime: string; size: number; name: string;
-    width: number | null; height: number | null; storage_key: string; created_at: number | string;
+    width: number | null; height: number | null; storage_key: string; thumb_key: string | null; created_at: number | string;
+}
+
+/** The two renditions of a file a signed URL can name: the file, or a photo's thumbnail. */
+export type FileVariant = 'file' | 'thumb';
+
+/** The stored keys of a row: the file's and its thumbnail's. */
+function keysOf(rows: Array<{ storage_key: string; thumb_key: string | null }>): string[] {
+    return rows.flatMap((r) => (r.thumb_key ? [r.storage_key, r.thumb_key] : [r.storage_key]));
 }
 
 export type Uploader = { sender: 'customer'; userId: null } | { sender: 'agent'; userId: number };
@@ -62,17 +70,28 @@ export class AttachmentsService {
         const file = await inspect(data, name, this.deps.files);
         const fileId = randomId();
         const storageKey = `${organizationId}/${randomId()}`;
-        await this.deps.storage.put(storageKey, file.data, file.mime);
+        const thumbKey = file.thumb ? `${organizationId}/${randomId()}` : null;
+        const keys = thumbKey ? [storageKey, thumbKey] : [storageKey];
+        try {
+            await this.deps.storage.put(storageKey, file.data, file.mime);
+            if (thumbKey) {
+                await this.deps.storage.put(thumbKey, file.thumb!, THUMB_MIME);
+            }
+        }
+        catch (err) {
+            await this.deps.storage.remove(keys).catch(() => undefined);
+            throw err;
+        }
         const row = {
             file_id: fileId, organization_id: organizationId, chat_session_id: chat.id, message_id: null, uploader: by.sender,
             uploader_user_id: by.userId, mime: file.mime, size: file.data.length, name: file.name, width: file.width, height: file.height,
-            storage_key: storageKey, created_at: this.now()
+            storage_key: storageKey, thumb_key: thumbKey, created_at: this.now()
         };
         try {
             await this.deps.db('chat_attachments').insert(row);
         }
         catch (err) {
-            await this.deps.storage.remove([storageKey]).catch(() => undefined);
+            await this.deps.storage.remove(keys).catch(() => undefined);
             throw err;
         }
         return toAttachment(row as AttachmentRow);
@@ -122,25 +141,35 @@ export class AttachmentsService {
         return out;
     }
 
-    private signature(fileId: string, expires: number): string {
-        return Crypto.createHmac('sha256', this.deps.secret).update(`chat-file:${fileId}:${expires}`).digest('base64url');
+    /** Each variant signs apart: a thumbnail's URL never opens the file, nor the other way round. */
+    private signature(fileId: string, expires: number, variant: FileVariant = 'file'): string {
+        const subject = variant === 'thumb' ? `chat-file-thumb:${fileId}:${expires}` : `chat-file:${fileId}:${expires}`;
+        return Crypto.createHmac('sha256', this.deps.secret).update(subject).digest('base64url');
     }
 
-    /** A short-lived URL of a sent file of this chat (any other chat, store or an unsent file: 404). */
-    async link(organizationId: number, sessionId: string, fileId: string): Promise<{ url: string; expiresAt: string }> {
+    /**
+     * Short-lived URLs of a file of this chat (any other chat, store or an unsent file: 404): the file, and a photo's
+     * thumbnail when it has one (photos uploaded before thumbnails existed have none: the file is their thumbnail).
+     */
+    async link(organizationId: number, sessionId: string, fileId: string): Promise<{ url: string; thumbUrl?: string; expiresAt: string }> {
         const chat = await this.chatOf(organizationId, sessionId);
         const row = await this.deps.db('chat_attachments').where({ organization_id: organizationId, chat_session_id: chat.id, file_id: fileId })
-            .first('file_id', 'message_id', 'uploader') as AttachmentRow | undefined;
+            .first('file_id', 'message_id', 'uploader', 'thumb_key') as AttachmentRow | undefined;
         if (!row) {
             throw Boom.notFound('File not found');
         }
         const expires = this.now() + this.deps.files.urlMs;
-        return { url: `/api/files/${row.file_id}?expires=${expires}&signature=${this.signature(row.file_id, expires)}`, expiresAt: new Date(expires).toISOString() };
+        const url = `/api/files/${row.file_id}?expires=${expires}&signature=${this.signature(row.file_id, expires)}`;
+        const thumbUrl = row.thumb_key ? `/api/files/${row.file_id}/thumb?expires=${expires}&signature=${this.signature(row.file_id, expires, 'thumb')}` : undefined;
+        return { url, ...(thumbUrl ? { thumbUrl } : {}), expiresAt: new Date(expires).toISOString() };
     }
 
-    /** The bytes a signed URL names: a wrong signature or a past expiry 403, an unknown (or erased) file 404. */
-    async read(fileId: string, expires: number, signature: string): Promise<{ attachment: ChatAttachment; data: Buffer }> {
-        const expected = Buffer.from(this.signature(fileId, expires));
+    /**
+     * The bytes a signed URL names (the file, or its thumbnail: a WebP): a wrong signature or a past expiry 403, an
+     * unknown (or erased) file 404, and so is the thumbnail of a file that has none.
+     */
+    async read(fileId: string, expires: number, signature: string, variant: FileVariant = 'file'): Promise<{ attachment: ChatAttachment; data: Buffer; mime: string }> {
+        const expected = Buffer.from(this.signature(fileId, expires, variant));
         const given = Buffer.from(signature);
         if (given.length !== expected.length || !Crypto.timingSafeEqual(given, expected)) {
             throw Boom.forbidden('This link is not valid');
@@ -149,37 +178,39 @@ export class AttachmentsService {
             throw Boom.forbidden('This link has expired');
         }
         const row = await this.deps.db('chat_attachments').where('file_id', fileId).first() as AttachmentRow | undefined;
-        const data = row ? await this.deps.storage.get(row.storage_key) : null;
+        const key = variant === 'thumb' ? row?.thumb_key : row?.storage_key;
+        const data = key ? await this.deps.storage.get(key) : null;
         if (!row || !data) {
             throw Boom.notFound('File not found');
         }
-        return { attachment: toAttachment(row), data };
+        return { attachment: toAttachment(row), data, mime: variant === 'thumb' ? THUMB_MIME : row.mime };
     }
 
-    /** Uploads never sent within FILES_UNSENT_MINUTES go, bytes first. Returns how many. */
+    /** Uploads never sent within FILES_UNSENT_MINUTES go, bytes (and thumbnails) first. Returns how many. */
     async sweep(now = this.now()): Promise<number> {
         const before = now - this.deps.files.unsentMs;
         const rows = await this.deps.db('chat_attachments').whereNull('message_id').where('created_at', '<', before)
-            .orderBy('id').limit(500).select('id', 'storage_key') as Array<{ id: number; storage_key: string }>;
+            .orderBy('id').limit(500).select('id', 'storage_key', 'thumb_key') as Array<{ id: number; storage_key: string; thumb_key: string | null }>;
         if (!rows.length) {
             return 0;
         }
-        await this.deps.storage.remove(rows.map((r) => r.storage_key));
+        await this.deps.storage.remove(keysOf(rows));
         await this.deps.db('chat_attachments').whereIn('id', rows.map((r) => r.id)).delete();
         return rows.length;
     }
 }
 
 /**
- * The files of these chats, for the personal-data holder (erasure and retention): the bytes (disk or S3) first, then
+ * The files of these chats, for the personal-data holder (erasure and retention): the bytes (disk or S3, thumbnails
+ * included) first, then
  * the rows. Returns how many rows went.
  */
 export async function removeChatFiles(db: Db, storage: FileStorage, chatIds: number[]): Promise<number> {
     let count = 0;
     for (let i = 0; i < chatIds.length; i += 500) {
         const part = chatIds.slice(i, i + 500);
-        const rows = await db('chat_attachments').whereIn('chat_session_id', part).select('storage_key') as Array<{ storage_key: string }>;
-        await storage.remove(rows.map((r) => r.storage_key));
+        const rows = await db('chat_attachments').whereIn('chat_session_id', part).select('storage_key', 'thumb_key') as Array<{ storage_key: string; thumb_key: string | null }>;
+        await storage.remove(keysOf(rows));
         count += await db('chat_attachments').whereIn('chat_session_id', part).delete();
     }
     return count;

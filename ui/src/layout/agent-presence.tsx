@@ -368,7 +368,11 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
         }
     }, [waiting.data, user.id, ring, t]);
 
-    const dismissBanner = useCallback(() => setBanner(null), []);
+    /** The alerted chat was accepted in the console: its banner and its toast go (the toast lay over the reply box on a phone). */
+    const dismissBanner = useCallback(() => {
+        setBanner(null);
+        toaster.current?.dismiss('new-chat');
+    }, []);
     const toast = useCallback((title: string, text: string, intent: Intent = 'none') => {
         toaster.current?.show({ message: <div><strong>{title}</strong><div>{text}</div></div>, intent, timeout: 5000 });
     }, []);

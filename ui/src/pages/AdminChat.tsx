@@ -231,8 +231,10 @@ export default function AdminChat({ view = 'inbox' }: { view?: 'inbox' | 'messag
             return;
         }
         const sessionId = selectedSession.sessionId;
+        // The draft as sent: keystrokes typed while the reply (and its files) is on its way stay in the box.
+        const sent = drafts[sessionId] ?? '';
         await sendMessage.mutateAsync({ sessionId, text, attachments }, {
-            onSuccess: () => clearDraft(sessionId),
+            onSuccess: () => clearDraft(sessionId, sent),
             onError: (err) => toast(t('console.sendFailed'), errorText(err), 'danger')
         });
     };

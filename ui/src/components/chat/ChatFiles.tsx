@@ -24,11 +24,13 @@ const REFUSALS: Record<string, AdminTextKey> = {
 
 function OneFile({ sessionId, file }: { sessionId: string; file: ChatAttachment }) {
     const t = useT();
-    const [url, setUrl] = useState<string | null>(null);
+    const [url, setUrl] = useState<{ file: string; thumb: string } | null>(null);
     useEffect(() => {
         let live = true;
-        apiRequest<{ url: string }>(`/api/chat/session/${encodeURIComponent(sessionId)}/files/${encodeURIComponent(file.id)}/link`)
-            .then((body) => live && setUrl(body.url))
+        // The thumbnail (400 px, a few kB) in the message, the photo itself when it is opened; a photo sent before
+        // thumbnails existed has none: the photo is its own thumbnail.
+        apiRequest<{ url: string; thumbUrl?: string }>(`/api/chat/session/${encodeURIComponent(sessionId)}/files/${encodeURIComponent(file.id)}/link`)
+            .then((body) => live && setUrl({ file: body.url, thumb: body.thumbUrl ?? body.url }))
             .catch(() => undefined);
         return () => {
             live = false;
@@ -36,11 +38,11 @@ function OneFile({ sessionId, file }: { sessionId: string; file: ChatAttachment 
     }, [sessionId, file.id]);
     if (file.mime.startsWith('image/')) {
         return url
-            ? <a href={url} target="_blank" rel="noopener noreferrer" className="lc-file-thumb-link"><img className="lc-file-thumb" src={url} alt={t('files.photo', { name: file.name })} data-testid="file-thumb" /></a>
+            ? <a href={url.file} target="_blank" rel="noopener noreferrer" className="lc-file-thumb-link"><img className="lc-file-thumb" src={url.thumb} alt={t('files.photo', { name: file.name })} data-testid="file-thumb" /></a>
             : <span className="lc-file-thumb lc-file-wait" aria-label={t('files.photo', { name: file.name })} />;
     }
     return url
-        ? <a className="lc-file-download" href={url} download={file.name} data-testid="file-download">{t('files.download', { name: file.name })}</a>
+        ? <a className="lc-file-download" href={url.file} download={file.name} data-testid="file-download">{t('files.download', { name: file.name })}</a>
         : <span className="lc-file-download">{file.name}</span>;
 }
 

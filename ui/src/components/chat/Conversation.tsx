@@ -117,15 +117,15 @@ export const Conversation = forwardRef<ConversationHandle, {
     const picker = useRef<HTMLInputElement>(null);
     const uploads = useUploads(session?.sessionId ?? null);
     const [dragging, setDragging] = useState(false);
-    useImperativeHandle(ref, () => ({
-        focusReply: () => {
-            const el = input.current;
-            if (el) {
-                el.focus();
-                el.setSelectionRange(el.value.length, el.value.length);     // go on where the draft ends
-            }
+    /** The reply box has the focus, the caret where the draft ends. */
+    const focusReply = () => {
+        const el = input.current;
+        if (el) {
+            el.focus();
+            el.setSelectionRange(el.value.length, el.value.length);     // go on where the draft ends
         }
-    }), []);
+    };
+    useImperativeHandle(ref, () => ({ focusReply }), []);
 
     const slash = draft.startsWith('/') && !cannedClosed;
     const canned = useCannedReplies(slash);
@@ -228,6 +228,7 @@ export const Conversation = forwardRef<ConversationHandle, {
                     if (canSend && e.dataTransfer.files.length) {
                         e.preventDefault();
                         uploads.add(e.dataTransfer.files);
+                        focusReply();
                     }
                     setDragging(false);
                 }}>
@@ -294,6 +295,9 @@ export const Conversation = forwardRef<ConversationHandle, {
                 <input ref={picker} type="file" accept={ACCEPT} multiple hidden data-testid="agent-file-input" onChange={(e) => {
                     uploads.add(e.currentTarget.files);
                     e.currentTarget.value = '';
+                    // Files chosen: back to the reply box, so what the agent types next lands in it. The focus stayed on
+                    // the paperclip, where the first keystrokes were lost (and `r`, `j`, `k` acted as console keys).
+                    focusReply();
                 }} />
                 <Button icon="paperclip" aria-label={t('files.attach')} title={t('files.attach')} disabled={!canSend} onClick={() => picker.current?.click()} data-testid="attach" />
                 <BusyButton className="lc-send" intent="primary" icon="send-message" text={t('console.send')} aria-label={t('console.send')} disabled={!canSend || (!draft.trim() && !uploads.ready.length) || uploads.busy} busy={sending} onClick={() => void send()} />

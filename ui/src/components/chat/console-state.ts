@@ -32,8 +32,11 @@ export interface Drafts {
     /** The draft of each chat by session id. */
     drafts: Record<string, string>;
     setDraft(sessionId: string, text: string): void;
-    /** The reply went: the chat's draft is gone. */
-    clearDraft(sessionId: string): void;
+    /**
+     * The reply went: the chat's draft is gone, or, given the draft as it was sent, only that text goes (what the agent
+     * typed while the reply was on its way stays).
+     */
+    clearDraft(sessionId: string, sent?: string): void;
     /** The '/' key: the draft starts a canned reply (once). */
     startCannedReply(sessionId: string): void;
 }
@@ -45,7 +48,14 @@ export function useDrafts(): Drafts {
         sessionStorage.setItem(DRAFTS_KEY, JSON.stringify(drafts));
     }, [drafts]);
     const setDraft = useCallback((sessionId: string, text: string) => setDrafts((d) => ({ ...d, [sessionId]: text })), []);
-    const clearDraft = useCallback((sessionId: string) => setDrafts((d) => {
+    const clearDraft = useCallback((sessionId: string, sent?: string) => setDrafts((d) => {
+        const now = d[sessionId] ?? '';
+        if (sent !== undefined && now !== sent && now.startsWith(sent)) {
+            return { ...d, [sessionId]: now.slice(sent.length).replace(/^\s+/, '') };
+        }
+        if (sent !== undefined && now !== sent && now.trim()) {
+            return d;       // rewritten meanwhile: the agent's text, not the sent one
+        }
         const rest = { ...d };
         delete rest[sessionId];
         return rest;
