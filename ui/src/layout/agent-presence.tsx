@@ -125,6 +125,8 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
         navigate('/admin-chat', { state: { openWaiting: sessionId } });
     }, [navigate]);
 
+    /** The chat the 'new-chat' toast is about (one toast at a time under that key). */
+    const toastSession = useRef<string | null>(null);
     const socketRef = useRef<AgentSocket | null>(null);
     socketRef.current = socket;
     /** Accepts a chat offered to this agent (over the tab's socket) and opens it in the console. */
@@ -162,6 +164,7 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
             timeout: Math.min(alert.ms, 10_000),
             action: { text: alert.accept ? t('offer.accept') : t('alert.open'), onClick: act }
         }, 'new-chat');
+        toastSession.current = alert.sessionId;
         if (document.visibilityState === 'hidden' || !document.hasFocus()) {
             notifyBrowser(alert.title, alert.text, act);
         }
@@ -205,6 +208,7 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
                     timeout: 5000,
                     action: { text: t('alert.open'), onClick: () => openChat(sessionId) }
                 }, 'new-chat');
+                toastSession.current = sessionId;
                 // The banner and the sound are enough while the agent looks at this tab.
                 if (document.visibilityState === 'hidden' || !document.hasFocus()) {
                     notifyBrowser(t('alert.title'), text, () => openChat(sessionId));
@@ -216,6 +220,12 @@ export function AgentPresenceProvider({ children }: { children: ReactNode }) {
             case 'chat_offer_lapsed':
                 void queryClient.invalidateQueries({ queryKey: chatKeys.waiting });
                 setBanner((b) => (b && b.sessionId === push.sessionId && (push.type !== 'chat_offer_lapsed' || b.accept) ? null : b));
+                // Its toast goes too once the chat is taken or over, by whoever (a colleague, another tab): left up to its
+                // timeout it lay over the reply box on a phone.
+                if (push.type !== 'chat_offer_lapsed' && toastSession.current === push.sessionId) {
+                    toaster.current?.dismiss('new-chat');
+                    toastSession.current = null;
+                }
                 break;
             case 'left_message': {
                 // A customer left a message (no agent was available): the Messages inbox and its count, and the same
