@@ -5,6 +5,7 @@ import { startFakeSmtp, ReceivedMail } from '../helpers/fake-smtp';
 import { launchBrowser, screenshot } from '../helpers/browser';
 import { becomeAvailable, collectPageErrors, demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
 import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
+import { expectNoSeriousViolations } from '../helpers/axe';
 
 /** A live chat between two browsers: the customer's text may take longer to come than a page's own answer. */
 const waitForWidgetText = (page: Page, text: string, timeout = 15000) => waitForText(page, text, timeout);
@@ -69,6 +70,7 @@ describe('the mailed link to rate a chat, from the widget to the rate page', fun
         await customer.waitForFunction(`${ROOT}.activeElement?.type === 'email'`, { timeout: 5000 });
         await customer.keyboard.type('robin.customer@example.test');
         await screenshot(customer, 'rating-mail/widget-email-form-390');
+        await expectNoSeriousViolations(customer, 'the widget\'s email form at 390 px', { scope: 'loyalty-chat-widget' });
         await customer.keyboard.press('Enter');
         await waitForWidgetText(customer, 'We’ll write to robin.customer@example.test if you leave before the chat ends.');
         await screenshot(customer, 'rating-mail/widget-email-saved-390');
@@ -141,12 +143,14 @@ describe('the mailed link to rate a chat, from the widget to the rate page', fun
         expect(await page.evaluate(() => document.activeElement?.id)).to.equal('comment');
         await page.keyboard.type('Sam sorted it out quickly');
         await screenshot(page, 'rating-mail/rate-page-390');
+        await expectNoSeriousViolations(page, 'the rate page at 390 px');
         await page.keyboard.press('Tab');
         expect(await page.evaluate(() => document.activeElement?.tagName)).to.equal('BUTTON');
         await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.keyboard.press('Enter')]);
         expect(await page.$eval('h1', (el) => el.textContent)).to.equal('Thank you!');
         expect(await page.$eval('.done', (el) => el.textContent)).to.equal('Your rating was sent to Demo Store.');
         await screenshot(page, 'rating-mail/rate-page-390-thanks');
+        await expectNoSeriousViolations(page, 'the rate page\'s thanks at 390 px');
 
         // The agent is told at once; the rating is the chat's, from the mail.
         await agent.waitForFunction(() => document.body.innerText.includes('The customer rated a chat 4 of 5'), { timeout: 10000 });
