@@ -46,8 +46,6 @@ export interface ApiOptions {
     keepalive?: boolean;
     /** The customer's token (DESIGN §10), sent on every widget call once the widget has one. */
     token?: string | null;
-    /** Another method than POST for a call with a body (PUT). */
-    method?: string;
 }
 
 /**
@@ -63,7 +61,7 @@ export async function api<T>(config: WidgetConfig, path: string, body?: unknown,
         headers.Authorization = `Bearer ${options.token}`;
     }
     const response = await fetch(config.apiOrigin + path, {
-        method: options.method || (body === undefined ? 'GET' : 'POST'),
+        method: body === undefined ? 'GET' : 'POST',
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         keepalive: options.keepalive ?? false

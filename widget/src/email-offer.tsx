@@ -6,7 +6,7 @@
  * mailed there. What they saved is remembered for this chat in the tab (sessionStorage), like the conversation.
  */
 import { useRef, useState } from 'react';
-import { api, ApiError, WidgetConfig } from './config';
+import { ApiError, WidgetConfig } from './config';
 import { adoptStyles } from './styles';
 import { errorText } from './texts';
 import { featureTexts } from './feature-texts';
@@ -25,6 +25,20 @@ const CSS = `
 .lc-email .lc-chip{align-self:flex-start}
 `;
 
+/** PUT (config.ts's api() posts): kept here, so the panel carries no byte of it. */
+async function put(config: WidgetConfig, path: string, token: string, body: unknown): Promise<{ email: string }> {
+    const response = await fetch(config.apiOrigin + path, {
+        method: 'PUT',
+        headers: { 'X-Widget-Key': config.key, 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: JSON.stringify(body)
+    });
+    const data = await response.json().catch(() => null);
+    if (!response.ok) {
+        throw new ApiError(response.status, data?.message || response.statusText, data?.code, data?.args);
+    }
+    return data;
+}
+
 function remembered(key: string): string | null {
     try {
         return sessionStorage.getItem(key);
@@ -34,7 +48,7 @@ function remembered(key: string): string | null {
     }
 }
 
-export function EmailOffer(props: { config: WidgetConfig; chatId: string; token: string }) {
+export function EmailOffer(props: { config: WidgetConfig; chatId: string; token: string; origin?: string }) {
     const key = `lc-email:${props.chatId}`;
     const [saved, setSaved] = useState<string | null>(() => remembered(key));
     const [open, setOpen] = useState(false);
@@ -66,8 +80,7 @@ export function EmailOffer(props: { config: WidgetConfig; chatId: string; token:
             }
             setSending(true);
             setError(null);
-            api<{ email: string }>(props.config, `/api/chat/session/${encodeURIComponent(props.chatId)}/email`, { email: email.trim() },
-                { token: props.token, method: 'PUT' })
+            put(props.config, `/api/chat/session/${encodeURIComponent(props.chatId)}/email`, props.token, { email: email.trim() })
                 .then((res) => {
                     try {
                         sessionStorage.setItem(key, res.email);

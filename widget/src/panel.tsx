@@ -116,7 +116,8 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     }, [live.offline]);
     // Leave an email in a live chat (issue 28): its own chunk, fetched when a live chat starts.
     const [Email, setEmailOffer] = useState<typeof EmailOffer | null>(null);
-    const inLive = state.step === 'live_chat' && !!state.live?.token && !!state.live.chatId;
+    const access = state.live?.chatId && state.live.token ? { origin: config.apiOrigin, chatId: state.live.chatId, token: state.live.token } : null;
+    const inLive = state.step === 'live_chat' && !!access;
     useEffect(() => {
         if (inLive && !Email) {
             import(/* webpackChunkName: "feature-email" */ './email-offer').then((m) => setEmailOffer(() => m.EmailOffer), () => undefined);
@@ -304,7 +305,6 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     }
 
     const step = state.step;
-    const access = state.live?.chatId && state.live.token ? { origin: config.apiOrigin, chatId: state.live.chatId, token: state.live.token } : null;
     const tooLong = text.length > MAX_LENGTH;
     const placeholder = t(step === 'identifier' ? 'placeholderPhone'
         : step === 'code' ? 'placeholderCode'
@@ -328,7 +328,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             </div>
             <MessageList messages={state.messages} agentTyping={state.agentTyping} listRef={listRef}
                 files={(files) => (kit ? <kit.MessageFiles files={files} access={access} /> : null)}>
-                {inLive && Email && <Email config={config} chatId={state.live!.chatId!} token={state.live!.token!} />}
+                {inLive && Email && <Email config={config} {...access!} />}
                 {live.offline && Offline && <Offline draft={live.offline} change={live.setOffline} send={() => void live.sendOffline()} />}
                 {live.rateFor && Rating && <Rating config={config} chatId={live.rateFor.chatId} token={live.rateFor.token}
                     onDone={(thanks) => {
