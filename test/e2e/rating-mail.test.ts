@@ -74,6 +74,14 @@ describe('the mailed link to rate a chat, from the widget to the rate page', fun
         await customer.keyboard.press('Enter');
         await waitForWidgetText(customer, 'We’ll write to robin.customer@example.test if you leave before the chat ends.');
         await screenshot(customer, 'rating-mail/widget-email-saved-390');
+        // The same at a desktop width (puppeteer reloads the page to leave the phone): the chat and the email given
+        // in it come back from the tab's storage. Then back to the phone.
+        await customer.setViewport({ width: 1280, height: 800 });
+        await waitForWidgetText(customer, 'We’ll write to robin.customer@example.test if you leave before the chat ends.');
+        await customer.evaluate(`${ROOT}.querySelector('.lc-email').scrollIntoView({ block: 'nearest' })`);
+        await screenshot(customer, 'rating-mail/widget-email-saved-1280', { fullPage: false });
+        await customer.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+        await waitForWidgetText(customer, 'We’ll write to robin.customer@example.test if you leave before the chat ends.');
         const widths = await customer.evaluate(`(() => { const f = ${ROOT}.querySelector('.lc-email'); const p = ${ROOT}.querySelector('.lc-panel'); return [f.getBoundingClientRect().right, p.getBoundingClientRect().right, document.documentElement.scrollWidth]; })()`) as number[];
         expect(widths[0]).to.be.at.most(widths[1]);
         expect(widths[2]).to.be.at.most(390);

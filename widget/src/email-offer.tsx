@@ -5,7 +5,7 @@
  * token (`PUT /api/chat/session/{id}/email`); if the customer leaves before the chat ends, the link to rate it is
  * mailed there. What they saved is remembered for this chat in the tab (sessionStorage), like the conversation.
  */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError, WidgetConfig } from './config';
 import { adoptStyles } from './styles';
 import { errorText } from './texts';
@@ -56,7 +56,13 @@ export function EmailOffer(props: { config: WidgetConfig; chatId: string; token:
     const [sending, setSending] = useState(false);
     const [error, setError] = useState<string | null>(null);
     const styled = useRef(false);
+    const box = useRef<HTMLElement | null>(null);
+    // Opened or saved: in view, whatever the panel's height (it is the last thing in the conversation).
+    useEffect(() => {
+        box.current?.scrollIntoView?.({ block: 'nearest' });
+    }, [open, saved]);
     const attach = (node: HTMLElement | null) => {
+        box.current = node;
         const root = node?.getRootNode();
         if (root && !styled.current && root instanceof ShadowRoot) {
             styled.current = true;
