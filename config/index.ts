@@ -69,6 +69,8 @@ export const settings = {
     AGENT_IDLE_MINUTES: Joi.number().min(0.001).max(1440).default(15),
     // Routing (issue 26): how long an agent has to accept a chat offered to them; fractions for tests.
     CHAT_OFFER_SECONDS: Joi.number().min(0.1).max(3600).default(30),
+    // The mailed link to rate a chat (issue 28): how long it opens the rate page.
+    RATING_LINK_DAYS: Joi.number().min(0.001).max(365).default(7),
     OFFLINE_MESSAGES_PER_STORE_HOUR: Joi.number().integer().min(1).max(100000).default(30),
     TEST_EMAILS_PER_STORE_HOUR: Joi.number().integer().min(1).max(1000).default(5),
     // Attachments in live chat (issue 29): size per file, the window after which an upload never sent is swept, how
@@ -402,7 +404,7 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
             sendWindowMs: Math.round(v.CHAT_SEND_WINDOW_SECONDS * 1000), typingThrottleMs: v.CHAT_TYPING_THROTTLE_MS,
             offlineMessagesPerStoreHour: v.OFFLINE_MESSAGES_PER_STORE_HOUR, testEmailsPerStoreHour: v.TEST_EMAILS_PER_STORE_HOUR,
             agentAwayGraceMs: Math.round(v.AGENT_AWAY_GRACE_SECONDS * 1000), agentIdleMs: Math.round(v.AGENT_IDLE_MINUTES * 60_000),
-            offerMs: Math.round(v.CHAT_OFFER_SECONDS * 1000) },
+            offerMs: Math.round(v.CHAT_OFFER_SECONDS * 1000), ratingLinkSeconds: Math.round(v.RATING_LINK_DAYS * 86400) },
         files: {
             maxBytes: Math.round(v.FILES_MAX_MB * 1024 * 1024), perMessage: 5,
             unsentMs: Math.round(v.FILES_UNSENT_MINUTES * 60_000), urlMs: Math.round(v.FILES_URL_SECONDS * 1000),

@@ -5,8 +5,9 @@
  * extra key or a message taking other arguments fails the build.
  *
  * `?rating` gives only the `rating.*` texts of the widget (issue 28), `?files` its `files.*` texts (issue 29), `?offline`
- * its `offline.*` texts (leave a message): the rating after a chat, attaching files and leaving a message are feature chunks of their own (DESIGN §10), which carry their texts in every
- * language; every other module of the widget's catalogues leaves them out.
+ * its `offline.*` texts (leave a message), `?email` its `email.*` texts (an email given in a live chat, issue 28): the rating
+ * after a chat, attaching files, leaving a message and leaving an email are feature chunks of their own (DESIGN §10), which
+ * carry their texts in every language; every other module of the widget's catalogues leaves them out.
  *
  * `?launcher` gives only `launcherOpen` (the one text the widget's loader shows on the merchant page before the panel
  * loads: with six languages every byte of it counts against the loader's 4 KB); without it `launcherOpen` is left out
@@ -23,7 +24,7 @@
 const Path = require('path');
 
 /** The widget's feature chunks that carry their own texts (`<name>.*` keys, `?<name>` modules). */
-const FEATURES = ['rating', 'files', 'offline'];
+const FEATURES = ['rating', 'files', 'offline', 'email'];
 
 let catalogues;
 function compiler() {

@@ -1,4 +1,4 @@
-import Hapi, { Server } from '@hapi/hapi';
+import Hapi, { Request, Server } from '@hapi/hapi';
 import Inert from '@hapi/inert';
 import Redis from 'ioredis';
 import pino, { Logger } from 'pino';
@@ -57,6 +57,11 @@ export const LOG_REDACT_PATHS = [
     // A joi ValidationError keeps the value it checked (a login payload, say).
     'err._original', 'err.data._original'
 ];
+
+/** A path with the JWTs in it replaced (DESIGN §8: logs never hold tokens, also when a link's path carries one). */
+export function maskPathTokens(path: string): string {
+    return path.replace(/eyJ[\w-]*\.[\w-]+\.[\w-]+/g, '[Redacted]');
+}
 
 /**
  * The server's logger: the given one (or one made from config.logLevel), as a child with LOG_REDACT_PATHS.
@@ -129,7 +134,11 @@ export async function createServer(config: Config, features: FeaturePlugin[], op
             options: {
                 instance: log,
                 logRequestComplete: options.logRequests ?? config.logLevel !== 'silent',
-                ignorePaths: ['/health']
+                ignorePaths: ['/health'],
+                // A link whose path is its credential (the mailed link to rate a chat, /rate/<JWT>): logged without it.
+                serializers: { req: (req: { url?: unknown }) => (typeof req.url === 'string' ? { ...req, url: maskPathTokens(req.url) } : req) },
+                customRequestCompleteMessage: (request: Request, responseTime: number) =>
+                    `[response] ${request.method} ${maskPathTokens(request.path)} ${request.raw.res.headersSent ? request.raw.res.statusCode : '-'} (${responseTime}ms)`
             }
         },
         Inert

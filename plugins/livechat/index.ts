@@ -21,6 +21,7 @@ import { OFFER_JOB, RoutingService } from './services/routing-service';
 import { routingRoutes } from './routes/routing';
 import { RatingService } from './services/rating-service';
 import { ratingRoutes } from './routes/ratings';
+import { RATING_MAIL_JOB, RatingMail } from './services/rating-mail';
 import { originAllowed } from '../../core/http/origins';
 import { migrations } from './migrations';
 import { AttachmentsService } from './services/attachments-service';
@@ -147,6 +148,9 @@ const feature: FeaturePlugin = {
             provide(server, 'livechatRouting', routing);
             const ratings = new RatingService({ db, realtime });
             provide(server, 'livechatRatings', ratings);
+            // The link to rate a chat, mailed when its customer left before it ended (issue 28): PUBLIC_URL, else this server.
+            const ratingMail = new RatingMail({ db, mail, tenants: services.tenants, secret: config.jwtSecret, linkSeconds: config.chat.ratingLinkSeconds,
+                baseUrl: () => config.publicUrl ?? server.info.uri });
             const sweepOffers = () => {
                 routing.sweep().catch((err) => server.app.log.warn({ err }, 'offer sweep failed'));
             };
@@ -288,6 +292,10 @@ const feature: FeaturePlugin = {
 
             server.app.jobs.define<{ organizationId: number; sessionId: string }>(TRANSCRIPT_JOB,
                 async ({ organizationId, sessionId }) => chat.sendTranscript(organizationId, sessionId));
+            server.app.jobs.define<{ organizationId: number; sessionId: string }>(RATING_MAIL_JOB,
+                async ({ organizationId, sessionId }) => {
+                    await ratingMail.send(organizationId, sessionId);
+                });
             server.app.jobs.define<{ organizationId: number; sessionId: string }>(WAIT_TIMEOUT_JOB, async ({ organizationId, sessionId }) => {
                 const session = await chat.getSession(organizationId, sessionId).catch(() => null);
                 if (session?.status === 'waiting') {
@@ -299,7 +307,7 @@ const feature: FeaturePlugin = {
             server.route(consoleRoutes(server, consoleService));
             server.route(hoursRoutes(hours));
             server.route(routingRoutes(server));
-            server.route(ratingRoutes(server));
+            server.route(ratingRoutes(server, ratingMail));
             server.route(fileRoutes(server));
             // An offer's deadline: its delayed job (kept by Bull across restarts), and every node's interval below.
             server.app.jobs.define(OFFER_JOB, async () => {

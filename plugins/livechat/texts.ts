@@ -81,3 +81,21 @@ export function transcriptMail(locale: string | null | undefined, args: {
     }
     return { subject: m.transcriptSubject({ phone: args.phone, session: args.sessionId.slice(-8) }), text: lines.join('\n') + '\n' };
 }
+
+/**
+ * The mail with a link to rate a chat (issue 28; DESIGN §10: to the address the customer gave, in the conversation's
+ * language): thanks, the link on its own line, how long it works, and why this mail came.
+ */
+export function ratingLinkMail(locale: string | null | undefined, args: { store: string; url: string; days: number }): { subject: string; text: string } {
+    const m = messages(locale);
+    return {
+        subject: m.rateMailSubject({ store: args.store }),
+        text: [m.rateMailGreeting(), '', m.rateMailIntro({ store: args.store }), '', args.url, '',
+            m.rateMailExpiry({ days: args.days }), '', m.rateMailWhy({ store: args.store }), ''].join('\n')
+    };
+}
+
+/** The rate page's texts (`GET /rate/{token}`), in the chat's language. */
+export function ratePageTexts(locale: string | null | undefined): ReturnType<typeof messages> {
+    return messages(locale);
+}

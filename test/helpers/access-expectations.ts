@@ -27,6 +27,10 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     // A chat file by its short-lived signed URL (issue 29): the signature is the credential.
     'livechat.file.get': 'public',
     'livechat.file.thumb': 'public',
+    // The page of a mailed link to rate a chat (issue 28): the link's signed token is the credential.
+    'livechat.rate-page.css': 'public',
+    'livechat.rate-page.get': 'public',
+    'livechat.rate-page.send': 'public',
 
     // ---- token checks ----
     'auth.admin.verify': ['admin'],
@@ -163,5 +167,6 @@ export const EXPECTED: Record<string, 'public' | Kind[]> = {
     'livechat.file.upload': ['admin', 'customer'],
     'livechat.file.link': ['admin', 'customer'],
     'livechat.session.end': ['admin', 'customer'],
-    'livechat.session.rate': ['customer']
+    'livechat.session.rate': ['customer'],
+    'livechat.session.email': ['customer']
 };

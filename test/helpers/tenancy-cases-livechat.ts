@@ -65,6 +65,12 @@ export const cases: Record<string, TenancyCase> = {
         const token = signCustomerToken(server.app.config.jwtSecret, { organizationId: a.organization.id, sessionId, chatId: sessionId });
         return { method: 'POST', url: `/api/chat/session/${sessionId}/rating`, headers: { authorization: `Bearer ${token}` }, payload: { score: 5, comment: 'secret of B' } };
     },
+    // The same for the email a customer gives in a live chat (issue 28): B's open chat is not found, nothing is stored.
+    'livechat.session.email': async ({ server, a, b }) => {
+        const sessionId = await chatOfB(server, b, true);
+        const token = signCustomerToken(server.app.config.jwtSecret, { organizationId: a.organization.id, sessionId, chatId: sessionId });
+        return { method: 'PUT', url: `/api/chat/session/${sessionId}/email`, headers: { authorization: `Bearer ${token}` }, payload: { email: 'secret-of-b@example.test' } };
+    },
     'livechat.session.star': async ({ server, a, b }) =>
         ({ method: 'PATCH', url: `/api/chat/session/${await chatOfB(server, b)}/star`, headers: admin(a), payload: { isStarred: true } }),
     'livechat.session.archive': async ({ server, a, b }) =>

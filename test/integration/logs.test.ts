@@ -6,6 +6,7 @@ import pino from 'pino';
 import { createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { connect, connectCustomer, inbox, request } from '../helpers/livechat-client';
 import { importCustomers, lastCode } from '../helpers/loyalty';
+import { signLinkToken } from '../../core/auth/link-token';
 
 const PHONE = '+15555550100';
 const SUPER = { email: 'root@platform.test', password: 'super-secret-passphrase-91' };
@@ -109,6 +110,10 @@ for (const nodeEnv of ['production', 'test']) {
                 });
                 expect(fromPage.status).to.equal(201);
                 await agentBox.waitFor((m) => m.type === 'chat_message' && m.message === 'Customer over HTTP');
+                // The email the customer gives in the chat (issue 28): never in the log.
+                const email = await call('PUT', '/api/chat/session/logs_chat_1/email', { body: { email: 'robin.logs@example.com' }, headers: bearer(created.body.token) });
+                expect(email.status).to.equal(200);
+                secrets.customerEmail = 'robin.logs@example.com';
                 const end = await call('POST', '/api/chat/session/logs_chat_1/end', { body: { reason: 'customer_left' }, headers: bearer(created.body.token) });
                 expect(end.status).to.equal(200);
             }
@@ -116,7 +121,13 @@ for (const nodeEnv of ['production', 'test']) {
                 await customer.client.disconnect();
                 await agent.disconnect();
             }
-            expect(Object.keys(secrets)).to.have.length(10);
+            // The mailed link to rate the chat (its path is its credential): opened, then sent.
+            const link = signLinkToken(t.server.app.config.jwtSecret, { scope: 'rate', organizationId: tenant.organization.id, subject: 'logs_chat_1' }, 3600);
+            secrets.rateToken = link;
+            expect((await fetch(`${t.url}/rate/${link}`)).status).to.equal(200);
+            const rated = await fetch(`${t.url}/rate/${link}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'score=5' });
+            expect(rated.status).to.equal(201);
+            expect(Object.keys(secrets)).to.have.length(12);
         });
 
         it('logged every request, with its headers', () => {
@@ -124,7 +135,7 @@ for (const nodeEnv of ['production', 'test']) {
             const lines = log.trim().split('\n').map((line) => JSON.parse(line));
             const urls = lines.map((l) => l.req?.url).filter(Boolean);
             for (const url of ['/api/admin/login', '/api/super-admin/login', '/api/org/login', '/api/loyalty/verify', '/api/loyalty/view',
-                '/api/chat/create-session', '/api/chat/session/logs_chat_1/messages', '/nes/auth']) {
+                '/api/chat/create-session', '/api/chat/session/logs_chat_1/messages', '/nes/auth', '/rate/[Redacted]']) {
                 expect(urls, url).to.include(url);
             }
             const headers = lines.filter((l) => l.req?.headers?.authorization !== undefined).map((l) => l.req.headers.authorization);
@@ -132,7 +143,7 @@ for (const nodeEnv of ['production', 'test']) {
             expect(log).to.contain('sms stored in outbox');
         });
 
-        it('holds no token, password, one-time code or cookie', () => {
+        it('holds no token, password, one-time code, cookie or customer email', () => {
             const log = Fs.readFileSync(logFile, 'utf8');
             const leaked = Object.entries(secrets).filter(([name, value]) => {
                 expect(value, name).to.be.a('string').with.length.greaterThan(5);

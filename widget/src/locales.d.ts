@@ -26,3 +26,9 @@ declare module '*.json?offline' {
     const texts: Record<string, (args?: Record<string, unknown>) => string>;
     export default texts;
 }
+
+/** `<lang>.json?email`: the `email.*` texts of a catalogue (leaving an email in a live chat, issue 28). */
+declare module '*.json?email' {
+    const texts: Record<string, (args?: Record<string, unknown>) => string>;
+    export default texts;
+}

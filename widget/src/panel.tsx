@@ -15,6 +15,7 @@ import type { RatingCard } from './rating';
 import { conversation } from './conversation';
 import { MessageList } from './message-list';
 import type { OfflineForm } from './offline-form';
+import type { EmailOffer } from './email-offer';
 import { PANEL_CSS } from './panel-css';
 import { adoptStyles } from './styles';
 import { DEFAULT_QUESTIONS, FaqItem, language, Messages, setLanguage, t, TEXT } from './texts';
@@ -113,6 +114,15 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             import(/* webpackChunkName: "feature-offline" */ './offline-form').then((m) => setOfflineForm(() => m.OfflineForm), () => live.setOffline(null));
         }
     }, [live.offline]);
+    // Leave an email in a live chat (issue 28): its own chunk, fetched when a live chat starts.
+    const [Email, setEmailOffer] = useState<typeof EmailOffer | null>(null);
+    const access = state.live?.chatId && state.live.token ? { origin: config.apiOrigin, chatId: state.live.chatId, token: state.live.token } : null;
+    const inLive = state.step === 'live_chat' && !!access;
+    useEffect(() => {
+        if (inLive && !Email) {
+            import(/* webpackChunkName: "feature-email" */ './email-offer').then((m) => setEmailOffer(() => m.EmailOffer), () => undefined);
+        }
+    }, [inLive]);
     const talk = conversation({
         config,
         state: () => stateRef.current,
@@ -295,7 +305,6 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     }
 
     const step = state.step;
-    const access = state.live?.chatId && state.live.token ? { origin: config.apiOrigin, chatId: state.live.chatId, token: state.live.token } : null;
     const tooLong = text.length > MAX_LENGTH;
     const placeholder = t(step === 'identifier' ? 'placeholderPhone'
         : step === 'code' ? 'placeholderCode'
@@ -319,6 +328,7 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
             </div>
             <MessageList messages={state.messages} agentTyping={state.agentTyping} listRef={listRef}
                 files={(files) => (kit ? <kit.MessageFiles files={files} access={access} /> : null)}>
+                {inLive && Email && <Email config={config} {...access!} />}
                 {live.offline && Offline && <Offline draft={live.offline} change={live.setOffline} send={() => void live.sendOffline()} />}
                 {live.rateFor && Rating && <Rating config={config} chatId={live.rateFor.chatId} token={live.rateFor.token}
                     onDone={(thanks) => {

@@ -7,7 +7,7 @@ import en from '../locales/en.json';
  * English comes with the panel; another language is set by the loader before the panel mounts (languages.ts).
  * Call sites use `t(key, args)`, or the older names of TEXT, which are thin lookups.
  */
-export type TextKey = Exclude<keyof typeof en, `@${string}` | `error.${string}` | `rating.${string}` | `files.${string}` | `offline.${string}` | 'launcherOpen'>;
+export type TextKey = Exclude<keyof typeof en, `@${string}` | `error.${string}` | `rating.${string}` | `files.${string}` | `offline.${string}` | `email.${string}` | 'launcherOpen'>;
 /** A language's texts; its `error.<code>` texts are read by errorText (English's are the server's own messages). */
 export type Messages = Record<TextKey, (args?: Record<string, unknown>) => string>;
 

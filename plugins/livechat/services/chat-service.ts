@@ -21,6 +21,7 @@ import { ChatMail } from './chat-mail';
 import { CustomerPresence } from './customer-presence';
 import { LeftMessageInput, LeftMessages } from './left-messages';
 import { OPEN_STATUSES, paths, SESSION_ROUTE, toMessage, toSession } from './chat-shapes';
+import { RATING_MAIL_JOB, RatingMail } from './rating-mail';
 import type { AiTurn, ChatMessage, ChatSession, EmailSettings, LeftMessageReply, LeftMessageState } from '../../../core/types/api';
 
 export type { ChatMessage, ChatSession, EmailSettings };
@@ -626,11 +627,34 @@ export class ChatService {
             this.queueChanged(organizationId);
         }
         await this.routing?.ended(fresh);
+        // Its customer's widget was not connected as it ended (closed, or abandoned): asked to rate by mail, when they
+        // gave an address in the chat (issue 28; rating-mail.ts). A connected widget asks itself.
+        if (RatingMail.asks(row, status)) {
+            await this.deps.jobs.add(RATING_MAIL_JOB, { organizationId, sessionId }, { jobId: `rating-mail-${fresh.id}` });
+        }
         const settings = await this.getEmailSettings(organizationId);
         if (settings.emailNotificationsEnabled && fresh.lastSeq > 0) {
             await this.deps.jobs.add(TRANSCRIPT_JOB, { organizationId, sessionId }, { jobId: `transcript-${fresh.id}` });
         }
         return toSession(fresh);
+    }
+
+    /**
+     * The customer gives an email in an open live chat (issue 28): kept on the chat (the console's customer panel shows
+     * it; export, erasure and retention cover it with the chat) and told to the store's agents (`customer_email`). If the
+     * chat ends while their widget is closed, the link to rate it goes there. An ended chat answers 409.
+     */
+    async setCustomerEmail(organizationId: number, sessionId: string, email: string): Promise<ChatSession> {
+        const row = await this.findSession(organizationId, sessionId);
+        if (row.kind === 'left_message') {
+            throw Boom.notFound('Chat session not found');
+        }
+        const updated = await ChatSessionModel.query(this.db).where('id', row.id).whereIn('status', OPEN_STATUSES).patch({ customerEmail: email });
+        if (!updated) {
+            throw coded(Boom.conflict(LIVECHAT_ERRORS.chatEnded.message), LIVECHAT_ERRORS.chatEnded.code);
+        }
+        await this.deps.realtime.publish(paths.agents(organizationId), { type: 'customer_email', sessionId, customerEmail: email });
+        return toSession(await row.$query(this.db));
     }
 
     async expireWaiting(organizationId?: number): Promise<number> {

@@ -21,11 +21,14 @@ function Visitor({ session }: { session: ChatSession }) {
         <section aria-label={t('customer.visitor')} className="lc-customer-section" data-testid="customer-visitor">
             <dl className="lc-facts">
                 <div><dt>{t('customer.visitor')}</dt><dd>{t('chat.visitor', { n: String(session.visitorNumber) })}</dd></div>
-                {session.kind === 'left_message' && (
+                {session.kind === 'left_message' ? (
                     <>
                         <div><dt>{t('customer.email')}</dt><dd data-testid="customer-email">{session.customerEmail ?? t('customer.notGiven')}</dd></div>
                         <div><dt>{t('customer.name')}</dt><dd data-testid="customer-name">{session.customerName ?? t('customer.notGiven')}</dd></div>
                     </>
+                ) : session.customerEmail && (
+                    // An email the customer gave in the live chat (issue 28): the link to rate it goes there if they leave.
+                    <div><dt>{t('customer.email')}</dt><dd data-testid="customer-email">{session.customerEmail}</dd></div>
                 )}
                 <div><dt>{t('customer.page')}</dt><dd className="lc-customer-page" data-testid="customer-page">
                     {session.pageUrl ? <a href={session.pageUrl} target="_blank" rel="noopener noreferrer">{session.pageUrl}</a> : session.domain ?? t('customer.notGiven')}

@@ -129,6 +129,14 @@ export function applyPush(push: AgentPush, fx: PushEffects): void {
             void queryClient.invalidateQueries({ queryKey: ['chat', 'history'] });
             toast(t('chatRating.toast', { score: Number(push.score) }), typeof push.comment === 'string' && push.comment ? push.comment : t('chatRating.noComment'), 'primary');
             break;
+        case 'customer_email': {
+            // The customer gave an email in a live chat (issue 28): the customer panel shows it.
+            const patch = (old: ChatSession[] | undefined) => old?.map((s) => (s.sessionId === push.sessionId ? { ...s, customerEmail: String(push.customerEmail ?? '') || null } : s));
+            queryClient.setQueryData<ChatSession[]>(chatKeys.active, patch);
+            queryClient.setQueryData<ChatSession[]>(chatKeys.waiting, patch);
+            void queryClient.invalidateQueries({ queryKey: ['chat', 'transcript', String(push.sessionId)] });
+            break;
+        }
         case 'left_message_updated':
             // The shell refreshes the inbox and alerts (issue 23); the open thread is the console's.
             void queryClient.invalidateQueries({ queryKey: ['chat', 'transcript', String(push.sessionId)] });
