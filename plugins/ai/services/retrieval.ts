@@ -98,6 +98,8 @@ export const SYNONYM_WEIGHT = 0.9;
 export const BROADER_WEIGHT = 0.7;
 export const NARROWER_WEIGHT = 0.7;
 export const BROADER_DEPTH = 1;
+export const PREFIX_WEIGHT = 0.9;
+export const PREFIX_MIN = 4;
 
 export interface IndexOptions {
     /** The English word vectors (default: the shipped ones); null: lexical retrieval only (BM25, stemming, typos). */
@@ -123,6 +125,10 @@ export interface IndexOptions {
     /** ABSTAIN_FLOOR and DECISIVE_MARGIN (the bench compares with the margin rule off: floor 1). */
     abstainFloor?: number;
     decisiveMargin?: number;
+    /** How much a term sharing its first PREFIX_MIN letters or more with a source's term counts (× the shared share of the longer). */
+    prefixWeight?: number;
+    /** Whether a question's unknown word is read as two words of the store's texts ("giftcard"); default true. */
+    splitWords?: boolean;
 }
 
 /** One content word of a question: the word (spelling fixed), its term, and its weight. */
@@ -174,6 +180,8 @@ function termsOf(text: string, language: RetrievalLanguage): string[] {
 export class KnowledgeIndex {
     private readonly search: MiniSearch<Indexed>;
     private readonly df = new Map<string, number>();
+    /** Each term of the sources, and the sources that hold it. */
+    private readonly termSources = new Map<string, Indexed[]>();
     private readonly entries: Indexed[] = [];
     private readonly byKey = new Map<string, Indexed>();
     /** Raw words of the sources (for spelling), per language. */
@@ -200,6 +208,8 @@ export class KnowledgeIndex {
     private readonly narrowerWeight: number;
     private readonly broaderDepth: number;
     private readonly abstainFloor: number;
+    private readonly prefixWeight: number;
+    private readonly splitWords: boolean;
     private readonly decisiveMargin: number;
     readonly size: number;
 
@@ -217,6 +227,8 @@ export class KnowledgeIndex {
         this.narrowerWeight = options.narrowerWeight ?? NARROWER_WEIGHT;
         this.broaderDepth = options.broaderDepth ?? BROADER_DEPTH;
         this.abstainFloor = options.abstainFloor ?? ABSTAIN_FLOOR;
+        this.prefixWeight = options.prefixWeight ?? PREFIX_WEIGHT;
+        this.splitWords = options.splitWords ?? true;
         this.decisiveMargin = options.decisiveMargin ?? DECISIVE_MARGIN;
         // Each source in its language; one that shows none ("Horario: lunes a viernes 9:00-20:00") in the store's main one.
         const detected = sources.map((s) => s.language ?? detectLanguage(`${s.title} ${s.text}`));
@@ -264,6 +276,9 @@ export class KnowledgeIndex {
             }
             for (const term of entry.terms) {
                 this.df.set(term, (this.df.get(term) ?? 0) + 1);
+                const holders = this.termSources.get(term) ?? [];
+                holders.push(entry);
+                this.termSources.set(term, holders);
             }
             this.entries.push(entry);
             this.byKey.set(source.key, entry);
@@ -365,15 +380,22 @@ export class KnowledgeIndex {
             if (term && this.df.has(term)) {
                 return word;
             }
+            // Two words of the store's texts written as one ("giftcard"): read as the two.
+            for (let k = 3; this.splitWords && language === 'en' && k <= word.length - 3; k++) {
+                if (vocabulary.has(word.slice(0, k)) && vocabulary.has(word.slice(k))) {
+                    return `${word.slice(0, k)} ${word.slice(k)}`;
+                }
+            }
             return closest(word, vocabulary) ?? (language === 'en' && this.vectors ? closest(word, this.vectors.words, 1) : null) ?? word;
         };
         if (language === 'en') {
             const read: QueryWord[] = [];
             for (const token of tokenize(question)) {
-                const fixed = processTerm(token) === null ? token : fix(token.replace(/'s$/, ''));
-                const term = processTerm(fixed);
-                if (term && !read.some((w) => w.term === term)) {
-                    read.push({ word: fixed, term });
+                for (const fixed of (processTerm(token) === null ? token : fix(token.replace(/'s$/, ''))).split(' ')) {
+                    const term = processTerm(fixed);
+                    if (term && !read.some((w) => w.term === term)) {
+                        read.push({ word: fixed, term });
+                    }
                 }
             }
             return { language, words: read };
@@ -450,6 +472,33 @@ export class KnowledgeIndex {
             qTerms.forEach((t, i) => {
                 if (found.has(t)) {
                     row[i] = 1;
+                }
+            });
+        }
+        if (this.prefixWeight > 0) {
+            // Terms that share a long beginning ("hora" and "horario", "instal" and "installat"), in any language.
+            qTerms.forEach((t, i) => {
+                if (t.length < PREFIX_MIN) {
+                    return;
+                }
+                for (const [term, holders] of this.termSources) {
+                    if (term === t || term.length < PREFIX_MIN || term[0] !== t[0]) {
+                        continue;
+                    }
+                    let n = 0;
+                    while (n < t.length && n < term.length && t[n] === term[n]) {
+                        n++;
+                    }
+                    if (n < PREFIX_MIN) {
+                        continue;
+                    }
+                    const value = this.prefixWeight * n / Math.max(t.length, term.length);
+                    for (const entry of holders) {
+                        const row = slot(entry);
+                        if (row[i] < value) {
+                            row[i] = value;
+                        }
+                    }
                 }
             });
         }
