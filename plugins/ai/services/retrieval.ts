@@ -70,8 +70,8 @@ export const ABSTAIN_BELOW = 0.62;
  * one source clearly, though in few words. Its confidence is then raised to ABSTAIN_BELOW, so that one threshold
  * holds everywhere the confidence is read (follow-ups, the conversation's keyword decision, the providers).
  */
-export const ABSTAIN_FLOOR = 0.32;
-export const DECISIVE_MARGIN = 0.1;
+export const ABSTAIN_FLOOR = 0.36;
+export const DECISIVE_MARGIN = 0.12;
 
 /** Terms that say little about which entry answers (they count half in the confidence). */
 export const WEAK_TERMS = new Set(['store', 'item', 'point', 'member']);
