@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { KnowledgeIndex } from '../../plugins/ai/services/retrieval';
+import { ABSTAIN_BELOW, ABSTAIN_FLOOR, KnowledgeIndex } from '../../plugins/ai/services/retrieval';
 import { intentOf } from '../../plugins/ai/services/intents';
 import { stem, terms } from '../../plugins/ai/services/text';
 import { parseCsv, parseMarkdown } from '../../plugins/ai/services/knowledge-import';
-import { demoSources, evaluate, evaluateHeldOut, heldOutSources, loadEvalSet, loadHeldOut } from '../../bench/ai-eval';
+import { demoSources, evaluate, evaluateHeldOut, heldOutSources, loadEvalSet, loadHeldOut, loadTuningExtra, loadTuningStores } from '../../bench/ai-eval';
 import { detectLanguage, foreignTerms } from '../../plugins/ai/services/language';
 import { closest, editDistance } from '../../plugins/ai/services/typos';
-import { englishVectors } from '../../plugins/ai/services/vectors';
+import { englishSenses, englishVectors } from '../../plugins/ai/services/vectors';
 import type { AnswerSource } from '../../plugins/ai/services/retrieval';
 
 describe('AI agent: built-in retrieval', () => {
@@ -37,16 +37,31 @@ describe('AI agent: built-in retrieval', () => {
 
         // The issue's goals are 90 % and 90 %; these floors are today's measured shares (bench/RESULTS.md), so that a
         // regression fails. Raise them with the figures when retrieval gets better; never tune on this set to get there.
-        it('answers at least 52 % of the answerable questions from the right entry and abstains on at least 80 % of the others', () => {
+        it('answers at least 61 % of the answerable questions from the right entry and abstains on at least 90 % of the others', () => {
             const r = evaluateHeldOut(held);
-            expect(r.answeredRight / r.answerable).to.be.at.least(0.52);
-            expect(r.abstained / r.unanswerable).to.be.at.least(0.8);
+            expect(r.answeredRight / r.answerable).to.be.at.least(0.61);
+            expect(r.abstained / r.unanswerable).to.be.at.least(0.9);
         });
 
-        it('does better with the shipped word vectors than without them', () => {
-            const withVectors = evaluateHeldOut(held);
-            const without = evaluateHeldOut(held, { vectors: null });
-            expect(withVectors.answeredRight).to.be.above(without.answeredRight);
+        it('does better with the shipped word vectors and with the shipped WordNet senses than without either', () => {
+            const shipped = evaluateHeldOut(held);
+            expect(shipped.answeredRight).to.be.above(evaluateHeldOut(held, { vectors: null }).answeredRight);
+            expect(shipped.answeredRight).to.be.above(evaluateHeldOut(held, { senses: null }).answeredRight);
+        });
+    });
+
+    describe('the other tuning sets (tuned on)', () => {
+        it('answers at least 67 % of the third set\'s questions (the held-out stores\' knowledge, new questions) and abstains on at least 85 %', () => {
+            const r = evaluateHeldOut(loadTuningStores());
+            expect(r.answerable).to.be.at.least(100);
+            expect(r.answeredRight / r.answerable, r.failures.join('\n')).to.be.at.least(0.67);
+            expect(r.abstained / r.unanswerable, r.failures.join('\n')).to.be.at.least(0.85);
+        });
+
+        it('answers at least 75 % of the electronics shop\'s questions and abstains on at least 90 %', () => {
+            const r = evaluateHeldOut(loadTuningExtra());
+            expect(r.answeredRight / r.answerable, r.failures.join('\n')).to.be.at.least(0.75);
+            expect(r.abstained / r.unanswerable, r.failures.join('\n')).to.be.at.least(0.9);
         });
     });
 
@@ -64,7 +79,26 @@ describe('AI agent: built-in retrieval', () => {
         ];
         const withVectors = new KnowledgeIndex(sources).query('is my bike guaranteed?');
         expect(withVectors.hits[0]?.source.title).to.equal('Warranty');
-        expect(new KnowledgeIndex(sources, { vectors: null }).query('is my bike guaranteed?').hits).to.deep.equal([]);
+        expect(new KnowledgeIndex(sources, { vectors: null, senses: null }).query('is my bike guaranteed?').hits).to.deep.equal([]);
+    });
+
+    it('ships WordNet senses and matches a synonym or a broader word that the vectors miss', () => {
+        const senses = englishSenses();
+        expect(senses, 'plugins/ai/model/wordnet-en-senses.txt').to.not.equal(null);
+        const shared = (a: string, b: string) => (senses?.of(a) ?? []).some((s) => senses?.of(b).includes(s));
+        expect(shared('chemist', 'pharmacist')).to.equal(true);
+        expect(shared('soles', 'sole'), 'plural read as its base form').to.equal(true);
+        expect(shared('chemist', 'groceries')).to.equal(false);
+        const sources: AnswerSource[] = [
+            { key: 'knowledge:1', kind: 'knowledge', id: 1, title: 'Pharmacy', text: 'Our pharmacist fills prescriptions on weekdays.', answer: 'Weekdays.' },
+            { key: 'knowledge:2', kind: 'knowledge', id: 2, title: 'Alcohol sales', text: 'Alcohol is only sold to customers aged 21 or over.', answer: '21.' },
+            { key: 'knowledge:3', kind: 'knowledge', id: 3, title: 'Bags', text: 'Paper bags cost 10 cents each.', answer: '10 cents.' }
+        ];
+        const index = new KnowledgeIndex(sources, { vectors: null });
+        expect(index.query('when is the chemist in?').hits[0]?.source.title).to.equal('Pharmacy');
+        // Liquor is a kind of alcohol in WordNet: "alcohol" is one level broader.
+        expect(index.query('can I buy liquor?').hits[0]?.source.title).to.equal('Alcohol sales');
+        expect(new KnowledgeIndex(sources, { vectors: null, senses: null }).query('when is the chemist in?').hits).to.deep.equal([]);
     });
 
     it('fixes a typo to the closest word of the store or of the vocabulary', () => {
@@ -74,6 +108,12 @@ describe('AI agent: built-in retrieval', () => {
         expect(closest('connect', ['collect'], 1)).to.equal(null);
         const index = new KnowledgeIndex(demoSources());
         expect(index.query('whats the retrun polcy').hits[0]?.source.title).to.equal('Returns');
+        // Two words of the store's texts run together.
+        const cards: AnswerSource[] = [
+            { key: 'knowledge:1', kind: 'knowledge', id: 1, title: 'Gift cards', text: 'A gift card never expires; check the balance online.', answer: 'They never expire.' },
+            { key: 'knowledge:2', kind: 'knowledge', id: 2, title: 'Payment', text: 'We accept all major credit cards.', answer: 'Credit cards.' }
+        ];
+        expect(new KnowledgeIndex(cards, { vectors: null, senses: null }).query('giftcard balanse').terms).to.deep.equal(['gift', 'pay', 'balanc']);
     });
 
     it('reads other languages with their own stemmer and stop words', () => {
@@ -98,6 +138,17 @@ describe('AI agent: built-in retrieval', () => {
         const mixed = [...heldOutSources(held, 'demo'), ...heldOutSources(held, 'sol').map((s) => ({ ...s, key: `es-${s.key}` }))];
         const r = evaluate(new KnowledgeIndex(mixed), set);
         expect(r.answeredRight / r.answerable, r.failures.join('\n')).to.be.at.least(0.85);
+    });
+
+    it('answers from a source that clearly leads the others, though it covers little of the question', () => {
+        const sources = [...demoSources(), { key: 'knowledge:99', kind: 'knowledge' as const, id: 99, title: 'Do you offer layaway?', text: 'Yes: layaway holds an item for 60 days with 20 % down.', answer: 'Yes.' }];
+        const r = new KnowledgeIndex(sources).query('can I put a coat on layaway?');
+        expect(r.hits[0]?.source.title).to.equal('Do you offer layaway?');
+        expect(r.confidence).to.equal(ABSTAIN_BELOW);
+        expect(r.hits[0]?.signals?.coverage).to.be.below(ABSTAIN_BELOW);
+        const off = new KnowledgeIndex(sources, { abstainFloor: 1 }).query('can I put a coat on layaway?');
+        expect(off.confidence, 'without the margin rule').to.be.within(ABSTAIN_FLOOR, ABSTAIN_BELOW - 0.01);
+        expect(new KnowledgeIndex(sources).query('Can I rent a tuxedo?').confidence).to.be.below(ABSTAIN_BELOW);
     });
 
     it('would fail with a threshold that answers everything (the check above can fail)', () => {

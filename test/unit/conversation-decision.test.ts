@@ -70,8 +70,8 @@ const IDENTIFIER: Script = [
     ['es:cancelar', 'cancel', { leave: true }],
     ['es:no importa, ¿aceptan Apple Pay?', 'question', { leave: true, question: '¿aceptan Apple Pay?' }],
     // questions asked inside the step: answered, the step stays
-    ['can I pay with apple', 'question', { leave: false, knowledge: { kind: 'knowledge', id: 10, title: 'Payment methods', confidence: 1 } }],
-    ['when do my points expire', 'question', { leave: false, knowledge: { kind: 'knowledge', id: 6, title: 'Points expiration', confidence: 1 } }],
+    ['can I pay with apple', 'question', { leave: false, knowledge: { kind: 'knowledge', id: 10, title: 'Payment methods', confidence: 0.885 } }],
+    ['when do my points expire', 'question', { leave: false, knowledge: { kind: 'knowledge', id: 6, title: 'Points expiration', confidence: 0.902 } }],
     ['what are your store hours?', 'question', { questionId: 4 }],
     ['do you ship to canada?', 'question'],
     ['how do I earn points?', 'question', { questionId: 5 }],
@@ -209,7 +209,7 @@ const FREE: Script = [
     ['es:¿cuántos puntos tengo?', 'points'],
     ['es:mis puntos', 'points'],
     // knowledge over keywords: "points" alone never forces the phone step
-    ['when do my points expire', 'question', { knowledge: { kind: 'knowledge', id: 6, title: 'Points expiration', confidence: 1 } }],
+    ['when do my points expire', 'question', { knowledge: { kind: 'knowledge', id: 6, title: 'Points expiration', confidence: 0.902 } }],
     ['do my points ever expire?', 'question'],
     ['how do I earn points?', 'question', { questionId: 5 }],
     ['points', 'question'],

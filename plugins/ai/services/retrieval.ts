@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch';
 import { processTerm, tokenize } from './text';
 import { detectLanguage, foreignTerms, RetrievalLanguage, words as anyWords } from './language';
-import { cosine, englishVectors, WordVectors } from './vectors';
+import { cosine, englishSenses, englishVectors, WordSenses, WordVectors } from './vectors';
 import { closest } from './typos';
 
 /** One thing the agent can answer from: a knowledge entry, a pre-made question, or the store's information. */
@@ -29,6 +29,23 @@ export interface RetrievalHit {
     matched: string[];
     /** Those it matches by the word itself (or a typo of it), not only by meaning. */
     lexical: string[];
+    /** What the confidence is made of (bench and tests read them). */
+    signals?: RetrievalSignals;
+}
+
+export interface RetrievalSignals {
+    /** Share of the question's weight matched, by word or by meaning (synonyms and word vectors count in part). */
+    coverage: number;
+    /** Share matched by the word itself (or a typo of it). */
+    lexicalCoverage: number;
+    /** Share of the source's title that the question says, by word or by meaning. */
+    titleCoverage: number;
+    /** The largest share of the question's weight that one of its words leaves unmatched. */
+    missing: number;
+    /** The BM25 score. */
+    bm25: number;
+    /** The question's own content words. */
+    words: number;
 }
 
 export interface RetrievalResult {
@@ -43,21 +60,46 @@ export interface RetrievalResult {
 }
 
 /**
- * Confidence below which the built-in agent abstains and offers a fallback instead of guessing. Tuned on the
- * tuning set (test/fixtures/ai-eval.json, bench/ai-eval.ts); the held-out set only reports.
+ * Confidence below which the built-in agent abstains and offers a fallback instead of guessing, unless the best source
+ * is decisive (below). Chosen with the weights below on the tuning sets (test/fixtures/ai-eval.json,
+ * ai-tuning-extra.json, ai-tuning-stores.json; bench/ai-eval.ts); the held-out set only reports.
  */
-export const ABSTAIN_BELOW = 0.4;
+export const ABSTAIN_BELOW = 0.62;
+/**
+ * A best source at least this confident that leads the next one by DECISIVE_MARGIN answers too: the question matches
+ * one source clearly, though in few words. Its confidence is then raised to ABSTAIN_BELOW, so that one threshold
+ * holds everywhere the confidence is read (follow-ups, the conversation's keyword decision, the providers).
+ */
+export const ABSTAIN_FLOOR = 0.36;
+export const DECISIVE_MARGIN = 0.12;
 
 /** Terms that say little about which entry answers (they count half in the confidence). */
 export const WEAK_TERMS = new Set(['store', 'item', 'point', 'member']);
 
 /** Word vectors closer than this (cosine) count as a match of meaning; how much one counts is its cosine × SEMANTIC_WEIGHT. */
-export const SEMANTIC_FLOOR = 0.6;
-export const SEMANTIC_WEIGHT = 0.55;
+export const SEMANTIC_FLOOR = 0.35;
+export const SEMANTIC_WEIGHT = 0.7;
 /** How much an earlier question's words weigh when a follow-up is read with it. */
 export const CONTEXT_WEIGHT = 0.5;
 /** The share of the confidence that the whole question's meaning (mean word vector) against the whole entry's gives. */
 export const SENTENCE_WEIGHT = 0;
+/** The entry's side: how much of a source's title the question says, weighed against the question's coverage (1). */
+export const TITLE_WEIGHT = 0.3;
+/** The normalised BM25 score's part in the ranking (exact words, in the title, break near-ties). */
+export const BM25_WEIGHT = 0.1;
+/**
+ * Share of a question word's weight taken from its soft document frequency (how many sources match it, by word or by
+ * meaning, summed) rather than from the sources that hold the word itself: a word that matches every source softly
+ * ("order") says little about which one answers.
+ */
+export const SOFT_IDF = 0.75;
+/** WordNet (wordnet-en-senses.txt): a synonym counts SYNONYM_WEIGHT; a broader or narrower word (one level) counts less. */
+export const SYNONYM_WEIGHT = 0.9;
+export const BROADER_WEIGHT = 0.7;
+export const NARROWER_WEIGHT = 0.7;
+export const BROADER_DEPTH = 1;
+export const PREFIX_WEIGHT = 0.9;
+export const PREFIX_MIN = 4;
 
 export interface IndexOptions {
     /** The English word vectors (default: the shipped ones); null: lexical retrieval only (BM25, stemming, typos). */
@@ -66,6 +108,27 @@ export interface IndexOptions {
     semanticFloor?: number;
     semanticWeight?: number;
     sentenceWeight?: number;
+    /** Weight of the entry's side: how much of the entry's title the question covers. */
+    titleWeight?: number;
+    /** Weight of the normalised BM25 score in the ranking. */
+    bm25Weight?: number;
+    /** Share of a question word's weight taken from its soft document frequency (the sum of its matches over the sources). */
+    softIdf?: number;
+    /** English word senses (default: the shipped WordNet ones); null: none. */
+    senses?: WordSenses | null;
+    /** How much a synonym (a shared sense) counts for a question word. */
+    synonymWeight?: number;
+    /** How much a source's word more general (a WordNet hypernym, up to broaderDepth levels) or more specific counts. */
+    broaderWeight?: number;
+    narrowerWeight?: number;
+    broaderDepth?: number;
+    /** ABSTAIN_FLOOR and DECISIVE_MARGIN (the bench compares with the margin rule off: floor 1). */
+    abstainFloor?: number;
+    decisiveMargin?: number;
+    /** How much a term sharing its first PREFIX_MIN letters or more with a source's term counts (× the shared share of the longer). */
+    prefixWeight?: number;
+    /** Whether a question's unknown word is read as two words of the store's texts ("giftcard"); default true. */
+    splitWords?: boolean;
 }
 
 /** One content word of a question: the word (spelling fixed), its term, and its weight. */
@@ -85,6 +148,8 @@ interface Indexed {
     words: Set<number>;
     /** The idf-weighted mean of those words' vectors, unit length (null without any). */
     meaning: Float32Array | null;
+    /** The title's content words: term, word id (null without a vector). */
+    titleWords: Array<{ term: string; id: number | null }>;
 }
 
 /** English content words of a text, as written (lowercase, stop words dropped), each with its term. */
@@ -115,6 +180,8 @@ function termsOf(text: string, language: RetrievalLanguage): string[] {
 export class KnowledgeIndex {
     private readonly search: MiniSearch<Indexed>;
     private readonly df = new Map<string, number>();
+    /** Each term of the sources, and the sources that hold it. */
+    private readonly termSources = new Map<string, Indexed[]>();
     private readonly entries: Indexed[] = [];
     private readonly byKey = new Map<string, Indexed>();
     /** Raw words of the sources (for spelling), per language. */
@@ -122,12 +189,28 @@ export class KnowledgeIndex {
     private readonly vectors: WordVectors | null;
     /** The distinct English words of the sources that have a vector, their vectors, and which sources hold each. */
     private readonly wordIds = new Map<string, number>();
-    private readonly wordVectors: Float32Array[] = [];
+    private readonly wordVectors: Array<Float32Array | null> = [];
     private readonly wordSources: Indexed[][] = [];
     private readonly mainLanguage: RetrievalLanguage;
     private readonly floor: number;
     private readonly semanticWeight: number;
     private readonly sentenceWeight: number;
+    private readonly titleWeight: number;
+    private readonly bm25Weight: number;
+    private readonly softIdf: number;
+    private readonly senses: WordSenses | null;
+    private readonly synonymWeight: number;
+    /** WordNet sense → ids of the sources' words that have it. */
+    private readonly senseWords = new Map<number, number[]>();
+    /** A broader sense → ids of the sources' words under it. */
+    private readonly narrowerWords = new Map<number, number[]>();
+    private readonly broaderWeight: number;
+    private readonly narrowerWeight: number;
+    private readonly broaderDepth: number;
+    private readonly abstainFloor: number;
+    private readonly prefixWeight: number;
+    private readonly splitWords: boolean;
+    private readonly decisiveMargin: number;
     readonly size: number;
 
     constructor(sources: readonly AnswerSource[], options: IndexOptions = {}) {
@@ -135,6 +218,18 @@ export class KnowledgeIndex {
         this.floor = options.semanticFloor ?? SEMANTIC_FLOOR;
         this.semanticWeight = options.semanticWeight ?? SEMANTIC_WEIGHT;
         this.sentenceWeight = options.sentenceWeight ?? SENTENCE_WEIGHT;
+        this.titleWeight = options.titleWeight ?? TITLE_WEIGHT;
+        this.bm25Weight = options.bm25Weight ?? BM25_WEIGHT;
+        this.softIdf = options.softIdf ?? SOFT_IDF;
+        this.senses = options.senses === undefined ? englishSenses() : options.senses;
+        this.synonymWeight = options.synonymWeight ?? SYNONYM_WEIGHT;
+        this.broaderWeight = options.broaderWeight ?? BROADER_WEIGHT;
+        this.narrowerWeight = options.narrowerWeight ?? NARROWER_WEIGHT;
+        this.broaderDepth = options.broaderDepth ?? BROADER_DEPTH;
+        this.abstainFloor = options.abstainFloor ?? ABSTAIN_FLOOR;
+        this.prefixWeight = options.prefixWeight ?? PREFIX_WEIGHT;
+        this.splitWords = options.splitWords ?? true;
+        this.decisiveMargin = options.decisiveMargin ?? DECISIVE_MARGIN;
         // Each source in its language; one that shows none ("Horario: lunes a viernes 9:00-20:00") in the store's main one.
         const detected = sources.map((s) => s.language ?? detectLanguage(`${s.title} ${s.text}`));
         const counts = new Map<RetrievalLanguage, number>();
@@ -150,14 +245,24 @@ export class KnowledgeIndex {
             const bodyTerms = termsOf(source.text, language);
             const entry: Indexed = {
                 source, language, title: titleTerms.join(' '), body: bodyTerms.join(' '),
-                terms: new Set([...titleTerms, ...bodyTerms]), words: new Set(), meaning: null
+                terms: new Set([...titleTerms, ...bodyTerms]), words: new Set(), meaning: null, titleWords: []
             };
             const vocabulary = this.vocabulary.get(language) ?? new Set<string>();
             this.vocabulary.set(language, vocabulary);
             for (const w of anyWords(`${source.title} ${source.text}`)) {
                 vocabulary.add(w);
             }
-            if (language === 'en' && this.vectors) {
+            if (language === 'en') {
+                for (const w of englishWords(source.title)) {
+                    if (!entry.titleWords.some((t) => t.term === w.term)) {
+                        entry.titleWords.push({ term: w.term, id: this.wordId(w.word) });
+                    }
+                }
+            }
+            else {
+                entry.titleWords = [...new Set(titleTerms)].map((term) => ({ term, id: null }));
+            }
+            if (language === 'en' && (this.vectors || this.senses)) {
                 for (const { word } of englishWords(`${source.title} ${source.text}`)) {
                     const id = this.wordId(word);
                     if (id !== null) {
@@ -171,6 +276,9 @@ export class KnowledgeIndex {
             }
             for (const term of entry.terms) {
                 this.df.set(term, (this.df.get(term) ?? 0) + 1);
+                const holders = this.termSources.get(term) ?? [];
+                holders.push(entry);
+                this.termSources.set(term, holders);
             }
             this.entries.push(entry);
             this.byKey.set(source.key, entry);
@@ -227,12 +335,23 @@ export class KnowledgeIndex {
         if (known !== undefined) {
             return known;
         }
-        const vector = this.vectors?.vector(word);
-        if (!vector) {
+        const vector = this.vectors?.vector(word) ?? null;
+        const senses = this.senses?.of(word) ?? [];
+        if (!vector && !senses.length) {
             return null;
         }
         const id = this.wordVectors.length;
         this.wordIds.set(word, id);
+        for (const sense of senses) {
+            const holders = this.senseWords.get(sense) ?? [];
+            holders.push(id);
+            this.senseWords.set(sense, holders);
+        }
+        for (const sense of this.senses && this.narrowerWeight > 0 ? this.senses.broader(senses, this.broaderDepth) : []) {
+            const holders = this.narrowerWords.get(sense) ?? [];
+            holders.push(id);
+            this.narrowerWords.set(sense, holders);
+        }
         this.wordVectors.push(vector);
         this.wordSources.push([]);
         return id;
@@ -261,15 +380,22 @@ export class KnowledgeIndex {
             if (term && this.df.has(term)) {
                 return word;
             }
+            // Two words of the store's texts written as one ("giftcard"): read as the two.
+            for (let k = 3; this.splitWords && language === 'en' && k <= word.length - 3; k++) {
+                if (vocabulary.has(word.slice(0, k)) && vocabulary.has(word.slice(k))) {
+                    return `${word.slice(0, k)} ${word.slice(k)}`;
+                }
+            }
             return closest(word, vocabulary) ?? (language === 'en' && this.vectors ? closest(word, this.vectors.words, 1) : null) ?? word;
         };
         if (language === 'en') {
             const read: QueryWord[] = [];
             for (const token of tokenize(question)) {
-                const fixed = processTerm(token) === null ? token : fix(token.replace(/'s$/, ''));
-                const term = processTerm(fixed);
-                if (term && !read.some((w) => w.term === term)) {
-                    read.push({ word: fixed, term });
+                for (const fixed of (processTerm(token) === null ? token : fix(token.replace(/'s$/, ''))).split(' ')) {
+                    const term = processTerm(fixed);
+                    if (term && !read.some((w) => w.term === term)) {
+                        read.push({ word: fixed, term });
+                    }
                 }
             }
             return { language, words: read };
@@ -315,7 +441,7 @@ export class KnowledgeIndex {
                 weights[i] *= factor;
             }
         }
-        const total = weights.reduce((sum, w) => sum + w, 0);
+        let total = weights.reduce((sum, w) => sum + w, 0);
         const results = this.search.search(qTerms.join(' '), {
             combineWith: 'OR',
             boost: { title: 2 },
@@ -349,19 +475,25 @@ export class KnowledgeIndex {
                 }
             });
         }
-        if (language === 'en' && this.vectors) {
-            words.forEach((w, i) => {
-                const v = this.vectors?.vector(w.word);
-                if (!v) {
+        if (this.prefixWeight > 0) {
+            // Terms that share a long beginning ("hora" and "horario", "instal" and "installat"), in any language.
+            qTerms.forEach((t, i) => {
+                if (t.length < PREFIX_MIN) {
                     return;
                 }
-                for (let id = 0; id < this.wordVectors.length; id++) {
-                    const sim = cosine(v, this.wordVectors[id]);
-                    if (sim < this.floor) {
+                for (const [term, holders] of this.termSources) {
+                    if (term === t || term.length < PREFIX_MIN || term[0] !== t[0]) {
                         continue;
                     }
-                    const value = Math.min(1, sim * this.semanticWeight);
-                    for (const entry of this.wordSources[id]) {
+                    let n = 0;
+                    while (n < t.length && n < term.length && t[n] === term[n]) {
+                        n++;
+                    }
+                    if (n < PREFIX_MIN) {
+                        continue;
+                    }
+                    const value = this.prefixWeight * n / Math.max(t.length, term.length);
+                    for (const entry of holders) {
                         const row = slot(entry);
                         if (row[i] < value) {
                             row[i] = value;
@@ -369,6 +501,70 @@ export class KnowledgeIndex {
                     }
                 }
             });
+        }
+        // Each question word against each distinct English word of the sources: a cosine above the floor counts (× the semantic weight).
+        const sims: Array<Float32Array | null> = [];
+        if (language === 'en' && (this.vectors || this.senses)) {
+            words.forEach((w, i) => {
+                const v = this.vectors?.vector(w.word) ?? null;
+                if (!v && !this.senses?.of(w.word).length) {
+                    sims.push(null);
+                    return;
+                }
+                const row = new Float32Array(this.wordVectors.length);
+                sims.push(row);
+                for (let id = 0; v && id < this.wordVectors.length; id++) {
+                    const other = this.wordVectors[id];
+                    const sim = other ? cosine(v, other) : 0;
+                    if (sim >= this.floor) {
+                        row[id] = Math.min(1, sim * this.semanticWeight);
+                    }
+                }
+                // A synonym (a shared WordNet sense) counts at least synonymWeight.
+                if (this.senses && this.synonymWeight > 0) {
+                    const mark = (ids: readonly number[] | undefined, value: number) => {
+                        for (const id of ids ?? []) {
+                            if (row[id] < value) {
+                                row[id] = value;
+                            }
+                        }
+                    };
+                    const own = this.senses.of(w.word);
+                    for (const sense of own) {
+                        mark(this.senseWords.get(sense), this.synonymWeight);
+                        // A source's word more specific than the question's ("beer" for "alcohol").
+                        mark(this.narrowerWords.get(sense), this.narrowerWeight);
+                    }
+                    // A source's word more general than the question's ("alcohol" for "beer").
+                    for (const sense of this.senses.broader(own, this.broaderDepth)) {
+                        mark(this.senseWords.get(sense), this.broaderWeight);
+                    }
+                }
+                for (let id = 0; id < row.length; id++) {
+                    const value = row[id];
+                    if (value <= 0) {
+                        continue;
+                    }
+                    for (const entry of this.wordSources[id]) {
+                        const r = slot(entry);
+                        if (r[i] < value) {
+                            r[i] = value;
+                        }
+                    }
+                }
+            });
+        }
+        if (this.softIdf > 0) {
+            // A question word that many sources match (by word or by meaning) tells little about which one answers.
+            qTerms.forEach((term, i) => {
+                let df = 0;
+                for (const row of match.values()) {
+                    df += row[i];
+                }
+                const soft = Math.log(1 + (this.size + 1) / (df + 0.5)) * (WEAK_TERMS.has(term) ? 0.5 : 1);
+                weights[i] *= 1 - this.softIdf + this.softIdf * soft / Math.max(1e-9, this.weight(term));
+            });
+            total = weights.reduce((sum, w) => sum + w, 0);
         }
         const top = Math.max(1e-9, ...bm25.values());
         const meaning = language === 'en' && this.sentenceWeight > 0 ? this.meaningOf(words) : null;
@@ -378,15 +574,48 @@ export class KnowledgeIndex {
             const coverage = total ? covered / total : 0;
             // The whole question's meaning against the whole entry's, for paraphrases that share no single close word.
             const whole = meaning && entry.meaning ? Math.max(0, cosine(meaning, entry.meaning)) : coverage;
-            const confidence = (1 - this.sentenceWeight) * coverage + this.sentenceWeight * whole;
+            let confidence = (1 - this.sentenceWeight) * coverage + this.sentenceWeight * whole;
+            let titleCoverage = 0;
+            if (this.titleWeight > 0 && entry.titleWords.length) {
+                // The entry's side: how much of its title the question says, by word or by meaning.
+                let sum = 0;
+                let covered2 = 0;
+                for (const t of entry.titleWords) {
+                    const tw = this.weight(t.term);
+                    sum += tw;
+                    let best = 0;
+                    const at = qTerms.indexOf(t.term);
+                    if (at >= 0) {
+                        best = at < own ? 1 : CONTEXT_WEIGHT;
+                    }
+                    else if (t.id !== null) {
+                        sims.forEach((row, i) => {
+                            const v = row ? row[t.id as number] * (i < own ? 1 : CONTEXT_WEIGHT) : 0;
+                            if (v > best) {
+                                best = v;
+                            }
+                        });
+                    }
+                    covered2 += tw * best;
+                }
+                titleCoverage = sum ? covered2 / sum : 0;
+                confidence = (confidence + this.titleWeight * titleCoverage) / (1 + this.titleWeight);
+            }
+            const lexicalCoverage = total ? row.reduce((sum, m, i) => sum + (m === 1 ? weights[i] : 0), 0) / total : 0;
+            const missing = total ? Math.max(0, ...row.map((m, i) => (i < own ? weights[i] * (1 - m) / total : 0))) : 0;
             hits.push({
+                signals: { coverage, lexicalCoverage, titleCoverage, missing, bm25: bm25.get(entry) ?? 0, words: own },
                 source: entry.source, score: (bm25.get(entry) ?? 0) / top, confidence,
                 matched: qTerms.filter((_, i) => row[i] > 0), lexical: qTerms.filter((_, i) => row[i] === 1)
             });
         }
         // The better covered source wins; BM25 (exact words, in the title) breaks near-ties.
-        hits.sort((x, y) => (y.confidence + 0.15 * y.score) - (x.confidence + 0.15 * x.score));
+        hits.sort((x, y) => (y.confidence + this.bm25Weight * y.score) - (x.confidence + this.bm25Weight * x.score));
         const best = hits.slice(0, limit);
+        const [first, second] = hits;
+        if (first && first.confidence < ABSTAIN_BELOW && first.confidence >= this.abstainFloor && first.confidence - (second?.confidence ?? 0) >= this.decisiveMargin) {
+            best[0] = { ...first, confidence: ABSTAIN_BELOW };
+        }
         return { hits: best, confidence: best[0]?.confidence ?? 0, terms: qTerms, language };
     }
 }

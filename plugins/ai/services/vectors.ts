@@ -96,3 +96,92 @@ export function cosine(a: Float32Array, b: Float32Array): number {
     }
     return dot;
 }
+
+/**
+ * English word senses for the built-in agent (issue 30): plugins/ai/model/wordnet-en-senses.txt, derived from WordNet
+ * 3.1 by bench/build-synonyms.ts. Two words that share a sense are synonyms ("chemist" and "pharmacist").
+ */
+export class WordSenses {
+    constructor(private readonly senses: Map<string, number[]>, private readonly parents = new Map<number, number[]>()) {}
+
+    /** The broader senses (hypernyms) of some senses, up to `depth` levels ("beer" → brew → alcohol). */
+    broader(senses: readonly number[], depth: number): number[] {
+        const out = new Set<number>();
+        let level = [...senses];
+        for (let d = 0; d < depth && level.length; d++) {
+            const next: number[] = [];
+            for (const s of level) {
+                for (const p of this.parents.get(s) ?? []) {
+                    if (!out.has(p)) {
+                        out.add(p);
+                        next.push(p);
+                    }
+                }
+            }
+            level = next;
+        }
+        return [...out];
+    }
+
+    get size(): number {
+        return this.senses.size;
+    }
+
+    /** The senses of a word, or of its base form ("soles" → "sole", "swapping" → "swap"); empty when it has none. */
+    of(word: string): readonly number[] {
+        const direct = this.senses.get(word);
+        if (direct) {
+            return direct;
+        }
+        for (const [suffix, replacement] of [['ies', 'y'], ['s', ''], ['es', ''], ['ied', 'y'], ['ed', ''], ['ed', 'e'], ['ing', ''], ['ing', 'e']] as const) {
+            if (word.length > suffix.length + 2 && word.endsWith(suffix)) {
+                let base = word.slice(0, -suffix.length) + replacement;
+                if (!this.senses.has(base) && /([^aeiou])\1$/.test(base)) {
+                    base = base.slice(0, -1);
+                }
+                const found = this.senses.get(base);
+                if (found) {
+                    return found;
+                }
+            }
+        }
+        return [];
+    }
+
+    static parse(text: string): WordSenses {
+        const senses = new Map<string, number[]>();
+        const parents = new Map<number, number[]>();
+        for (const line of text.split('\n')) {
+            if (!line || line.startsWith('#')) {
+                continue;
+            }
+            const [key, ids] = line.split('\t');
+            if (key.startsWith('@')) {
+                parents.set(Number(key.slice(1)), ids.split(' ').map(Number));
+            }
+            else {
+                senses.set(key, ids.split(' ').map(Number));
+            }
+        }
+        return new WordSenses(senses, parents);
+    }
+}
+
+export const SENSES_FILE = 'wordnet-en-senses.txt';
+
+let sensesLoaded: WordSenses | null | undefined;
+
+/** The shipped English word senses, read on first use; null when the file is missing. */
+export function englishSenses(): WordSenses | null {
+    if (sensesLoaded === undefined) {
+        const candidates = [Path.join(__dirname, '../../../../plugins/ai/model', SENSES_FILE), Path.join(__dirname, '../model', SENSES_FILE)];
+        const file = candidates.find((f) => Fs.existsSync(f));
+        sensesLoaded = file ? WordSenses.parse(Fs.readFileSync(file, 'utf8')) : null;
+    }
+    return sensesLoaded;
+}
+
+/** Replaces the process's senses (bench: comparisons; tests: none at all). */
+export function useSenses(senses: WordSenses | null): void {
+    sensesLoaded = senses;
+}
