@@ -382,7 +382,7 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         await org.waitForFunction(() => document.querySelectorAll('[data-testid="org-daily-chart"] .lc-bar').length === 4 * 7);
         const week = await chart(org, '[data-testid="org-daily-chart"]');
         expect(week.xLabels).to.have.length(7);
-        week.xLabels.forEach((l) => expect(l).to.match(/^\d{2}-\d{2}$/));
+        week.xLabels.forEach((l) => expect(l).to.match(/^[A-Z][a-z]{2} \d{1,2}$/));     // the days in the reader's language: "Nov 21"
         expect(week.description.split('; ')).to.have.length(7);
         expect(week.legend).to.deep.equal(['Opened', 'Verified', 'Points viewed', 'Live chat']);
         await shot(org, '19-org-dashboard-analytics');

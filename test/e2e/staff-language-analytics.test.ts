@@ -143,9 +143,8 @@ describe('the analytics pages (every tab), History and the system test\'s log in
         await page.waitForSelector('.lc-a-panel');
         await page.waitForFunction(() => {
             const panel = document.querySelector('.lc-a-panel');
-            return !!panel && panel.textContent!.trim() !== '' && !panel.querySelector('.lc-analytics-loading, .lc-chart-loading, .bp5-spinner');
+            return !!panel && panel.textContent!.trim() !== '' && !panel.querySelector('.lc-analytics-loading, .lc-chart-loading, .bp5-spinner, [data-testid="lookup-pending"]');
         }, { timeout: 20000 });
-        await page.waitForNetworkIdle({ idleTime: 100, timeout: 10000 }).catch(() => undefined);
     }
 
     for (const lang of ['es', 'ar'] as const) {

@@ -9,7 +9,7 @@ function Lookup({ row }: { row: PhoneRow }) {
     const lookup = useCustomerLookup(row.phoneNumber, row.lookup);
     const { t } = useAnalyticsFormat();
     if (lookup.isPending) {
-        return <span className={Classes.TEXT_MUTED}>{t('an.phones.lookingUp')}</span>;
+        return <span className={Classes.TEXT_MUTED} data-testid="lookup-pending">{t('an.phones.lookingUp')}</span>;
     }
     const data = lookup.data;
     if (!data || data.error) {
