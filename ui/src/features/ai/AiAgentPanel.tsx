@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { AnchorButton, Button, Callout, Card, Elevation, Intent, OverlayToaster, Spinner, Tag } from '@blueprintjs/core';
 import { ApiError } from '../../api/client';
 import { useAiSessions, useAiStatus, useSetAiEnabled } from '../../api/ai';
-import { AdminTextKey, useT } from '../../i18n';
+import { AdminTextKey, PSEUDO, useLanguage, useT } from '../../i18n';
 import './ai.css';
 
 /** What the agent does without and with a verified phone (their texts: `aiPanel.tier1.*`, `aiPanel.tier2.*`). */
@@ -30,8 +30,10 @@ export function AiAgentPanel() {
     const enabled = status.data?.enabled;
     const s = sessions.data;
     const t = useT();
+    const lang = useLanguage();
     const count = (n: number | undefined) => (typeof n === 'number' ? t('common.number', { value: n }) : '—');
-    const rate = (n: number | undefined) => (typeof n === 'number' ? t('common.percent', { value: n / 100 }) : '—');
+    // Rates to one decimal, as the API gives them (46.2 %), written the agent's way.
+    const rate = (n: number | undefined) => (typeof n === 'number' ? new Intl.NumberFormat(lang === PSEUDO ? 'en' : lang, { style: 'percent', maximumFractionDigits: 1 }).format(n / 100) : '—');
 
     return (
         <Card elevation={Elevation.ONE} className="lc-ai-panel" data-testid="ai-agent-panel">

@@ -34,6 +34,11 @@ export function formatHour(hour: number, lang: string): string {
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
+/** A rate given in per cent (the API's 46.2), as the language writes it, to one decimal: "46.2%", "46,2 %", "٤٦٫٢٪؜". */
+export function formatPercent(rate: number, lang: string): string {
+    return new Intl.NumberFormat(intlLocale(lang), { style: 'percent', maximumFractionDigits: 1 }).format(rate / 100);
+}
+
 /** Numbers as the agent's language writes them (at most 2 decimals: averages): "1,250", "1250" (Spanish), "١٬٢٥٠" (Arabic). */
 export function numberFormat(lang: string): Intl.NumberFormat {
     const locale = intlLocale(lang);
@@ -57,8 +62,8 @@ export function useAnalyticsFormat(timeZone?: string) {
         lang,
         time: (iso: string | null | undefined, style: TimeStyle = 'dateTime') => formatStaffTime(iso, timeZone, lang, style),
         number: (value: number | null | undefined) => (value === null || value === undefined ? '—' : numberFormat(lang).format(value)),
-        /** A rate in per cent (45.5 → "45,5 %"). */
-        percent: (rate: number) => t('common.percent', { value: rate / 100 }),
+        /** A rate in per cent (45.5 → "45,5 %" in Spanish). */
+        percent: (rate: number) => formatPercent(rate, lang),
         minutes: (value: number) => t('an.minutes', { value }),
         wait: (seconds: number) => formatWait(seconds, t),
         day: (day: string) => formatDay(day, lang)
@@ -112,9 +117,9 @@ export function Pager({ page, totalPages, limit, onPage, onLimit, label }: {
 
 /** SPEC §5 table badge: above 80% default, above 50% secondary, else destructive. */
 export function RateBadge({ rate }: { rate: number }) {
-    const t = useT();
+    const lang = useLanguage();
     const intent: Intent = rate > 80 ? 'primary' : rate > 50 ? 'warning' : 'danger';
-    return <Tag intent={intent} round minimal={rate > 50 && rate <= 80}>{t('common.percent', { value: rate / 100 })}</Tag>;
+    return <Tag intent={intent} round minimal={rate > 50 && rate <= 80}>{formatPercent(rate, lang)}</Tag>;
 }
 
 /** SPEC §5 card colour: 70% or more green, 40% or more yellow, else red. */
