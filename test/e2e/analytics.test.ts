@@ -22,6 +22,8 @@ async function clickText(page: Page, selector: string, text: string): Promise<vo
 }
 
 const text = (page: Page, selector: string) => page.$eval(selector, (e) => e.textContent ?? '');
+/** A number as the English screens write it (1,250). */
+const en = (n: number) => new Intl.NumberFormat('en').format(n);
 
 /** What a person (or a screen reader) gets of the victory chart inside `scope`: its svg's name and description, its bars, lines and points, the axis labels written. */
 interface ChartView { role: string | null; name: string; description: string; bars: number; lines: string[]; points: number; xLabels: string[]; legend: string[] }
@@ -136,26 +138,27 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         const res = await t.server.inject({ method: 'GET', url: '/api/analytics/summary?days=30', headers: { authorization: `Bearer ${shop.admin.token}` } });
         const summary = res.result as any;
         const cards = await page.$$eval('.lc-a-summary .lc-stat-value', (els) => els.map((e) => e.textContent));
-        expect(cards).to.deep.equal([summary.totalInteractions, summary.totalChatSessions, summary.pointsViewed, summary.failedVerifications].map(String));
+        // Numbers as the agent's language writes them (English here: grouped by thousands).
+        expect(cards).to.deep.equal([summary.totalInteractions, summary.totalChatSessions, summary.pointsViewed, summary.failedVerifications].map(en));
         expect(summary.totalInteractions).to.be.greaterThan(2000);
         expect(await page.$$eval('h1', (els) => els.length)).to.equal(1);
         expect(await page.$$eval('main', (els) => els.length)).to.equal(1);
-        await page.waitForFunction(() => document.querySelector('.lc-a-banner')?.textContent?.includes('1 customer(s) waiting for live chat'));
+        await page.waitForFunction(() => document.querySelector('.lc-a-banner')?.textContent?.includes('1 customer waiting for live chat'));
         // The pie (victory): one slice per kind above 0, named by its title, its figures in the description and the legend.
         const pie = await chart(page, '.lc-a-overview .lc-a-card:nth-child(1)');
         const other = summary.totalInteractions - summary.successfulVerifications - summary.failedVerifications;
         expect(pie.role).to.equal('img');
         expect(pie.name).to.equal('Interaction types');
-        expect(pie.description).to.equal(`Successful Verifications ${summary.successfulVerifications}, Failed Verifications ${summary.failedVerifications}, Other Interactions ${other}`);
+        expect(pie.description).to.equal(`Successful Verifications ${en(summary.successfulVerifications)}, Failed Verifications ${en(summary.failedVerifications)}, Other Interactions ${en(other)}`);
         expect(await page.$$eval('.lc-a-overview .lc-a-card:nth-child(1) svg[role="img"] path', (p) => p.length)).to.equal(3);
-        expect(pie.legend[0]).to.match(new RegExp(`^Successful Verifications: ${summary.successfulVerifications} \\(\\d+%\\)$`));
+        expect(pie.legend[0]).to.match(new RegExp(`^Successful Verifications: ${en(summary.successfulVerifications)} \\(\\d+%\\)$`));
         // By hour (the last 7 days): one group of 3 bars per hour of bars, every hour's figures in the description, a label every few hours at 1280 px.
         await page.waitForFunction(() => document.querySelectorAll('.lc-a-overview .lc-a-card:nth-child(2) .lc-bar').length > 0);
         const hourly = await chart(page, '.lc-a-overview .lc-a-card:nth-child(2)');
         const hours = (await t.server.inject({ method: 'GET', url: '/api/analytics/hourly?days=7', headers: { authorization: `Bearer ${shop.admin.token}` } })).result as any[];
         expect(hourly.name).to.equal('Interactions by hour');
         expect(hourly.bars).to.equal(hours.length * 3);
-        expect(hourly.description).to.contain(`${hours[0].hour} Opened ${hours[0].widget_opened}, Verified ${hours[0].verified}, Points viewed ${hours[0].points_viewed}`);
+        expect(hourly.description).to.contain(`${hours[0].hour} Opened ${en(hours[0].widget_opened)}, Verified ${en(hours[0].verified)}, Points viewed ${en(hours[0].points_viewed)}`);
         expect(hourly.xLabels[0]).to.equal(String(hours[0].hour));
         expect(hourly.xLabels.length).to.be.within(4, hours.length);
         expect(hourly.legend).to.deep.equal(['Opened', 'Verified', 'Points viewed']);
@@ -299,12 +302,14 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
             Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, v);
             input.dispatchEvent(new Event('input', { bubbles: true }));
         }, day);
-        await page.waitForFunction((d: string) => document.querySelector('h1 + p')?.textContent?.startsWith(`${d} to ${d}`), {}, day);
+        // The range in words, in the agent's language (English: "Nov 25, 2026 to Nov 25, 2026").
+        const words = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
+        await page.waitForFunction((d: string) => document.querySelector('h1 + p')?.textContent?.startsWith(`${d} to ${d}`), {}, words);
         const res = await t.server.inject({ method: 'GET', url: `/api/analytics/summary?startDate=${day}`, headers: { authorization: `Bearer ${shop.admin.token}` } });
-        await page.waitForFunction((n: string) => document.querySelector('.lc-a-summary .lc-stat-value')?.textContent === n, {}, String((res.result as any).totalInteractions));
+        await page.waitForFunction((n: string) => document.querySelector('.lc-a-summary .lc-stat-value')?.textContent === n, {}, en((res.result as any).totalInteractions));
         await shot(page, '15-date-filter');
         await clickText(page, '.lc-a-filter button', 'Clear');
-        await page.waitForFunction((d: string) => !document.querySelector('h1 + p')?.textContent?.startsWith(`${d} to ${d}`), {}, day);
+        await page.waitForFunction((d: string) => !document.querySelector('h1 + p')?.textContent?.startsWith(`${d} to ${d}`), {}, words);
     });
 
     it('downloads a table as CSV', async () => {
@@ -377,7 +382,7 @@ describe('the analytics dashboard (/analytics) in a browser, on generated data',
         await org.waitForFunction(() => document.querySelectorAll('[data-testid="org-daily-chart"] .lc-bar').length === 4 * 7);
         const week = await chart(org, '[data-testid="org-daily-chart"]');
         expect(week.xLabels).to.have.length(7);
-        week.xLabels.forEach((l) => expect(l).to.match(/^\d{2}-\d{2}$/));
+        week.xLabels.forEach((l) => expect(l).to.match(/^[A-Z][a-z]{2} \d{1,2}$/));     // the days in the reader's language: "Nov 21"
         expect(week.description.split('; ')).to.have.length(7);
         expect(week.legend).to.deep.equal(['Opened', 'Verified', 'Points viewed', 'Live chat']);
         await shot(org, '19-org-dashboard-analytics');

@@ -251,7 +251,7 @@ describe('the staff app in the agent\'s language, and each chat\'s language in t
             expect(overflow.wide, `${path}: elements past the right edge`).to.deep.equal([]);
         }
         // The console's and the home page's own texts all come from the catalogue (pseudo-localized); the customers' words
-        // and the store's content stay as they were written. (The home's AI agent panel is not converted yet.)
+        // and the store's content stay as they were written (the home's AI agent panel included).
         const leftovers = (roots: string, data = '.lc-none', on: Page = page) => on.evaluate((selector: string, theirs: string) => {
             const out: string[] = [];
             for (const root of Array.from(document.querySelectorAll(selector))) {
@@ -276,7 +276,8 @@ describe('the staff app in the agent\'s language, and each chat\'s language in t
         await page.goto(`${t.url}/admin-dashboard`, { waitUntil: 'networkidle2' });
         await page.waitForSelector('.lc-languages-card');
         await page.waitForFunction(() => !!document.querySelector('.lc-status-list dt'));
-        expect(await leftovers('.lc-page-head, .lc-stats, .lc-grid, .lc-status-card, .lc-home-side > .bp5-card:nth-of-type(2), .lc-languages-card')).to.deep.equal([]);
+        await page.waitForSelector('[data-testid="ai-agent-panel"] [data-testid="ai-enabled-tag"]');
+        expect(await leftovers('.lc-page-head, .lc-stats, .lc-grid, .lc-status-card, .lc-home-side > .bp5-card:nth-of-type(2), .lc-languages-card, [data-testid="ai-agent-panel"]')).to.deep.equal([]);
         await page.close();
 
         // The pages converted last, for each kind of staff: nothing past the right edge at 390 px, no English left. The store's

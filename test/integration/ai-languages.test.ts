@@ -135,4 +135,46 @@ describe('the AI agent in the customer\'s language (issue 27)', function () {
         const de = JSON.parse((await chat('Verkauft ihr Geschenkkarten?', 'de')).payload) as Answer;
         expect(de.answer).to.equal(aiText('de', 'offerMessage'));
     });
+    it('imports a CSV with a language per row (any case; empty: the store\'s default), refuses an unknown one naming its line and stores nothing', async () => {
+        const c = await createTenant(server, 'ailangcsv');
+        const headers = bearer(c.admin.token);
+        const list = async () => JSON.parse((await server.inject({ url: '/api/ai/knowledge', headers })).payload) as Array<{ title: string; lang: string | null; isActive: boolean }>;
+        const csv = [
+            'title,content,Language,isActive',
+            'Parking,Free parking behind the store.,,',
+            'Aparcamiento,Aparcamiento gratuito detrás de la tienda.,ES,true',
+            'Stationnement,Stationnement gratuit derrière le magasin.,fr,',
+            'Estacionamento,Estacionamento gratuito atrás da loja.,pt-br,false',
+            'Parkplatz,Kostenlose Parkplätze hinter dem Geschäft.,De,',
+            'موقف السيارات,موقف مجاني خلف المتجر.,AR,',
+            'Returns,Within 30 days.,en,'
+        ].join('\n');
+        const res = await server.inject({ method: 'POST', url: '/api/ai/knowledge/import', headers, payload: { format: 'csv', text: csv } });
+        expect(res.statusCode, res.payload).to.equal(201);
+        expect(JSON.parse(res.payload).created).to.equal(7);
+        const byTitle = Object.fromEntries((await list()).map((e) => [e.title, e]));
+        expect(Object.fromEntries(Object.entries(byTitle).map(([title, e]) => [title, e.lang]))).to.deep.equal({
+            Parking: null, Aparcamiento: 'es', Stationnement: 'fr', Estacionamento: 'pt-BR', Parkplatz: 'de', 'موقف السيارات': 'ar', Returns: 'en'
+        });
+        expect(byTitle.Estacionamento.isActive).to.equal(false);
+
+        // The import's own language (the request's lang) is what an empty cell takes; a row's language wins over it.
+        const withLang = await server.inject({ method: 'POST', url: '/api/ai/knowledge/import', headers, payload: { format: 'csv', lang: 'es', text: 'title,content,language\nHorario,De 9 a 20 h.,\nHours,9 am to 8 pm.,EN\n' } });
+        expect(withLang.statusCode, withLang.payload).to.equal(201);
+        const after = Object.fromEntries((await list()).map((e) => [e.title, e.lang]));
+        expect([after.Horario, after.Hours]).to.deep.equal(['es', 'en']);
+
+        // An unknown language: that row is named, and nothing of the file is stored (the import is all or nothing).
+        const count = (await list()).length;
+        for (const bad of ['it', 'pt-PT', 'english']) {
+            const refused = await server.inject({
+                method: 'POST', url: '/api/ai/knowledge/import', headers,
+                payload: { format: 'csv', text: `title,content,language\nGift cards,We sell gift cards.,en\nCarte cadeau,Nous vendons des cartes.,fr\nBuoni regalo,Vendiamo buoni regalo.,${bad}\n` }
+            });
+            expect(refused.statusCode, refused.payload).to.equal(400);
+            expect(JSON.parse(refused.payload).message).to.equal(`Line 4: the language "${bad}" is not one of en, es, fr, pt-BR, de, ar (empty: the store's default language)`);
+        }
+        expect(await list()).to.have.length(count);
+        expect((await list()).map((e) => e.title)).to.not.include('Gift cards');
+    });
 });

@@ -9,13 +9,16 @@ import { useLanguage } from './i18n';
 import { PSEUDO } from './i18n';
 
 /** dateTime: "27 nov 2026, 14:05 CET"; time: "14:05 CET"; date: "27 nov 2026" (a day has no zone to name); short: "27 nov, 14:05 CET". */
-export type TimeStyle = 'dateTime' | 'time' | 'date' | 'short';
+export type TimeStyle = 'dateTime' | 'time' | 'date' | 'short' | 'precise';
 
 const OPTIONS: Record<TimeStyle, Intl.DateTimeFormatOptions> = {
     dateTime: { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' },
     time: { hour: '2-digit', minute: '2-digit', timeZoneName: 'short' },
     date: { year: 'numeric', month: 'short', day: 'numeric' },
-    short: { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }
+    short: { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' },
+    /** A log's time to the millisecond ("14:05:09.123 CET"): the system test's websocket messages. */
+    // (fractionalSecondDigits is ES2021's, newer than this app's TypeScript lib; every browser the app supports has it.)
+    precise: { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3, hourCycle: 'h23', timeZoneName: 'short' } as Intl.DateTimeFormatOptions
 };
 
 const formats = new Map<string, Intl.DateTimeFormat>();

@@ -262,7 +262,10 @@ export class AiService implements KnowledgeRetrieval {
         await this.knowledge(organizationId).deleteById(id).throwIfNotFound({ message: 'Knowledge entry not found' });
     }
 
-    /** Markdown or CSV (knowledge-import.ts): all entries stored, or on any problem none (a 400 naming the line). */
+    /**
+     * Markdown or CSV (knowledge-import.ts): all entries stored, or on any problem none (a 400 naming the line). A CSV
+     * row's own `language` wins; a row without one takes `lang` (the import's), and null is the store's default.
+     */
     async importKnowledge(organizationId: number, format: 'markdown' | 'csv', text: string, lang: string | null = null): Promise<{ created: number; entries: KnowledgeEntry[] }> {
         let parsed;
         try {
@@ -277,7 +280,7 @@ export class AiService implements KnowledgeRetrieval {
         const entries = await this.db.transaction(async (trx) => {
             const rows: KnowledgeEntry[] = [];
             for (const entry of parsed) {
-                rows.push(toEntry(await KnowledgeEntryModel.query(trx).insertAndFetch({ organizationId, ...entry, lang })));
+                rows.push(toEntry(await KnowledgeEntryModel.query(trx).insertAndFetch({ organizationId, ...entry, lang: entry.lang ?? lang })));
             }
             return rows;
         });

@@ -1,14 +1,29 @@
 /**
  * Many knowledge entries at once (issue 13): Markdown, one entry per heading (any level) with the text under
- * it, or CSV with a header naming `title` and `content` (and optionally `isActive`). Each problem is reported
- * with its line; the caller stores all entries or none.
+ * it, or CSV with a header naming `title` and `content` (and optionally `isActive` and `language`, issue 27). Each
+ * problem is reported with its line; the caller stores all entries or none.
  */
 import { CsvError, parseCsv as csvRows } from '../../../core/shared/csv';
+import { SHIPPED_LANGUAGES } from '../../../core/shared/languages';
 
 export interface ImportedEntry {
     title: string;
     content: string;
     isActive: boolean;
+    /**
+     * The row's own language (a CSV `language` column, issue 27): a shipped tag as the product spells it. Absent when
+     * the file has no such column or the row's cell is empty: the import's language (by default the store's default).
+     */
+    lang?: string;
+}
+
+/** A CSV `language` cell: a shipped language, case ignored ("PT-br" is pt-BR); undefined when empty, null when unknown. */
+export function rowLanguage(cell: string): string | undefined | null {
+    const wanted = cell.trim().toLowerCase();
+    if (!wanted) {
+        return undefined;
+    }
+    return SHIPPED_LANGUAGES.find((lang) => lang.toLowerCase() === wanted) ?? null;
 }
 
 export const MAX_TITLE = 300;
@@ -73,6 +88,7 @@ export function parseCsv(text: string): ImportedEntry[] {
     const title = header.indexOf('title');
     const content = header.indexOf('content');
     const active = header.findIndex((h) => h === 'isactive' || h === 'is_active' || h === 'active');
+    const language = header.findIndex((h) => h === 'language' || h === 'lang');
     if (title < 0 || content < 0) {
         throw new ImportError('Line 1: the header must name the columns title and content');
     }
@@ -81,11 +97,17 @@ export function parseCsv(text: string): ImportedEntry[] {
         if (flag && !['true', 'false', 'yes', 'no', '1', '0'].includes(flag)) {
             throw new ImportError(`Line ${line}: isActive must be true or false`);
         }
-        return check({
+        const cell = language >= 0 ? (fields[language] ?? '') : '';
+        const lang = rowLanguage(cell);
+        if (lang === null) {
+            throw new ImportError(`Line ${line}: the language "${cell.trim()}" is not one of ${SHIPPED_LANGUAGES.join(', ')} (empty: the store's default language)`);
+        }
+        const entry = check({
             title: (fields[title] ?? '').trim(),
             content: (fields[content] ?? '').trim(),
             isActive: !['false', 'no', '0'].includes(flag)
         }, line);
+        return lang ? { ...entry, lang } : entry;
     });
 }
 

@@ -81,6 +81,8 @@ const TIME_COLUMNS = new Set(['timestamp', 'startedAt', 'endedAt', 'createdAt', 
 /**
  * The CSV's header and cells with every instant in the store's zone (DESIGN §10 'Times'): a time column is named
  * with the zone ('startedAt (America/New_York)') and holds '2026-11-27 00:18:13', which spreadsheets read as is.
+ * The header is stable English column names whatever the agent's language (issue 27): the file is machine-readable
+ * (scripts and spreadsheets key on these names); only the screens around it are translated.
  */
 export function zonedCsv(keys: string[], firstRows: Array<Record<string, unknown>>, timeZone: string) {
     const timeKeys = new Set(keys.filter((k) => TIME_COLUMNS.has(k) || firstRows.some((r) => typeof r[k] === 'string' && ISO_INSTANT.test(r[k] as string))));

@@ -98,7 +98,7 @@ function EntryDialog({ initial, prefill, onClose, toast }: { initial: KnowledgeE
     );
 }
 
-/** Many entries from a Markdown file (one per heading) or a CSV file (title,content[,isActive]). */
+/** Many entries from a Markdown file (one per heading) or a CSV file (title,content[,isActive][,language]). */
 function ImportDialog({ onClose, toast }: { onClose(): void; toast: Toast }) {
     const t = useT();
     const [format, setFormat] = useState<'markdown' | 'csv'>('markdown');
@@ -115,7 +115,7 @@ function ImportDialog({ onClose, toast }: { onClose(): void; toast: Toast }) {
     return (
         <AppDialog isOpen onClose={onClose} title={t('ai.importer.title')}>
             <DialogBody>
-                <FormGroup label={t('ai.importer.format')} labelFor="kb-format">
+                <FormGroup label={t('ai.importer.format')} labelFor="kb-format" helperText={format === 'csv' ? t('ai.importer.csvHelp') : undefined}>
                     <HTMLSelect id="kb-format" value={format} onChange={(e) => setFormat(e.target.value as 'markdown' | 'csv')}
                         options={[{ value: 'markdown', label: t('ai.importer.markdown') }, { value: 'csv', label: t('ai.importer.csv') }]} />
                 </FormGroup>

@@ -8,7 +8,8 @@ import { CopyButton } from '../components/CopyButton';
 import { EmptyState, Heading } from '../components/a11y';
 import { StaffUser, useStaffSession } from '../auth/session';
 import { BarChart, COLORS } from './analytics/charts';
-import { useT } from '../i18n';
+import { useLanguage, useT } from '../i18n';
+import { formatDay } from './analytics/common';
 
 function Stat({ label, value, icon }: { label: string; value: ReactNode; icon: ReactNode }) {
     return (
@@ -82,6 +83,7 @@ function Dashboard({ user, onLogout, onRejected }: { user: StaffUser; onLogout: 
     }, [rejected, onRejected]);
 
     const t = useT();
+    const lang = useLanguage();
     const data = analytics.data;
     const number = (n: number | undefined) => (n === undefined ? '—' : t('common.number', { value: n }));
     const rate = (r: number) => t('common.percent', { value: Math.round(r * 10) / 1000 });
@@ -144,7 +146,7 @@ function Dashboard({ user, onLogout, onRejected }: { user: StaffUser; onLogout: 
                                     </div>
                                     <Card elevation={Elevation.ZERO} className="lc-org-daily" data-testid="org-daily-chart">
                                         <Heading level={3} look={5}>{t('org.daily', { zone: period.data.timeZone })}</Heading>
-                                        <BarChart stacked width={1000} title={t('org.dailyChart')} rows={period.data.daily.map((r) => ({ label: r.date.slice(5), values: [r.widget_opened, r.verified, r.points_viewed, r.live_chat_requested] }))}
+                                        <BarChart stacked width={1000} title={t('org.dailyChart')} rows={period.data.daily.map((r) => ({ label: formatDay(r.date, lang), values: [r.widget_opened, r.verified, r.points_viewed, r.live_chat_requested] }))}
                                             series={[{ name: t('org.series.opened'), color: COLORS.other }, { name: t('org.series.verified'), color: COLORS.successful }, { name: t('org.series.points'), color: COLORS.points }, { name: t('org.series.liveChat'), color: COLORS.failed }]} />
                                     </Card>
                                     </>

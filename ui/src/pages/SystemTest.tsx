@@ -9,6 +9,7 @@ import { mmss } from '../components/chat/alerts';
 import './system-test.css';
 import { BusyButton } from '../components/BusyButton';
 import { AdminTextKey, useT } from '../i18n';
+import { useStaffTime } from '../time';
 
 type TestId = 'analytics' | 'websocket' | 'livechat' | 'loyalty';
 type Outcome = { state: 'pending' } | { state: 'running' } | { state: 'success'; ms: number; text: string } | { state: 'error'; ms: number; text: string };
@@ -32,6 +33,7 @@ const BADGE: Record<Outcome['state'], [AdminTextKey, Intent]> = {
 export default function SystemTest() {
     const { token, user } = useAdminAuth();
     const t = useT();
+    const time = useStaffTime();
     const queryClient = useQueryClient();
     const summary = useSystemSummary();
     const [outcomes, setOutcomes] = useState<Record<TestId, Outcome>>({
@@ -166,7 +168,7 @@ export default function SystemTest() {
                         <h2 className="lc-test-title">{t('system.wsMessages')}</h2>
                         <ol className="lc-frames" data-testid="ws-messages">
                             {frames.map((f, i) => (
-                                <li key={i}><span className="lc-muted">{f.at.slice(11, 23)} {f.dir === 'sent' ? '→' : '←'}</span> <code>{f.text}</code></li>
+                                <li key={i}><span className="lc-muted" data-testid="ws-time">{time(f.at, 'precise')}</span> <span className="lc-muted" aria-label={t(f.dir === 'sent' ? 'system.wsSent' : 'system.wsReceived')}>{f.dir === 'sent' ? '→' : '←'}</span> <code dir="ltr">{f.text}</code></li>
                             ))}
                         </ol>
                     </Card>

@@ -11,12 +11,20 @@ import { MessageList } from './Conversation';
 import { useNotes } from '../../api/routing';
 import { CustomerPanel } from './CustomerPanel';
 import { EmptyState } from '../a11y';
-import { useT } from '../../i18n';
+import { AdminTextKey, Translate, useT } from '../../i18n';
 import type { ChatRating } from '../../../../core/types/api';
 
-const STATUS_LABEL: Record<string, string> = {
-    completed: 'Completed', failed_to_respond: 'Failed to respond', no_interaction: 'No interaction', waiting: 'Waiting', agent_connected: 'Active'
-};
+/** An ended chat's status and why it ended, in the agent's language (`history.status.*`, `history.reason.*`; another as it came). */
+const STATUSES = ['completed', 'failed_to_respond', 'no_interaction', 'waiting', 'agent_connected'];
+const END_REASONS = ['agent_ended', 'customer_disconnected', 'customer_left', 'customer_abandoned', 'failed_to_respond', 'offline_message'];
+
+function statusText(status: string, t: Translate): string {
+    return STATUSES.includes(status) ? t(`history.status.${status}` as AdminTextKey) : status;
+}
+
+function reasonText(reason: string, t: Translate): string {
+    return END_REASONS.includes(reason) ? t(`history.reason.${reason}` as AdminTextKey) : reason.replace(/_/g, ' ');
+}
 
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -55,6 +63,7 @@ function useHistoryFlag() {
  */
 export function HistoryView({ pane, setPane }: { pane: 'list' | 'conversation' | 'customer'; setPane(p: 'list' | 'conversation' | 'customer'): void }) {
     const nameOf = useCustomerName();
+    const t = useT();
     const time = useStaffTime();
     const when = (iso: string | null) => time(iso, 'short');
     const [params, setParams] = useSearchParams();
@@ -87,29 +96,29 @@ export function HistoryView({ pane, setPane }: { pane: 'list' | 'conversation' |
     return (
         <div className={`lc-console-columns lc-pane-${pane}`}>
             <section className="lc-queue lc-pane" aria-labelledby="lc-history-title">
-                <h2 id="lc-history-title" className="lc-queue-title">Past chats {history.data && <Tag round minimal data-testid="history-total">{history.data.total}{history.data.totalCapped ? '+' : ''}</Tag>}</h2>
-                <form className="lc-history-filters" role="search" aria-label="Filter past chats" onSubmit={(e) => e.preventDefault()}>
-                    <FormGroup label="Search messages" labelFor="lc-history-q" className="lc-filter-wide">
-                        <InputGroup id="lc-history-q" type="search" leftIcon="search" placeholder="A word from the chat" value={q} onChange={(e) => setQ(e.target.value)} data-testid="history-search" />
+                <h2 id="lc-history-title" className="lc-queue-title">{t('history.title')} {history.data && <Tag round minimal data-testid="history-total">{t(history.data.totalCapped ? 'history.totalCapped' : 'common.number', { value: history.data.total })}</Tag>}</h2>
+                <form className="lc-history-filters" role="search" aria-label={t('history.filters')} onSubmit={(e) => e.preventDefault()}>
+                    <FormGroup label={t('history.search')} labelFor="lc-history-q" className="lc-filter-wide">
+                        <InputGroup id="lc-history-q" type="search" leftIcon="search" placeholder={t('history.searchPlaceholder')} value={q} onChange={(e) => setQ(e.target.value)} data-testid="history-search" />
                     </FormGroup>
-                    <FormGroup label="Phone" labelFor="lc-history-phone">
-                        <InputGroup id="lc-history-phone" value={phone} onChange={(e) => setPhone(e.target.value)} placeholder="e.g. 0142" />
+                    <FormGroup label={t('console.phone')} labelFor="lc-history-phone">
+                        <InputGroup id="lc-history-phone" value={phone} onChange={(e) => setPhone(e.target.value)} placeholder={t('history.phonePlaceholder')} />
                     </FormGroup>
-                    <FormGroup label="Archived" labelFor="lc-history-archived">
+                    <FormGroup label={t('history.archived')} labelFor="lc-history-archived">
                         <HTMLSelect id="lc-history-archived" value={archived} onChange={(e) => setArchived(e.target.value as typeof archived)}
-                            options={[{ value: 'include', label: 'All' }, { value: 'exclude', label: 'Not archived' }, { value: 'only', label: 'Archived only' }]} />
+                            options={[{ value: 'include', label: t('history.archivedAll') }, { value: 'exclude', label: t('history.archivedNot') }, { value: 'only', label: t('history.archivedOnly') }]} />
                     </FormGroup>
-                    <FormGroup label="From" labelFor="lc-history-from">
+                    <FormGroup label={t('history.from')} labelFor="lc-history-from">
                         <input id="lc-history-from" type="date" className="bp5-input" value={fromDay} onChange={(e) => setFromDay(e.target.value)} />
                     </FormGroup>
-                    <FormGroup label="To" labelFor="lc-history-to">
+                    <FormGroup label={t('history.to')} labelFor="lc-history-to">
                         <input id="lc-history-to" type="date" className="bp5-input" value={toDay} onChange={(e) => setToDay(e.target.value)} />
                     </FormGroup>
-                    <Checkbox checked={starred} label="Starred only" onChange={(e) => setStarred((e.target as HTMLInputElement).checked)} className="lc-filter-wide" />
+                    <Checkbox checked={starred} label={t('history.starredOnly')} onChange={(e) => setStarred((e.target as HTMLInputElement).checked)} className="lc-filter-wide" />
                 </form>
                 {history.isError && <Callout intent="danger">{(history.error as Error).message}</Callout>}
                 {history.isPending && <Spinner size={20} />}
-                {history.data && !history.data.sessions.length && <div className="lc-empty">No chats match</div>}
+                {history.data && !history.data.sessions.length && <div className="lc-empty">{t('history.none')}</div>}
                 <ul className="lc-chat-list" data-testid="history-list" aria-busy={history.isFetching}>
                     {history.data?.sessions.map((s) => (
                         <li key={s.sessionId} className={`lc-chat-item${s.sessionId === selectedId ? ' is-selected' : ''}`} data-session={s.sessionId}>
@@ -118,9 +127,9 @@ export function HistoryView({ pane, setPane }: { pane: 'list' | 'conversation' |
                                     <strong className="lc-chat-phone">{nameOf(s)}</strong>
                                     <span className="lc-chat-item-meta">{when(s.endedAt ?? s.createdAt)}</span>
                                 </span>
-                                <span className="lc-chat-preview">{s.match ? `…${s.match.message}` : s.lastMessage?.message ?? s.firstMessage ?? ''}</span>
+                                <span className="lc-chat-preview" dir="auto">{s.match ? `…${s.match.message}` : s.lastMessage?.message ?? s.firstMessage ?? ''}</span>
                                 <span className="lc-chat-item-meta">
-                                    {STATUS_LABEL[s.status] ?? s.status} · {s.messageCount ?? 0} msgs{s.isStarred ? ' · ★ starred' : ''}{s.isArchived ? ' · archived' : ''}
+                                    {t('history.itemMeta', { status: statusText(s.status, t), count: s.messageCount ?? 0 })}{s.isStarred ? ` · ★ ${t('history.starredTag')}` : ''}{s.isArchived ? ` · ${t('history.archivedTag')}` : ''}
                                 </span>
                             </button>
                         </li>
@@ -128,34 +137,34 @@ export function HistoryView({ pane, setPane }: { pane: 'list' | 'conversation' |
                 </ul>
                 {pages > 1 && (
                     <div className="lc-pager">
-                        <Button small icon="chevron-left" aria-label="Previous page" disabled={page <= 1} onClick={() => setPage(page - 1)} />
-                        <span>Page {page} of {pages}</span>
-                        <Button small icon="chevron-right" aria-label="Next page" disabled={page >= pages} onClick={() => setPage(page + 1)} />
+                        <Button small icon="chevron-left" aria-label={t('history.previousPage')} disabled={page <= 1} onClick={() => setPage(page - 1)} />
+                        <span>{t('an.pager.page', { page, pages })}</span>
+                        <Button small icon="chevron-right" aria-label={t('history.nextPage')} disabled={page >= pages} onClick={() => setPage(page + 1)} />
                     </div>
                 )}
             </section>
             <section className="lc-conversation lc-pane" aria-labelledby="lc-transcript-title" data-testid="transcript">
                 <div className="lc-pane-head">
-                    <Button className="lc-pane-back" minimal icon="arrow-left" aria-label="Back to the list" onClick={() => setPane('list')} />
-                    <h2 id="lc-transcript-title" className="lc-pane-title">{session ? `Transcript: ${nameOf(session)}` : 'Transcript'}</h2>
+                    <Button className="lc-pane-back" minimal icon="arrow-left" aria-label={t('history.back')} onClick={() => setPane('list')} />
+                    <h2 id="lc-transcript-title" className="lc-pane-title">{session ? t('history.transcriptOf', { customer: nameOf(session) }) : t('history.transcript')}</h2>
                     {session && (
                         <span className="lc-pane-actions">
                             <Button small minimal icon={session.isStarred ? 'star' : 'star-empty'} intent={session.isStarred ? 'warning' : 'none'} aria-pressed={session.isStarred}
-                                text={session.isStarred ? 'Starred' : 'Star'} onClick={() => flag.mutate({ sessionId: session.sessionId, flag: 'star', value: !session.isStarred })} />
-                            <Button small minimal icon="archive" text={session.isArchived ? 'Unarchive' : 'Archive'}
+                                text={session.isStarred ? t('history.starred') : t('history.star')} onClick={() => flag.mutate({ sessionId: session.sessionId, flag: 'star', value: !session.isStarred })} />
+                            <Button small minimal icon="archive" text={session.isArchived ? t('an.unarchive') : t('an.archive')}
                                 onClick={() => flag.mutate({ sessionId: session.sessionId, flag: 'archive', value: !session.isArchived })} />
-                            <Button className="lc-show-customer" small minimal icon="person" text="Customer" onClick={() => setPane('customer')} />
+                            <Button className="lc-show-customer" small minimal icon="person" text={t('console.customer')} onClick={() => setPane('customer')} />
                         </span>
                     )}
                 </div>
-                {!selectedId && <EmptyState icon="history" title="No chat selected" level={2} description="Pick a past chat to read it." />}
+                {!selectedId && <EmptyState icon="history" title={t('history.noneSelected')} level={2} description={t('history.pick')} />}
                 {transcript.isPending && selectedId && <Spinner size={24} />}
                 {transcript.isError && <Callout intent="danger">{(transcript.error as Error).message}</Callout>}
                 {session && (
                     <>
                         <div className="lc-transcript-meta">
-                            Started {when(session.createdAt)} · ended {when(session.endedAt)} · {STATUS_LABEL[session.status] ?? session.status}
-                            {session.endReason ? ` (${session.endReason.replace(/_/g, ' ')})` : ''}
+                            {t('history.startedEnded', { started: when(session.createdAt), ended: when(session.endedAt), status: statusText(session.status, t) })}
+                            {session.endReason ? ` (${reasonText(session.endReason, t)})` : ''}
                         </div>
                         {session.rating && <RatingLine rating={session.rating} />}
                         <MessageList messages={session.messages ?? []} sessionId={session.sessionId} highlightSeq={listed?.match?.seq ?? null} notes={notes.data} />

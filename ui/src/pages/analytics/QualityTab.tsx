@@ -1,8 +1,7 @@
 import { Card, H2, HTMLTable } from '@blueprintjs/core';
 import { useCsat, type DateFilter } from '../../api/analytics';
-import { useLanguage, useT } from '../../i18n';
 import { BarChart, COLORS, LineChart } from './charts';
-import { Empty, formatWait, Loaded, Stat } from './common';
+import { Empty, Loaded, Stat, useAnalyticsFormat } from './common';
 import { Download } from './Download';
 
 /**
@@ -12,26 +11,24 @@ import { Download } from './Download';
  */
 export default function QualityTab({ filter }: { filter: DateFilter }) {
     const csat = useCsat(filter);
-    const t = useT();
-    const lang = useLanguage();
-    const number = (v: number) => new Intl.NumberFormat(lang, { maximumFractionDigits: 2 }).format(v);
-    const seconds = (v: number | null) => (v === null ? '—' : formatWait(v));
+    const { t, number, percent, wait, day } = useAnalyticsFormat();
+    const seconds = (v: number | null) => (v === null ? '—' : wait(v));
     return (
         <Loaded query={csat}>{(d) => (
             <div className="lc-a-grid" data-testid="quality-tab">
                 <Card className="lc-a-card lc-a-wide">
                     <div className="lc-a-card-head"><H2 className="lc-a-h2">{t('quality.title')}</H2></div>
                     <div className="lc-a-stats">
-                        <Stat label={t('quality.responses')} value={<span data-testid="csat-responses">{d.responses}</span>} />
+                        <Stat label={t('quality.responses')} value={<span data-testid="csat-responses">{number(d.responses)}</span>} />
                         <Stat label={t('quality.average')} value={<span data-testid="csat-average">{d.responses ? number(d.average) : '—'}</span>} />
-                        <Stat label={t('quality.satisfied')} value={d.responses ? `${Math.round(((d.distribution['4'] + d.distribution['5']) / d.responses) * 100)}%` : '—'} />
+                        <Stat label={t('quality.satisfied')} value={d.responses ? percent(Math.round(((d.distribution['4'] + d.distribution['5']) / d.responses) * 100)) : '—'} />
                     </div>
                     {!d.responses && <Empty text={t('quality.none')} />}
                 </Card>
                 <Card className="lc-a-card" data-testid="csat-distribution-chart">
                     <H2 className="lc-a-h2">{t('quality.distribution')}</H2>
                     <BarChart title={t('quality.distribution')} width={420}
-                        rows={(['1', '2', '3', '4', '5'] as const).map((score) => ({ label: score, values: [d.distribution[score]] }))}
+                        rows={(['1', '2', '3', '4', '5'] as const).map((score) => ({ label: number(Number(score)), values: [d.distribution[score]] }))}
                         series={[{ name: t('quality.ratings'), color: COLORS.points }]} />
                     <ul className="lc-a-distribution" data-testid="csat-distribution">
                         {(['5', '4', '3', '2', '1'] as const).map((score) => <li key={score}>{t('quality.scoreCount', { score: Number(score), count: d.distribution[score] })}</li>)}
@@ -40,7 +37,7 @@ export default function QualityTab({ filter }: { filter: DateFilter }) {
                 <Card className="lc-a-card" data-testid="csat-daily">
                     <H2 className="lc-a-h2">{t('quality.daily')}</H2>
                     <LineChart title={t('quality.daily')} width={560}
-                        rows={d.daily.map((r) => ({ label: r.date.slice(5), values: [r.responses, r.responses ? r.average : null] }))}
+                        rows={d.daily.map((r) => ({ label: day(r.date), values: [r.responses, r.responses ? r.average : null] }))}
                         series={[{ name: t('quality.responses'), color: COLORS.points }, { name: t('quality.average'), color: COLORS.successful }]} />
                 </Card>
                 <Card className="lc-a-card lc-a-wide">
@@ -54,7 +51,7 @@ export default function QualityTab({ filter }: { filter: DateFilter }) {
                                 </tr></thead>
                                 <tbody>{d.byAgent.map((a) => (
                                     <tr key={a.agentId}>
-                                        <td>{a.name}</td><td>{a.chats}</td><td>{a.responses}</td><td>{a.responses ? number(a.average) : '—'}</td>
+                                        <td dir="auto">{a.name}</td><td>{number(a.chats)}</td><td>{number(a.responses)}</td><td>{a.responses ? number(a.average) : '—'}</td>
                                         <td>{seconds(a.medianFirstResponseSeconds)}</td><td>{seconds(a.medianHandlingSeconds)}</td>
                                     </tr>
                                 ))}</tbody>

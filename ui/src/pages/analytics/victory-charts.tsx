@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { Bar, Curve, Point, VictoryAxis, VictoryBar, VictoryChart, VictoryContainer, VictoryGroup, VictoryLine, VictoryPie, VictoryScatter, VictoryStack } from 'victory';
 import type { BarChartProps, LineChartProps, PieChartProps, Series } from './charts';
+import { useLanguage, useT } from '../../i18n';
+import { numberFormat } from './common';
 
 /**
  * The analytics charts drawn with victory (issue 28). Loaded only through charts.tsx's lazy wrappers, so victory is in
@@ -50,9 +52,9 @@ function Legend({ series }: { series: Series[] }) {
     );
 }
 
-/** The figures as one sentence: the chart's text alternative (its <desc>). */
-function figures(rows: Array<{ label: string; values: Array<number | null> }>, series: Series[]): string {
-    return rows.map((r) => `${r.label} ${r.values.map((v, i) => `${series[i].name} ${v === null ? '—' : v}`).join(', ')}`).join('; ') || '—';
+/** The figures as one sentence: the chart's text alternative (its <desc>), numbers written the language's way. */
+function figures(rows: Array<{ label: string; values: Array<number | null> }>, series: Series[], num: Intl.NumberFormat): string {
+    return rows.map((r) => `${r.label} ${r.values.map((v, i) => `${series[i].name} ${v === null ? '—' : num.format(v)}`).join(', ')}`).join('; ') || '—';
 }
 
 /** Which x labels are written: about one per 56 px, the first always. */
@@ -73,16 +75,22 @@ function niceMax(v: number): number {
     return Math.ceil(v / p) * p;
 }
 
-/** The value axis with its grid at 0, half and the top: called, not a component of its own (VictoryChart reads its children's types). */
-function valueAxis(max: number): ReactElement {
-    return <VictoryAxis dependentAxis tickValues={[0, max / 2, max]} tickFormat={(v: number) => String(Math.round(v * 10) / 10)} style={DEPENDENT_AXIS} />;
+/**
+ * The value axis with its grid at 0, half and the top, its ticks written in the agent's language (Arabic digits in
+ * Arabic, a 5-digit grouping in Spanish): called, not a component of its own (VictoryChart reads its children's types).
+ * The other axis's labels (days, hours, scores) come formatted in the language from the caller.
+ */
+function valueAxis(max: number, num: Intl.NumberFormat): ReactElement {
+    return <VictoryAxis dependentAxis tickValues={[0, max / 2, max]} tickFormat={(v: number) => num.format(Math.round(v * 10) / 10)} style={DEPENDENT_AXIS} />;
 }
 
 /** SPEC §5: only slices above 0 are drawn. */
 export function PieChart({ slices, title }: PieChartProps) {
+    const t = useT();
+    const num = numberFormat(useLanguage());
     const shown = slices.filter((s) => s.value > 0);
     const total = shown.reduce((a, s) => a + s.value, 0);
-    const desc = shown.map((s) => `${s.label} ${s.value}`).join(', ') || 'no data';
+    const desc = shown.map((s) => `${s.label} ${num.format(s.value)}`).join(', ') || t('an.chart.noData');
     const data = total ? shown.map((s) => ({ x: s.label, y: s.value })) : [{ x: '—', y: 1 }];
     return (
         <figure className="lc-chart lc-pie" data-chart="pie">
@@ -93,7 +101,7 @@ export function PieChart({ slices, title }: PieChartProps) {
             <ul className="lc-legend">
                 {shown.map((s) => (
                     <li key={s.label}><span className="lc-legend-swatch" style={{ background: s.color }} aria-hidden="true" />
-                        {s.label}: <strong>{s.value}</strong> ({Math.round((s.value / total) * 100)}%)</li>
+                        {t('an.chart.slice', { label: s.label, value: num.format(s.value), share: s.value / total })}</li>
                 ))}
             </ul>
         </figure>
@@ -103,6 +111,7 @@ export function PieChart({ slices, title }: PieChartProps) {
 /** Bars per label: grouped side by side, or stacked. */
 export function BarChart({ rows, series, stacked = false, title, height = 220, width = 640 }: BarChartProps) {
     const [ref, w] = useWidth(width);
+    const num = numberFormat(useLanguage());
     const max = niceMax(Math.max(0, ...rows.map((r) => (stacked ? r.values.reduce((a, b) => a + b, 0) : Math.max(0, ...r.values)))));
     const n = every(rows.length, w);
     const slot = (w - PADDING.left - PADDING.right) / Math.max(1, rows.length);
@@ -114,9 +123,9 @@ export function BarChart({ rows, series, stacked = false, title, height = 220, w
     return (
         <figure className="lc-chart lc-bars" data-chart="bars" ref={ref as React.RefObject<HTMLElement>}>
             <VictoryChart width={w} height={height} padding={PADDING} domain={{ x: [0.5, rows.length + 0.5], y: [0, max] }}
-                containerComponent={container(title, figures(rows, series), 'lc-chart-svg')}>
+                containerComponent={container(title, figures(rows, series, num), 'lc-chart-svg')}>
                 <VictoryAxis tickValues={rows.map((_, i) => i + 1)} tickFormat={(_: number, i: number) => (i % n === 0 ? rows[i]?.label ?? '' : '')} style={AXIS} />
-                {valueAxis(max)}
+                {valueAxis(max, num)}
                 {series.length === 1 ? bars[0] : stacked ? <VictoryStack>{bars}</VictoryStack> : <VictoryGroup offset={barWidth + 1}>{bars}</VictoryGroup>}
             </VictoryChart>
             <Legend series={series} />
@@ -127,15 +136,16 @@ export function BarChart({ rows, series, stacked = false, title, height = 220, w
 /** Lines per series over the labels; a null value is a gap in its line (no point, no segment through it). */
 export function LineChart({ rows, series, title, height = 220, width = 960 }: LineChartProps) {
     const [ref, w] = useWidth(width);
+    const num = numberFormat(useLanguage());
     const max = niceMax(Math.max(0, ...rows.flatMap((r) => r.values.filter((v): v is number => v !== null))));
     const n = every(rows.length, w);
     const single = rows.length <= 1;
     return (
         <figure className="lc-chart lc-lines" data-chart="lines" ref={ref as React.RefObject<HTMLElement>}>
             <VictoryChart width={w} height={height} padding={PADDING} domain={{ x: single ? [0, 2] : [1, rows.length], y: [0, max] }}
-                containerComponent={container(title, figures(rows, series), 'lc-chart-svg')}>
+                containerComponent={container(title, figures(rows, series, num), 'lc-chart-svg')}>
                 <VictoryAxis tickValues={rows.map((_, i) => i + 1)} tickFormat={(_: number, i: number) => (i % n === 0 ? rows[i]?.label ?? '' : '')} style={AXIS} />
-                {valueAxis(max)}
+                {valueAxis(max, num)}
                 {series.map((s, j) => (
                     <VictoryLine key={s.name} name={s.name} dataComponent={<Curve className="lc-line" />}
                         data={rows.map((r, i) => ({ x: i + 1, y: r.values[j] }))} style={{ data: { stroke: s.color, strokeWidth: 2.5 } }} />
