@@ -115,7 +115,7 @@ describe('the staff app in the agent\'s language, and each chat\'s language in t
         expect(tags).to.deep.include.members([['AR', 'Language: العربية'], ['ES-MX', 'Language: Español']]);
 
         await page.click('[data-testid="open-profile"]');
-        await page.waitForSelector('#lc-profile-language');
+        await page.waitForSelector('#lc-profile-language:not([disabled])');      // the profile loaded (a choice made before it would be reset)
         expect(await page.$$eval('#lc-profile-language option', (os) => os.map((o) => o.textContent))).to.deep.equal(['The browser\'s language', 'English', 'Español', 'Français', 'Português (Brasil)', 'Deutsch', 'العربية']);
         await page.select('#lc-profile-language', 'es');
         await page.click('[data-testid="save-profile"]');
@@ -168,7 +168,7 @@ describe('the staff app in the agent\'s language, and each chat\'s language in t
         // Back to the browser's language (English here).
         await page.setViewport({ width: 1280, height: 860 });
         await page.click('[data-testid="open-profile"]');
-        await page.waitForSelector('#lc-profile-language');
+        await page.waitForSelector('#lc-profile-language:not([disabled])');      // the profile loaded (a choice made before it would be reset)
         await page.select('#lc-profile-language', '');
         await page.click('[data-testid="save-profile"]');
         await page.waitForFunction(() => document.documentElement.lang === 'en', { timeout: 10000 });

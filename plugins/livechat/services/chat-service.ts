@@ -604,7 +604,8 @@ export class ChatService {
      * Ends an open chat (idempotent). Status: completed once an agent had accepted it, no_interaction when
      * it ended while still waiting, failed_to_respond when nobody accepted in time.
      */
-    async end(organizationId: number, sessionId: string, by: 'agent' | 'customer' | 'system', reason?: string): Promise<ChatSession> {
+    /** `also`: flags written in the same update as the end (archiving an open chat: ended and archived at once). */
+    async end(organizationId: number, sessionId: string, by: 'agent' | 'customer' | 'system', reason?: string, also: { isArchived?: boolean } = {}): Promise<ChatSession> {
         const row = await this.findSession(organizationId, sessionId);
         if (!OPEN_STATUSES.includes(row.status)) {
             return toSession(row);
@@ -616,7 +617,7 @@ export class ChatService {
         const endReason = reason ?? (by === 'agent' ? 'agent_ended' : by === 'customer' ? 'customer_disconnected' : 'failed_to_respond');
         const updated = await ChatSessionModel.query(this.db)
             .where('id', row.id).whereIn('status', OPEN_STATUSES)
-            .patch({ status, endedBy: by, endReason, endedAt: t });
+            .patch({ status, endedBy: by, endReason, endedAt: t, ...also });
         const fresh = await row.$query(this.db);
         if (!updated) {
             return toSession(fresh);
@@ -677,7 +678,8 @@ export class ChatService {
     async setFlags(organizationId: number, sessionId: string, flags: ChatFlags): Promise<ChatSession> {
         let row = await this.findSession(organizationId, sessionId);
         if (flags.isArchived && OPEN_STATUSES.includes(row.status)) {
-            await this.end(organizationId, sessionId, 'agent', 'archived');
+            // One update: nobody told of the end (the agents' lists, History) reads it ended but not yet archived.
+            await this.end(organizationId, sessionId, 'agent', 'archived', { isArchived: true });
             row = await this.findSession(organizationId, sessionId);
         }
         await row.$query(this.db).patch(flags);
