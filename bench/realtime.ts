@@ -335,6 +335,38 @@ function rssOf(pid: number | undefined): number {
     return mb.length && !Number.isNaN(mb[0]) ? mb.reduce((sum, m) => sum + (m || 0), 0) : NaN;
 }
 
+/**
+ * Sends customer messages at `rate` per second, round-robin over `clients` (the next call goes on where the last
+ * stopped), ids from `id`; with `record`, each id's send time goes into `sentAt` (the delivery side takes it out).
+ * Resolves with the number sent once `seconds` worth have gone.
+ */
+function pacedSender(clients: Array<{ client: any; session: string }>, rate: number, sentAt: Map<string, number>) {
+    let next = 0;
+    return (seconds: number, id: (n: number) => string, record: boolean) => new Promise<number>((resolve) => {
+        const total = rate * seconds;
+        const start = performance.now();
+        let count = 0;
+        const timer = setInterval(() => {
+            const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate));
+            while (count < due && clients.length) {
+                const c = clients[next % clients.length];
+                next += 1;
+                const clientMessageId = id(count);
+                if (record) {
+                    sentAt.set(clientMessageId, performance.now());
+                }
+                count += 1;
+                c.client.request({ method: 'POST', path: `/api/chat/session/${c.session}/messages`, payload: { message: `bench message ${clientMessageId}`, clientMessageId } })
+                    .catch(() => {});
+            }
+            if (count >= total) {
+                clearInterval(timer);
+                resolve(count);
+            }
+        }, 10);
+    });
+}
+
 async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
     // PGOPTIONS="-c synchronous_commit=off" takes the disk's fsync out of every commit: a diagnostic, not the product.
     const async = /synchronous_commit\s*=\s*off/.test(process.env.PGOPTIONS ?? '') ? ', synchronous_commit off (diagnostic)' : '';
@@ -388,30 +420,7 @@ async function run(options: Options, twoNodes: boolean): Promise<RunResult> {
 
         // Send at the given rate, round-robin over the customers: first a warm-up (not counted: JIT, pools,
         // the garbage of 10,000 connects), then the measured run.
-        let next = 0;
-        const sendFor = (seconds: number, id: (n: number) => string, record: boolean) => new Promise<number>((resolve) => {
-            const total = options.rate * seconds;
-            const start = performance.now();
-            let count = 0;
-            const timer = setInterval(() => {
-                const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * options.rate));
-                while (count < due && clients.length) {
-                    const c = clients[next % clients.length];
-                    next += 1;
-                    const clientMessageId = id(count);
-                    if (record) {
-                        sentAt.set(clientMessageId, performance.now());
-                    }
-                    count += 1;
-                    c.client.request({ method: 'POST', path: `/api/chat/session/${c.session}/messages`, payload: { message: `bench message ${clientMessageId}`, clientMessageId } })
-                        .catch(() => {});
-                }
-                if (count >= total) {
-                    clearInterval(timer);
-                    resolve(count);
-                }
-            }, 10);
-        });
+        const sendFor = pacedSender(clients, options.rate, sentAt);
         if (options.warmup) {
             await sendFor(options.warmup, (n) => `w${n}`, false);
             await sleep(500);
@@ -572,37 +581,14 @@ async function runFanOut(options: Options, n: number): Promise<FanOutResult> {
         // Interleave the stores (round-robin over the customers of every store in turn).
         clients.sort((a, b) => Number(a.session.slice(6)) - Number(b.session.slice(6)));
         process.stderr.write(`[realtime] connected ${clients.length}/${all.length}\n`);
-        let next = 0;
-        const sendFor = (seconds: number, prefix: string, record: boolean) => new Promise<number>((resolve) => {
-            const total = options.rate * seconds;
-            const start = performance.now();
-            let count = 0;
-            const timer = setInterval(() => {
-                const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * options.rate));
-                while (count < due && clients.length) {
-                    const c = clients[next % clients.length];
-                    next += 1;
-                    const clientMessageId = `${prefix}${count}`;
-                    if (record) {
-                        sentAt.set(clientMessageId, performance.now());
-                    }
-                    count += 1;
-                    c.client.request({ method: 'POST', path: `/api/chat/session/${c.session}/messages`, payload: { message: `bench message ${clientMessageId}`, clientMessageId } })
-                        .catch(() => {});
-                }
-                if (count >= total) {
-                    clearInterval(timer);
-                    resolve(count);
-                }
-            }, 10);
-        });
+        const sendFor = pacedSender(clients, options.rate, sentAt);
         if (options.warmup) {
-            await sendFor(options.warmup, 'w', false);
+            await sendFor(options.warmup, (n) => `w${n}`, false);
             await sleep(500);
         }
         const before = await Promise.all(nodes.map(serverLoopDelay));
         const t0 = performance.now();
-        const sent = await sendFor(options.duration, 'b', true);
+        const sent = await sendFor(options.duration, (n) => `b${n}`, true);
         const sendSeconds = (performance.now() - t0) / 1000;
         const drainUntil = Date.now() + 5000;
         while (sentAt.size && Date.now() < drainUntil) {
