@@ -35,6 +35,9 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
+# shellcheck source=test/smoke-http.sh
+source "$ROOT/test/smoke-http.sh"
+running() { [ "$("${RUN[@]}" inspect -f '{{.State.Running}}' "$NAME" 2>/dev/null)" = true ]; }
 
 fail() {
     echo "FAIL: $*" >&2
@@ -100,21 +103,7 @@ start() {
         -v "$VOLUME:/app/data" -e PORT="$PORT" -e HOST=127.0.0.1 -e JWT_SECRET="$SECRET" -e SEED_DEMO_ON_EMPTY=true -e LOG_LEVEL=warn \
         "$IMAGE" >/dev/null \
         || fail "podman run"
-    for _ in $(seq 1 120); do
-        if curl -fsS -o /dev/null "$BASE/health" 2>/dev/null; then return 0; fi
-        [ "$("${RUN[@]}" inspect -f '{{.State.Running}}' "$NAME" 2>/dev/null)" = true ] || fail "the container exited before answering"
-        sleep 0.5
-    done
-    fail "no answer on $BASE/health within 60 s"
-}
-# check PATH STATUS CONTENT-TYPE-PREFIX
-check() {
-    local out
-    out="$(curl -sS -o "$WORK/body" -w '%{http_code} %{content_type}' "$BASE$1")" || fail "GET $1: no answer"
-    local code="${out%% *}" type="${out#* }"
-    [ "$code" = "$2" ] || fail "GET $1 answered $code, expected $2"
-    case "$type" in "$3"*) ;; *) fail "GET $1 is '$type', expected $3";; esac
-    echo "ok   GET $1 -> $code $type ($(wc -c < "$WORK/body") bytes)"
+    wait_for_health "the container" running
 }
 
 echo "== podman run (volume $VOLUME)"

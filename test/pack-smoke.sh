@@ -19,6 +19,8 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
+# shellcheck source=test/smoke-http.sh
+source "$ROOT/test/smoke-http.sh"
 
 fail() {
     echo "FAIL: $*" >&2
@@ -79,21 +81,9 @@ env -u DATABASE_URL -u DATABASE_SCHEMA -u REDIS_URL -u NODE_ENV -u JWT_SECRET -u
     setsid npx --no loyalty-chat serve --port "$PORT" --host 127.0.0.1 > "$WORK/serve.log" 2>&1 < /dev/null &
 SERVER_PID=$!
 BASE="http://127.0.0.1:$PORT"
-for _ in $(seq 1 120); do
-    if curl -fsS -o /dev/null "$BASE/health" 2>/dev/null; then break; fi
-    kill -0 "$SERVER_PID" 2>/dev/null || fail "serve exited before answering"
-    sleep 0.5
-done
+serving() { kill -0 "$SERVER_PID" 2>/dev/null; }
+wait_for_health serve serving
 
-# check PATH STATUS CONTENT-TYPE-PREFIX
-check() {
-    local out
-    out="$(curl -sS -o "$WORK/body" -w '%{http_code} %{content_type}' "$BASE$1")" || fail "GET $1: no answer"
-    local code="${out%% *}" type="${out#* }"
-    [ "$code" = "$2" ] || fail "GET $1 answered $code, expected $2"
-    case "$type" in "$3"*) ;; *) fail "GET $1 is '$type', expected $3";; esac
-    echo "ok   GET $1 -> $code $type ($(wc -c < "$WORK/body") bytes)"
-}
 check /health 200 application/json
 grep -q '"status":"ok"' "$WORK/body" || fail "/health does not say ok: $(cat "$WORK/body")"
 check / 200 text/html
