@@ -55,6 +55,8 @@ export const settings = {
     AI_QUESTIONS_PER_STORE_DAY: Joi.number().integer().min(1).max(100000000).default(5000),
     // Fractions are allowed so tests can use short values.
     AI_RESOLVED_AFTER_MINUTES: Joi.number().min(0.001).max(10080).default(10),
+    AI_MEANINGS: Joi.string<'on' | 'off'>().valid('on', 'off').default('on'),
+    AI_MEANINGS_WAIT_MS: Joi.number().integer().min(0).max(600000).default(2000),
     // Fractions are allowed so tests can use short values.
     CUSTOMER_VERIFIED_MINUTES: Joi.number().min(0.001).max(240).default(30),
     CHAT_WAIT_TIMEOUT_SECONDS: Joi.number().integer().min(10).max(86400).default(600),
@@ -397,7 +399,11 @@ function toConfig(v: Settings, derived: { dataDir: string; database: DatabaseSet
             questionsPerStoreHour: v.AI_QUESTIONS_PER_STORE_HOUR,
             questionsPerStoreDay: v.AI_QUESTIONS_PER_STORE_DAY,
             /** An AI answer whose customer asked nothing more this long (and was not handed off) is resolved. */
-            resolvedAfterMinutes: v.AI_RESOLVED_AFTER_MINUTES
+            resolvedAfterMinutes: v.AI_RESOLVED_AFTER_MINUTES,
+            /** Whole-sentence meanings for the built-in retrieval (plugins/ai/services/meanings.ts); off: words alone. */
+            meanings: v.AI_MEANINGS === 'on',
+            /** How long a question waits for its store's changed sources to be encoded before it is read by words alone. */
+            meaningsWaitMs: v.AI_MEANINGS_WAIT_MS
         },
         chat: { waitTimeoutSeconds: v.CHAT_WAIT_TIMEOUT_SECONDS, maxMessageLength: v.CHAT_MAX_MESSAGE_LENGTH,
             disconnectGraceSeconds: v.CHAT_DISCONNECT_GRACE_SECONDS, abandonSeconds: v.CHAT_ABANDON_SECONDS,

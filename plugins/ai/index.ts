@@ -16,6 +16,7 @@ import { withCodes } from '../../core/http/errors';
 import { AI_ERRORS, AiService, KnowledgeInput, knowledgeCreateSchema, knowledgeFields, knowledgeUpdateSchema } from './services/ai-service';
 import { BuiltinProvider } from './providers/builtin';
 import { OpenAiProvider } from './providers/openai';
+import { sharedMeanings } from './services/meanings';
 import { AiBudget } from './services/budget';
 import { aiPersonalData } from './services/personal-data';
 
@@ -94,11 +95,17 @@ const feature: FeaturePlugin = {
             const { config, db, log } = server.app;
             const provider = config.ai.provider === 'openai' ? new OpenAiProvider(config.ai.openai, log) : new BuiltinProvider();
             const budget = new AiBudget(server.app, { perHour: config.ai.questionsPerStoreHour, perDay: config.ai.questionsPerStoreDay }, log);
-            const service = new AiService({ db, log, provider, services: () => server.app.services, budget, resolvedAfterMs: config.ai.resolvedAfterMinutes * 60_000 });
+            const meanings = config.ai.meanings ? sharedMeanings() : null;
+            const service = new AiService({
+                db, log, provider, services: () => server.app.services, budget, resolvedAfterMs: config.ai.resolvedAfterMinutes * 60_000,
+                meanings, meaningsWaitMs: config.ai.meaningsWaitMs
+            });
             provide(server, 'ai', service);
             server.app.personalData.register(aiPersonalData);
             let sweep: NodeJS.Timeout | null = null;
             server.ext('onPostStart', () => {
+                // The sentence encoder loads in the background (about 0.4 s, once per process), not at the first question.
+                meanings?.prepare(['hello']).catch((err: Error) => log.warn({ err: err.message }, 'AI agent: sentence meanings unavailable, answering by words'));
                 sweep = setInterval(() => {
                     service.sweepTriage().catch((err) => log.warn({ err: (err as Error).message }, 'AI triage sweep failed'));
                 }, Math.min(TRIAGE_SWEEP_MS, service.resolvedAfterMs));

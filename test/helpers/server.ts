@@ -51,6 +51,8 @@ export async function startTestServer(options: { env?: Record<string, string>; l
             JWT_SECRET: Crypto.randomBytes(32).toString('hex'),
             SEED_DEMO_ON_EMPTY: 'false',
             PASSWORD_HASH_COST: 'test',
+            // A question waits for its store's sentence meanings however slow the machine (production: 2 s, then words alone).
+            AI_MEANINGS_WAIT_MS: '120000',
             REDIS_PREFIX: `lct${id}`
         };
         if (usingPostgres) {

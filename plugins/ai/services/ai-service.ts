@@ -19,6 +19,7 @@ import type { AiBudget } from './budget';
 import { AI_BUDGET_CODE, AI_BUDGET_TEXT } from './budget';
 import { intentOf } from './intents';
 import { retrieveInContext } from './follow-up';
+import type { Meanings } from './meanings';
 import { aiText } from '../texts';
 import { matchLanguage, SHIPPED_LANGUAGES } from '../../../core/shared/languages';
 import { detectLanguage, RETRIEVAL_LANGUAGES, RetrievalLanguage } from './language';
@@ -186,6 +187,8 @@ export interface StoreIndexes {
 
 interface CachedIndex extends StoreIndexes {
     fingerprint: string;
+    /** Settles once the sources' meanings are encoded (true) or could not be (false). */
+    ready: Promise<boolean>;
 }
 
 export interface AiServiceDeps {
@@ -198,6 +201,13 @@ export interface AiServiceDeps {
     budget?: AiBudget;
     /** AI_RESOLVED_AFTER_MINUTES: an answer whose session asked nothing more this long is resolved (default 10). */
     resolvedAfterMs?: number;
+    /** Whole-sentence meanings (meanings.ts; AI_MEANINGS); none: the agent reads words alone. */
+    meanings?: Meanings | null;
+    /**
+     * AI_MEANINGS_WAIT_MS: how long a question waits for its store's sources to be encoded after they changed (a store of
+     * 1,000 entries takes about a minute once); past it the question is read by its words, and the encoding goes on.
+     */
+    meaningsWaitMs?: number;
 }
 
 /** What staff may answer about the AI history (issue 23). */
@@ -294,7 +304,7 @@ export class AiService implements KnowledgeRetrieval {
      * entries (count, newest update, id sum) plus the active questions and the store name, so every node sees
      * an edit at its next question.
      */
-    async indexFor(organizationId: number): Promise<StoreIndexes & { storeName: string }> {
+    async indexFor(organizationId: number): Promise<StoreIndexes & { storeName: string; ready: Promise<boolean> }> {
         const services = this.deps.services();
         const [agg, questions, organization] = await Promise.all([
             this.knowledge(organizationId).where('is_active', true)
@@ -309,26 +319,53 @@ export class AiService implements KnowledgeRetrieval {
         ])).digest('hex');
         const cached = this.indexes.get(organizationId);
         if (cached && cached.fingerprint === fingerprint) {
-            return { index: cached.index, byLang: cached.byLang, defaultLang: cached.defaultLang, storeName };
+            return { index: cached.index, byLang: cached.byLang, defaultLang: cached.defaultLang, storeName, ready: cached.ready };
         }
         const knowledge = await this.listKnowledge(organizationId, { activeOnly: true });
         const domain = organization?.domain ?? null;
         const groups = sourcesByLanguage(knowledge, questions, { storeName, domain, defaultLang });
         const byLang = new Map<string, KnowledgeIndex>();
+        const options = { meanings: this.deps.meanings ?? null };
         let index: KnowledgeIndex;
         if (groups.size === 1) {
             // One language (most stores): one index serves everyone.
-            index = new KnowledgeIndex(groups.get(defaultLang) ?? []);
+            index = new KnowledgeIndex(groups.get(defaultLang) ?? [], options);
             byLang.set(defaultLang, index);
         }
         else {
-            index = new KnowledgeIndex(answerSources(knowledge, questions, { storeName, domain, lang: defaultLang }));
+            index = new KnowledgeIndex(answerSources(knowledge, questions, { storeName, domain, lang: defaultLang }), options);
             for (const [lang, sources] of groups) {
-                byLang.set(lang, new KnowledgeIndex(sources));
+                byLang.set(lang, new KnowledgeIndex(sources, options));
             }
         }
-        this.indexes.set(organizationId, { fingerprint, index, byLang, defaultLang });
-        return { index, byLang, defaultLang, storeName };
+        // The sources' meanings are encoded in the background (unchanged texts are known already); questions wait a while for them.
+        const meanings = this.deps.meanings;
+        const ready = meanings
+            ? meanings.prepare([index, ...byLang.values()].flatMap((i) => i.meaningTexts())).then(() => true, (err: Error) => {
+                this.deps.log.warn({ err: err.message }, 'AI agent: sentence meanings unavailable, answering by words');
+                return false;
+            })
+            : Promise.resolve(false);
+        this.indexes.set(organizationId, { fingerprint, index, byLang, defaultLang, ready });
+        return { index, byLang, defaultLang, storeName, ready };
+    }
+
+    /** Before the indexes read a question: its store's sources encoded (or AI_MEANINGS_WAIT_MS passed) and the question's meaning encoded. */
+    private async encodeQuestion(ready: Promise<boolean>, indexes: readonly KnowledgeIndex[], question: string): Promise<void> {
+        const meanings = this.deps.meanings;
+        if (!meanings) {
+            return;
+        }
+        let timer: NodeJS.Timeout | undefined;
+        const waited = await Promise.race([ready, new Promise<boolean>((resolve) => {
+            timer = setTimeout(() => resolve(false), this.deps.meaningsWaitMs ?? 2000);
+        })]);
+        clearTimeout(timer);
+        if (!waited) {
+            return;
+        }
+        const texts = indexes.map((index) => index.meaningText(question)).filter((t): t is string => t !== null);
+        await meanings.prepare(texts).catch((err: Error) => this.deps.log.warn({ err: err.message }, 'AI agent: a question could not be encoded'));
     }
 
     /**
@@ -339,7 +376,9 @@ export class AiService implements KnowledgeRetrieval {
         if (!await this.isEnabled(organizationId)) {
             return null;
         }
-        return knowledgeMatch((await this.indexFor(organizationId)).index, text);
+        const { index, ready } = await this.indexFor(organizationId);
+        await this.encodeQuestion(ready, [index], text);
+        return knowledgeMatch(index, text);
     }
 
     // ---- the agent ----------------------------------------------------------------------------------
@@ -375,12 +414,14 @@ export class AiService implements KnowledgeRetrieval {
      * Without a customer language (staff's test): every source at once.
      */
     private async retrieveInLanguage(organizationId: number, question: string, history: AiTurn[], lang: string | null | undefined) {
-        const { index, byLang, defaultLang, storeName } = await this.indexFor(organizationId);
+        const { index, byLang, defaultLang, storeName, ready } = await this.indexFor(organizationId);
         if (lang === undefined) {
+            await this.encodeQuestion(ready, [index], question);
             return { retrieval: retrieveInContext(index, question, history).retrieval, storeName, replyLang: defaultLang };
         }
         const customer = matchLanguage(lang, [...byLang.keys(), ...SHIPPED_LANGUAGES]);
         const order = [...new Set([customer, questionLanguage(question), defaultLang].filter((l): l is string => !!l && byLang.has(l)))];
+        await this.encodeQuestion(ready, [...order.map((l) => byLang.get(l) as KnowledgeIndex), ...(order.length ? [] : [index])], question);
         let first: RetrievalResult | null = null;
         for (const l of order) {
             // A follow-up ("and to Canada?") is read with the session's last question (follow-up.ts).

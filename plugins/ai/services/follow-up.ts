@@ -30,23 +30,35 @@ export interface ContextualRetrieval {
  */
 export function retrieveInContext(index: KnowledgeIndex, question: string, history: readonly AiTurn[], now = Date.now()): ContextualRetrieval {
     const alone = index.query(question);
-    const last = history[history.length - 1];
-    if (!last || intentOf(last.question) || !looksLikeFollowUp(question, alone.terms)) {
+    const context = followUpContext(index, question, history, now, alone.terms);
+    if (context === null) {
         return { retrieval: alone, context: null };
-    }
-    const at = last.createdAt ? Date.parse(last.createdAt) : NaN;
-    if (Number.isFinite(at) && now - at > FOLLOW_UP_WITHIN_MS) {
-        return { retrieval: alone, context: null };
-    }
-    // The last question may itself have been a follow-up ("and how much is it?"): read it with the one before.
-    let context = last.question;
-    const before = history[history.length - 2];
-    if (before && !intentOf(before.question) && looksLikeFollowUp(last.question, index.query(last.question).terms)) {
-        context = `${before.question} ${last.question}`;
     }
     const together = index.query(question, 3, context);
     if (together.confidence >= ABSTAIN_BELOW && together.confidence >= alone.confidence - FOLLOW_UP_MARGIN) {
         return { retrieval: together, context };
     }
     return { retrieval: alone, context: null };
+}
+
+/**
+ * The earlier question(s) a question would be read with when it looks like a follow-up of the session's last one, or
+ * null.
+ */
+export function followUpContext(index: KnowledgeIndex, question: string, history: readonly AiTurn[], now = Date.now(),
+    terms: readonly string[] = index.terms(question)): string | null {
+    const last = history[history.length - 1];
+    if (!last || intentOf(last.question) || !looksLikeFollowUp(question, terms)) {
+        return null;
+    }
+    const at = last.createdAt ? Date.parse(last.createdAt) : NaN;
+    if (Number.isFinite(at) && now - at > FOLLOW_UP_WITHIN_MS) {
+        return null;
+    }
+    // The last question may itself have been a follow-up ("and how much is it?"): read it with the one before.
+    const before = history[history.length - 2];
+    if (before && !intentOf(before.question) && looksLikeFollowUp(last.question, index.terms(last.question))) {
+        return `${before.question} ${last.question}`;
+    }
+    return last.question;
 }

@@ -1,0 +1,151 @@
+import { expect } from 'chai';
+import { ABSTAIN_BELOW, KnowledgeIndex } from '../../plugins/ai/services/retrieval';
+import type { AnswerSource } from '../../plugins/ai/services/retrieval';
+import { Meanings, SentenceEncoder, sharedMeanings, sourceTexts } from '../../plugins/ai/services/meanings';
+import { retrieveInContext } from '../../plugins/ai/services/follow-up';
+import {
+    demoSources, evaluate, evaluateHeldOut, heldOutSources, loadEvalSet, loadFollowUps, loadHeldOut, loadTuningExtra, loadTuningStores, prepareEvaluation
+} from '../../bench/ai-eval';
+
+/** An encoder that counts what it is asked and gives each text a vector of its own (the cache's behaviour, not meaning). */
+function countingEncoder(): SentenceEncoder & { calls: string[][] } {
+    const calls: string[][] = [];
+    return {
+        calls,
+        async encode(texts) {
+            calls.push(texts);
+            await new Promise((resolve) => setImmediate(resolve));
+            return texts.map((t) => Float32Array.from([t.length, 1]));
+        }
+    };
+}
+
+describe('AI agent: whole-sentence meaning (the shipped Universal Sentence Encoder lite)', function () {
+    const meanings = sharedMeanings();
+
+    before(async function () {
+        // The shipped encoder on every source and question of the sets: about 10 s on one core.
+        this.timeout(180_000);
+        await prepareEvaluation(meanings);
+    });
+
+    it('loads the weights from the installed package and encodes a sentence to a unit vector of 512 dimensions', () => {
+        const v = meanings.get(new KnowledgeIndex(demoSources(), { meanings }).meaningText('Do you ship to Canada?') ?? '');
+        expect(v).to.be.instanceOf(Float32Array);
+        expect(v?.length).to.equal(512);
+        expect(Math.sqrt((v as Float32Array).reduce((s, x) => s + x * x, 0))).to.be.closeTo(1, 1e-4);
+    });
+
+    // The issue's goals are 90 % and 90 %; these floors are the measured shares (bench/RESULTS.md), so that a regression fails.
+    it('answers at least 63 % of the held-out questions from the right entry and abstains on at least 90 % of the others, more than by words alone', () => {
+        const held = loadHeldOut();
+        const r = evaluateHeldOut(held, { meanings });
+        expect(r.answeredRight / r.answerable).to.be.at.least(0.63);
+        expect(r.abstained / r.unanswerable).to.be.at.least(0.9);
+        const words = evaluateHeldOut(held);
+        expect(r.answeredRight).to.be.above(words.answeredRight);
+        expect(r.abstained).to.be.at.least(words.abstained);
+    });
+
+    it('keeps the tuning sets\' shares (demo 85 % / 90 %, third set 67 % / 85 %, electronics 75 % / 90 %)', () => {
+        const demo = evaluate(new KnowledgeIndex(demoSources(), { meanings }), loadEvalSet());
+        expect(demo.answeredRight / demo.answerable, demo.failures.join('\n')).to.be.at.least(0.85);
+        expect(demo.abstained / demo.unanswerable, demo.failures.join('\n')).to.be.at.least(0.9);
+        const third = evaluateHeldOut(loadTuningStores(), { meanings });
+        expect(third.answeredRight / third.answerable, third.failures.join('\n')).to.be.at.least(0.67);
+        expect(third.abstained / third.unanswerable, third.failures.join('\n')).to.be.at.least(0.85);
+        const extra = evaluateHeldOut(loadTuningExtra(), { meanings });
+        expect(extra.answeredRight / extra.answerable, extra.failures.join('\n')).to.be.at.least(0.75);
+        expect(extra.abstained / extra.unanswerable, extra.failures.join('\n')).to.be.at.least(0.9);
+    });
+
+    it('answers every follow-up pair in context, and a change of subject from the new subject', () => {
+        const indexes: Record<string, KnowledgeIndex> = {
+            demo: new KnowledgeIndex(demoSources(), { meanings }), voltage: new KnowledgeIndex(heldOutSources(loadTuningExtra(), 'voltage'), { meanings })
+        };
+        const missed: string[] = [];
+        for (const p of loadFollowUps()) {
+            const want = Array.isArray(p.expect) ? p.expect : [p.expect];
+            const { retrieval } = retrieveInContext(indexes[p.store], p.followUp, [{ question: p.first, answer: '', fallbackAction: null, createdAt: new Date().toISOString() }]);
+            const got = retrieval.confidence >= ABSTAIN_BELOW ? retrieval.hits[0]?.source.title ?? null : null;
+            if (!want.includes(got ?? '')) {
+                missed.push(`${p.first} / ${p.followUp}: ${got}`);
+            }
+        }
+        expect(missed).to.deep.equal([]);
+    });
+
+    it('finds by meaning an entry the question shares no word with, and says how close it is', async () => {
+        const sources: AnswerSource[] = [
+            { key: 'knowledge:1', kind: 'knowledge', id: 1, title: 'Lost cards', text: 'If your membership card is stolen, call us and we block it and send a new one.', answer: 'Call us.' },
+            { key: 'knowledge:2', kind: 'knowledge', id: 2, title: 'Parking', text: 'Free parking behind the building for two hours.', answer: 'Behind the building.' },
+            { key: 'knowledge:3', kind: 'knowledge', id: 3, title: 'Gift wrapping', text: 'We wrap presents at the till for one dollar.', answer: 'One dollar.' }
+        ];
+        const index = new KnowledgeIndex(sources, { meanings });
+        const question = 'someone took my wallet with the loyalty thing in it, what now?';
+        await meanings.prepare([...index.meaningTexts(), index.meaningText(question) ?? '']);
+        const r = index.query(question);
+        expect(r.hits[0]?.source.title).to.equal('Lost cards');
+        expect(r.hits[0]?.signals?.meaning).to.be.a('number');
+        expect(r.hits[0]?.signals?.meaning).to.be.above(r.hits[1]?.signals?.meaning ?? 1);
+    });
+
+    it('reads a question by its words alone while the store\'s sources are not all encoded', async () => {
+        const sources = demoSources();
+        const fresh = new Meanings(countingEncoder());
+        const index = new KnowledgeIndex(sources, { meanings: fresh });
+        const words = new KnowledgeIndex(sources);
+        const question = 'Can I return shoes I bought last week?';
+        await fresh.prepare([index.meaningText(question) ?? '', ...index.meaningTexts().slice(1)]);
+        expect(index.query(question)).to.deep.equal(words.query(question));
+        await fresh.prepare(index.meaningTexts());
+        expect(index.query(question).hits[0]?.signals?.meaning).to.be.a('number');
+    });
+
+    it('keeps the English figures with Spanish entries indexed beside them, and a Spanish question\'s answer', async () => {
+        const held = loadHeldOut();
+        const mixedSources = [...heldOutSources(held, 'demo'), ...heldOutSources(held, 'sol').map((s) => ({ ...s, key: `es-${s.key}` }))];
+        const mixed = new KnowledgeIndex(mixedSources, { meanings });
+        await meanings.prepare(mixed.meaningTexts());
+        const alone = evaluate(new KnowledgeIndex(demoSources(), { meanings }), loadEvalSet());
+        const beside = evaluate(mixed, loadEvalSet());
+        expect(beside.answeredRight, beside.failures.join('\n')).to.be.at.least(alone.answeredRight - 1);
+        expect(beside.abstained, beside.failures.join('\n')).to.be.at.least(alone.abstained - 1);
+        const spanish = '¿Cuánto tarda el envío?';
+        expect(mixed.query(spanish)).to.deep.equal(new KnowledgeIndex(mixedSources).query(spanish));
+    });
+
+    it('does not compare by meaning a question it does not read in English', async () => {
+        const index = new KnowledgeIndex(heldOutSources(loadHeldOut(), 'sol'), { meanings });
+        expect(index.meaningText('¿Cuánto tarda el envío de mi pedido?')).to.equal(null);
+        expect(index.meaningTexts()).to.deep.equal([]);
+    });
+
+    describe('the cache of meanings', () => {
+        it('encodes each text once, even when two callers ask for it at a time, in batches', async () => {
+            const encoder = countingEncoder();
+            const cache = new Meanings(encoder);
+            const texts = Array.from({ length: 40 }, (_, i) => `text ${i}`);
+            await Promise.all([cache.prepare(texts), cache.prepare(texts.slice(10, 30)), cache.prepare(['text 3'])]);
+            expect(encoder.calls.flat().sort()).to.deep.equal([...texts].sort());
+            expect(Math.max(...encoder.calls.map((c) => c.length))).to.be.at.most(16);
+            await cache.prepare(texts);
+            expect(encoder.calls.flat()).to.have.length(40);
+        });
+
+        it('forgets the least recently used text past its capacity', async () => {
+            const cache = new Meanings(countingEncoder(), 3);
+            await cache.prepare(['a', 'b', 'c']);
+            cache.get('a');
+            await cache.prepare(['d']);
+            expect(['a', 'b', 'c', 'd'].filter((t) => cache.has(t))).to.deep.equal(['a', 'c', 'd']);
+        });
+
+        it('splits a source into its title, its whole text and each sentence', () => {
+            expect(sourceTexts('Returns', 'Return within 30 days.  Keep the receipt! Sale items: final.')).to.deep.equal({
+                title: 'Returns', whole: 'Returns. Return within 30 days. Keep the receipt! Sale items: final.',
+                sentences: ['Return within 30 days.', 'Keep the receipt!', 'Sale items: final.']
+            });
+        });
+    });
+});
