@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ABSTAIN_BELOW, KnowledgeIndex } from '../../plugins/ai/services/retrieval';
 import type { AnswerSource } from '../../plugins/ai/services/retrieval';
-import { Meanings, SentenceEncoder, sharedMeanings, sourceTexts } from '../../plugins/ai/services/meanings';
+import { dot, Meanings, MeaningMatrix, SentenceEncoder, sharedMeanings, sourceTexts } from '../../plugins/ai/services/meanings';
 import { retrieveInContext } from '../../plugins/ai/services/follow-up';
 import {
     demoSources, evaluate, evaluateHeldOut, heldOutSources, loadEvalSet, loadFollowUps, loadHeldOut, loadTuningExtra, loadTuningStores, prepareEvaluation
@@ -139,6 +139,23 @@ describe('AI agent: whole-sentence meaning (the shipped Universal Sentence Encod
             cache.get('a');
             await cache.prepare(['d']);
             expect(['a', 'b', 'c', 'd'].filter((t) => cache.has(t))).to.deep.equal(['a', 'c', 'd']);
+        });
+
+        it('finds the closest vector of each group as the plain dot product does (dimensions not a multiple of 4 too)', () => {
+            for (const dims of [512, 7]) {
+                const random = () => Float32Array.from({ length: dims }, () => Math.random() - 0.5);
+                const groups = [[random(), random(), random()], [], [random()], [random(), random()]];
+                const q = random();
+                const closest = new MeaningMatrix(groups, dims).closest(q);
+                groups.forEach((g, n) => {
+                    if (g.length) {
+                        expect(closest[n]).to.be.closeTo(Math.max(...g.map((v) => dot(q, v))), 1e-4);
+                    }
+                    else {
+                        expect(closest[n]).to.equal(-Infinity);
+                    }
+                });
+            }
         });
 
         it('splits a source into its title, its whole text and each sentence', () => {

@@ -3,7 +3,7 @@ import { processTerm, tokenize } from './text';
 import { detectLanguage, foreignTerms, RetrievalLanguage, words as anyWords } from './language';
 import { cosine, englishSenses, englishVectors, WordSenses, WordVectors } from './vectors';
 import { closest } from './typos';
-import { dot, Meanings, sourceTexts } from './meanings';
+import { Meanings, MeaningMatrix, sourceTexts } from './meanings';
 
 /** One thing the agent can answer from: a knowledge entry, a pre-made question, or the store's information. */
 export interface AnswerSource {
@@ -127,6 +127,8 @@ export const MEANING_DECISIVE = 0.55;
  * and staff who edit the entry expect its answer.
  */
 export const KNOWLEDGE_FIRST = 0.2;
+/** With meanings, the sources no question word matches that are read further: the closest in meaning, this many. */
+export const MEANING_CANDIDATES = 20;
 
 export interface IndexOptions {
     /** The English word vectors (default: the shipped ones); null: lexical retrieval only (BM25, stemming, typos). */
@@ -169,11 +171,10 @@ export interface IndexOptions {
     meaningDecisive?: number;
 }
 
-/** A source's encoded texts (meanings.ts). */
-interface SourceMeaning {
-    title: Float32Array;
-    whole: Float32Array;
-    sentences: Float32Array[];
+/** The English sources' encoded texts (meanings.ts): each source's title, whole text and sentences, one group each. */
+interface SourceMeanings {
+    entries: Indexed[];
+    matrix: MeaningMatrix;
 }
 
 /** One content word of a question: the word (spelling fixed), its term, and its weight. */
@@ -264,7 +265,7 @@ export class KnowledgeIndex {
     private readonly meaningMargin: number;
     private readonly meaningDecisive: number;
     /** The English sources' encoded texts, once every one of them is encoded (null before). */
-    private sourceMeanings: Map<Indexed, SourceMeaning> | null = null;
+    private sourceMeanings: SourceMeanings | null = null;
     readonly size: number;
 
     constructor(sources: readonly AnswerSource[], options: IndexOptions = {}) {
@@ -392,26 +393,26 @@ export class KnowledgeIndex {
     }
 
     /** The English sources' meanings, once all are encoded; null while some are not (the question is then read by its words alone). */
-    private resolveMeanings(): Map<Indexed, SourceMeaning> | null {
+    private resolveMeanings(): SourceMeanings | null {
         if (this.sourceMeanings || !this.meanings) {
             return this.sourceMeanings;
         }
-        const resolved = new Map<Indexed, SourceMeaning>();
+        const entries: Indexed[] = [];
+        const groups: Float32Array[][] = [];
         for (const entry of this.entries) {
             if (entry.language !== 'en') {
                 continue;
             }
             const t = sourceTexts(entry.source.title, entry.source.text);
-            const title = this.meanings.get(t.title);
-            const whole = this.meanings.get(t.whole);
-            const sentences = t.sentences.map((s) => this.meanings?.get(s));
-            if (!title || !whole || sentences.some((v) => !v)) {
+            const vectors = [t.title, t.whole, ...t.sentences].map((text) => this.meanings?.get(text));
+            if (vectors.some((v) => !v)) {
                 return null;
             }
-            resolved.set(entry, { title, whole, sentences: sentences as Float32Array[] });
+            entries.push(entry);
+            groups.push(vectors as Float32Array[]);
         }
-        this.sourceMeanings = resolved;
-        return resolved;
+        this.sourceMeanings = { entries, matrix: new MeaningMatrix(groups) };
+        return this.sourceMeanings;
     }
 
     /** The idf-weighted mean vector of some words (unit length), or null when none has a vector. */
@@ -582,7 +583,8 @@ export class KnowledgeIndex {
             const found = new Set(result.queryTerms);
             const row = slot(entry);
             qTerms.forEach((t, i) => {
-                if (found.has(t)) {
+                // A near spelling of a word the vocabulary knows is another word, not a typo of it ("weather", "leather").
+                if (found.has(t) && (entry.terms.has(t) || !(language === 'en' && this.vectors?.has(words[i].word)))) {
                     row[i] = 1;
                 }
             });
@@ -684,8 +686,12 @@ export class KnowledgeIndex {
         const meaningText = language === 'en' && !context ? this.meaningText(question) : null;
         const questionMeaning = meaningText ? this.meanings?.get(meaningText) : undefined;
         const sourceMeanings = questionMeaning ? this.resolveMeanings() : null;
-        if (sourceMeanings) {
-            for (const entry of sourceMeanings.keys()) {
+        const closeness = new Map<Indexed, number>();
+        if (sourceMeanings && questionMeaning) {
+            const closest = sourceMeanings.matrix.closest(questionMeaning);
+            sourceMeanings.entries.forEach((entry, n) => closeness.set(entry, closest[n]));
+            const unmatched = [...closeness.entries()].filter(([entry]) => !match.has(entry)).sort((x, y) => y[1] - x[1]);
+            for (const [entry] of unmatched.slice(0, MEANING_CANDIDATES)) {
                 slot(entry);
             }
         }
@@ -727,9 +733,8 @@ export class KnowledgeIndex {
             const lexicalCoverage = total ? row.reduce((sum, m, i) => sum + (m === 1 ? weights[i] : 0), 0) / total : 0;
             const missing = total ? Math.max(0, ...row.map((m, i) => (i < own ? weights[i] * (1 - m) / total : 0))) : 0;
             const signals: RetrievalSignals = { coverage, lexicalCoverage, titleCoverage, missing, bm25: bm25.get(entry) ?? 0, words: own };
-            const sm = sourceMeanings?.get(entry);
-            if (sm && questionMeaning) {
-                const close = Math.max(dot(questionMeaning, sm.title), dot(questionMeaning, sm.whole), ...sm.sentences.map((v) => dot(questionMeaning, v)));
+            const close = closeness.get(entry);
+            if (close !== undefined) {
                 signals.wordsConfidence = confidence;
                 signals.meaning = close;
                 confidence = (1 - this.meaningWeight) * confidence + this.meaningWeight * Math.max(0, (close - this.meaningFloor) / (1 - this.meaningFloor));
