@@ -104,14 +104,13 @@ const feature: FeaturePlugin = {
             server.app.personalData.register(aiPersonalData);
             let sweep: NodeJS.Timeout | null = null;
             server.ext('onPostStart', () => {
-                // The sentence encoder loads in the background (about 0.4 s, once per process), not at the first question.
-                meanings?.prepare(['hello']).catch((err: Error) => log.warn({ err: err.message }, 'AI agent: sentence meanings unavailable, answering by words'));
                 sweep = setInterval(() => {
                     service.sweepTriage().catch((err) => log.warn({ err: (err as Error).message }, 'AI triage sweep failed'));
                 }, Math.min(TRIAGE_SWEEP_MS, service.resolvedAfterMs));
                 sweep.unref();
             });
             server.ext('onPreStop', () => {
+                service.stop();
                 if (sweep) {
                     clearInterval(sweep);
                 }

@@ -45,7 +45,7 @@ describe('the AI agent screens in a browser', function () {
     }
 
     before(async () => {
-        t = await startTestServer({ listen: true });
+        t = await startTestServer({ listen: true, env: { AI_MEANINGS: 'on' } });
         shop = await createTenant(t.server, 'aishop');
         await t.server.app.services.questions.addDefaults(shop.organization.id);
         for (const entry of DEMO_KNOWLEDGE) {

@@ -53,6 +53,7 @@ describe('the widget AI step in a browser on a merchant page (issue 13)', functi
     before(async () => {
         ({ t, shop, merchant, browser, agent } = await startMerchantWidget('aiw', {
             knowledge: true,
+            env: { AI_MEANINGS: 'on' },
             prepare: async (server, store) => {
                 await server.server.app.services.questions.addDefaults(store.organization.id);
                 expect(await server.server.app.services.ai.isEnabled(store.organization.id)).to.equal(true);

@@ -38,7 +38,7 @@ describe('the widget\'s conversation model in a browser (issue 23)', function ()
     }
 
     before(async () => {
-        ({ t, shop, merchant, browser, agent } = await startMerchantWidget('conv', { knowledge: true }));
+        ({ t, shop, merchant, browser, agent } = await startMerchantWidget('conv', { knowledge: true, env: { AI_MEANINGS: 'on' } }));
     });
     after(() => stopMerchantWidget({ t, merchant, browser, agent }));
 

@@ -26,11 +26,11 @@ export const ALEX: [string, string, string, string, number] = ['+15555550100', '
  * `strictCsp`), a browser and the store's agent socket.
  */
 export async function startMerchantWidget(subdomain: string, options: {
-    knowledge?: boolean; strictCsp?: boolean; css?: string; prepare?: (t: TestServer, shop: Tenant) => Promise<void>;
+    knowledge?: boolean; strictCsp?: boolean; css?: string; prepare?: (t: TestServer, shop: Tenant) => Promise<void>; env?: Record<string, string>;
 } = {}): Promise<MerchantWidget> {
     const w: Partial<MerchantWidget> = {};
     try {
-        const t = w.t = await startTestServer({ listen: true });
+        const t = w.t = await startTestServer({ listen: true, env: options.env });
         const shop = w.shop = await createTenant(t.server, subdomain, 'localhost');
         if (options.knowledge) {
             for (const entry of DEMO_KNOWLEDGE) {

@@ -51,7 +51,10 @@ export async function startTestServer(options: { env?: Record<string, string>; l
             JWT_SECRET: Crypto.randomBytes(32).toString('hex'),
             SEED_DEMO_ON_EMPTY: 'false',
             PASSWORD_HASH_COST: 'test',
-            // A question waits for its store's sentence meanings however slow the machine (production: 2 s, then words alone).
+            // Sentence meanings are on in production; here only the files about the agent turn them on (AI_MEANINGS: 'on'):
+            // encoding a store's texts takes CPU that the other files' browsers would wait for. With them, a question waits
+            // for its store's meanings however slow the machine (production: 2 s, then words alone).
+            AI_MEANINGS: 'off',
             AI_MEANINGS_WAIT_MS: '120000',
             REDIS_PREFIX: `lct${id}`
         };

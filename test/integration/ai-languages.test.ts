@@ -32,7 +32,7 @@ describe('the AI agent in the customer\'s language (issue 27)', function () {
     };
 
     before(async () => {
-        t = await startTestServer({ listen: true });
+        t = await startTestServer({ listen: true, env: { AI_MEANINGS: 'on' } });
         server = t.server;
         a = await createTenant(server, 'ailang');
         const create = async (payload: Record<string, unknown>) => {

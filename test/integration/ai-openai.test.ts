@@ -26,7 +26,7 @@ describe('the AI agent with AI_PROVIDER=openai (a local fake chat/completions se
 
     before(async () => {
         fake = await startFakeOpenAi();
-        t = await startTestServer({ listen: true, env: { AI_PROVIDER: 'openai', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test-key', OPENAI_MODEL: 'llama3.1:8b', OPENAI_TIMEOUT_MS: '2000', OPENAI_MAX_TOOL_ROUNDS: '2' } });
+        t = await startTestServer({ listen: true, env: { AI_MEANINGS: 'on', AI_PROVIDER: 'openai', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test-key', OPENAI_MODEL: 'llama3.1:8b', OPENAI_TIMEOUT_MS: '2000', OPENAI_MAX_TOOL_ROUNDS: '2' } });
         server = t.server;
         a = await createTenant(server, 'oai');
         await server.app.services.ai.createKnowledge(a.organization.id, { title: 'Store hours', content: 'Open Monday-Saturday 9AM-8PM and Sunday 10AM-6PM.' });

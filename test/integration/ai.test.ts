@@ -34,7 +34,7 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
     }
 
     before(async () => {
-        t = await startTestServer({ listen: true });
+        t = await startTestServer({ listen: true, env: { AI_MEANINGS: 'on' } });
         server = t.server;
         a = await createTenant(server, 'aia');
         b = await createTenant(server, 'aib');

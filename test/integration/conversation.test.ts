@@ -24,7 +24,7 @@ describe('the widget\'s message decision route (issue 23)', function () {
     };
 
     before(async () => {
-        t = await startTestServer();
+        t = await startTestServer({ env: { AI_MEANINGS: 'on' } });
         server = t.server;
         a = await createTenant(server, 'conv', 'conv.localtest');
         for (const entry of DEMO_KNOWLEDGE) {

@@ -225,12 +225,19 @@ export const AI_HISTORY_ERRORS = {
 export class AiService implements KnowledgeRetrieval {
     private readonly db: Db;
     private readonly indexes = new Map<number, CachedIndex>();
+    /** Aborted when the server stops: the stores' sources not encoded yet are left (the encoder's thread is the process's). */
+    private readonly stopping = new AbortController();
 
     /** Live support, when a plugin plugged it in (the livechat plugin, which depends on ai): hand-offs and whether agents are there. */
     private support: LiveSupport | null = null;
 
     constructor(private readonly deps: AiServiceDeps) {
         this.db = deps.db;
+    }
+
+    /** The server stops: no more encoding for its stores. */
+    stop(): void {
+        this.stopping.abort();
     }
 
     /** The livechat plugin plugs live support in while it registers (ai cannot depend on it: it depends on ai). */
@@ -341,7 +348,7 @@ export class AiService implements KnowledgeRetrieval {
         // The sources' meanings are encoded in the background (unchanged texts are known already); questions wait a while for them.
         const meanings = this.deps.meanings;
         const ready = meanings
-            ? meanings.prepare([index, ...byLang.values()].flatMap((i) => i.meaningTexts())).then(() => true, (err: Error) => {
+            ? meanings.prepare([index, ...byLang.values()].flatMap((i) => i.meaningTexts()), this.stopping.signal).then(() => !this.stopping.signal.aborted, (err: Error) => {
                 this.deps.log.warn({ err: err.message }, 'AI agent: sentence meanings unavailable, answering by words');
                 return false;
             })

@@ -192,8 +192,11 @@ export class Meanings {
         return this.cache.has(text);
     }
 
-    /** Encodes the texts not known yet (each at most once, even when asked for by two callers at a time). */
-    async prepare(texts: readonly string[]): Promise<void> {
+    /**
+     * Encodes the texts not known yet (each at most once, even when asked for by two callers at a time). Once `signal`
+     * aborts (the server stops), the batches not started yet are dropped.
+     */
+    async prepare(texts: readonly string[], signal?: AbortSignal): Promise<void> {
         const waits: Array<Promise<void>> = [];
         const missing: string[] = [];
         for (const text of new Set(texts)) {
@@ -213,8 +216,8 @@ export class Meanings {
         let previous: Promise<void> = Promise.resolve();
         for (let i = 0; i < missing.length; i += BATCH) {
             const batch = missing.slice(i, i + BATCH);
-            const done = previous.then(() => this.encoder.encode(batch)).then((vectors) => {
-                batch.forEach((text, n) => this.cache.set(text, vectors[n]));
+            const done = previous.then(() => (signal?.aborted ? [] : this.encoder.encode(batch))).then((vectors) => {
+                vectors.forEach((vector, n) => this.cache.set(batch[n], vector));
                 while (this.cache.size > this.capacity) {
                     this.cache.delete(this.cache.keys().next().value as string);
                 }
