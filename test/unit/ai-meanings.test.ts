@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { ABSTAIN_BELOW, KnowledgeIndex } from '../../plugins/ai/services/retrieval';
 import type { AnswerSource } from '../../plugins/ai/services/retrieval';
-import { dot, Meanings, MeaningMatrix, SentenceEncoder, sharedMeanings, sourceTexts } from '../../plugins/ai/services/meanings';
+import { Meanings, MeaningMatrix, SentenceEncoder, sharedMeanings, sourceTexts } from '../../plugins/ai/services/meanings';
+import { cosine } from '../../plugins/ai/services/vectors';
 import { retrieveInContext } from '../../plugins/ai/services/follow-up';
 import {
     demoSources, evaluate, evaluateHeldOut, heldOutSources, loadEvalSet, loadFollowUps, loadHeldOut, loadTuningExtra, loadTuningStores, prepareEvaluation
@@ -149,7 +150,7 @@ describe('AI agent: whole-sentence meaning (the shipped Universal Sentence Encod
                 const closest = new MeaningMatrix(groups, dims).closest(q);
                 groups.forEach((g, n) => {
                     if (g.length) {
-                        expect(closest[n]).to.be.closeTo(Math.max(...g.map((v) => dot(q, v))), 1e-4);
+                        expect(closest[n]).to.be.closeTo(Math.max(...g.map((v) => cosine(q, v))), 1e-4);
                     }
                     else {
                         expect(closest[n]).to.equal(-Infinity);

@@ -96,15 +96,6 @@ function unit(v: Float32Array): Float32Array {
     return v;
 }
 
-/** The dot product (the cosine of unit vectors). */
-export function dot(a: Float32Array, b: Float32Array): number {
-    let sum = 0;
-    for (let i = 0; i < a.length; i++) {
-        sum += a[i] * b[i];
-    }
-    return sum;
-}
-
 /**
  * Groups of unit vectors in one contiguous array (a store's sources, each with its title, whole text and sentences):
  * the closest of each group to a question, in one tight loop (5,000 texts of 512 dimensions in about 2.5 ms).
