@@ -26,8 +26,11 @@ TIMINGS=$(mktemp)
 export TEST_TIMINGS=$TIMINGS
 trap 'rm -f "$TIMINGS"' EXIT
 slowest() {
-    echo "   slowest files (wall seconds, files run ${JOBS} at a time):"
-    sort -rn "$TIMINGS" | sed -n 1,12p | sed 's#\t[^\t]*dist/test/#\t#; s#^#     #'
+    # Every file's time is kept in test-output/timings-<stage>.txt; the 12 slowest are printed.
+    mkdir -p test-output
+    sort -rn "$TIMINGS" | sed 's#\t[^\t]*dist/test/#\t#' >"test-output/timings-$1.txt"
+    echo "   slowest files (wall seconds, files run ${JOBS} at a time; all in test-output/timings-$1.txt):"
+    sed -n 1,12p "test-output/timings-$1.txt" | sed 's#^#     #'
     : >"$TIMINGS"
 }
 
@@ -38,7 +41,7 @@ env -u DATABASE_URL -u DATABASE_SCHEMA -u REDIS_URL npx mocha --parallel --jobs 
 echo "== SQLite (embedded default): browser smoke set (@smoke)"
 env -u DATABASE_URL -u DATABASE_SCHEMA -u REDIS_URL npx mocha --parallel --jobs "$JOBS" --spec "$E2E" --grep @smoke || status=$?
 echo "   SQLite done in $(( $(date +%s) - started )) s"
-slowest
+slowest sqlite
 [ "$status" -eq 0 ] || exit "$status"
 
 case "${DATABASE_URL:-}" in
@@ -47,7 +50,7 @@ case "${DATABASE_URL:-}" in
         echo "== PostgreSQL${REDIS_URL:+ + Redis}: unit + integration + the whole browser suite"
         npx mocha --parallel --jobs "$JOBS" --spec "$UNIT" --spec "$INTEGRATION" --spec "$E2E" || status=$?
         echo "   PostgreSQL done in $(( $(date +%s) - started )) s"
-        slowest
+        slowest postgresql
         [ "$status" -eq 0 ] || exit "$status"
         ;;
     *)

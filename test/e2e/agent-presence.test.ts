@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, TestServer } from '../helpers/server';
 import { screenshot, SCREENSHOTS, storeAdminToken } from '../helpers/browser';
-import { collectPageErrors, demoAgent, openStaffPage, openStorefrontWidget, startLiveChatPair, stopLiveChatPair } from '../helpers/live-chat-page';
+import { agentSends, collectPageErrors, demoAgent, openStaffPage, openStorefrontWidget, startLiveChatPair, stopLiveChatPair } from '../helpers/live-chat-page';
 import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
 /** A live chat between two browsers: the customer's text may take longer to come than a page's own answer. */
@@ -106,8 +106,7 @@ describe('an Available agent stays reachable on any staff page (issue 23)', func
 
         // The customer reads who joined, and the name on the agent's messages.
         await waitForWidgetText(customer, 'Sammy R. has joined the chat.');
-        await agent.type('[data-testid="agent-input"]', 'Hi! Let me look at your order.');
-        await agent.keyboard.press('Enter');
+        await agentSends(agent, 'Hi! Let me look at your order.');
         await waitForWidgetText(customer, 'Hi! Let me look at your order.');
         expect(await customer.evaluate(`Array.from(${ROOT}.querySelectorAll('.lc-author')).map((el) => el.textContent)`)).to.deep.equal(['Sammy R.']);
         await screenshot(customer, 'presence-customer-sees-name');

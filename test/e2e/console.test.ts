@@ -4,6 +4,7 @@ import { sleep, until } from '../helpers/wait';
 import { startTestServer, createTenant, TestServer, Tenant } from '../helpers/server';
 import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
 import { createLiveChat } from '../../widget/src/live-chat';
+import { agentSends } from '../helpers/live-chat-page';
 
 /** With SCREENSHOTS=1: the viewport (or the full page) under console/. */
 const shot = (page: Page, name: string, fullPage = false) => screenshot(page, `console/${name}`, { fullPage });
@@ -258,8 +259,7 @@ describe('the agent console in a browser (issue 14)', function () {
         const replyWidth = await page.$eval('[data-testid="agent-input"]', (el) => el.getBoundingClientRect().width);
         expect(replyWidth, 'a usable reply box').to.be.above(250);
         expect(await page.$('[data-testid="waiting-list"]').then((el) => el!.boundingBox()), 'the list is hidden behind the conversation').to.equal(null);
-        await page.type('[data-testid="agent-input"]', 'Replying from a phone');
-        await page.keyboard.press('Enter');
+        await agentSends(page, 'Replying from a phone');
         await until(() => customers.bob.incoming.some((m) => m.message === 'Replying from a phone'), 10000, 'the phone reply reached Bob');
         await shot(page, 'console-390-conversation');
         await page.click('xpath/.//button[contains(., "Customer")]');

@@ -81,6 +81,7 @@ describe('our pages and the widget under a strict Content-Security-Policy', func
         await page.waitForFunction(() => location.pathname === '/admin-dashboard', { timeout: 10000 });
         await page.waitForNetworkIdle({ idleTime: 300 });
         // Blueprint's stylesheet applies (a same-origin file): the button has its rounded, non-default look.
+        await page.waitForSelector('.bp5-button', { timeout: 15000 });
         const radius = await page.$eval('.bp5-button', (b) => getComputedStyle(b).borderRadius);
         expect(radius).to.not.equal('0px');
         await screenshot(page, 'csp-admin-dashboard');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, TestServer } from '../helpers/server';
 import { launchBrowser, screenshot } from '../helpers/browser';
-import { becomeAvailable, demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
+import { agentSends, becomeAvailable, demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
 import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
 /** A live chat between two browsers: the customer's text may take longer to come than a page's own answer. */
@@ -44,14 +44,12 @@ async function conversation(customerNode: TestServer, agentNode: TestServer, pre
         await waitForWidgetText(customer, 'Sam has joined the chat.');      // the demo agent's first name (issue 23)
 
         // Messages both ways.
-        await agent.type('[data-testid="agent-input"]', 'Hello! This is Sam from Demo Store. How can I help?');
-        await agent.keyboard.press('Enter');
+        await agentSends(agent, 'Hello! This is Sam from Demo Store. How can I help?');
         await waitForWidgetText(customer, 'Hello! This is Sam from Demo Store. How can I help?');
         await typeAndSend(customer, 'Where is my order <i>#77</i>?');
         await agent.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('Where is my order <i>#77</i>?'), { timeout: 10000 });
         expect(await agent.$$eval('[data-testid="conversation"] i', (els) => els.length), 'customer text shown as text').to.equal(0);
-        await agent.type('[data-testid="agent-input"]', 'It left the warehouse this morning.');
-        await agent.keyboard.press('Enter');
+        await agentSends(agent, 'It left the warehouse this morning.');
         await waitForWidgetText(customer, 'It left the warehouse this morning.');
         expect(await customer.evaluate(`${ROOT}.querySelectorAll('.lc-msgs i').length`), 'agent text shown as text').to.equal(0);
         await screenshot(agent, `${prefix}-agent-conversation`);

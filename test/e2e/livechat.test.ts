@@ -4,6 +4,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, createTenant, TestServer, Tenant, usingPostgres, usingRedis } from '../helpers/server';
 import { launchBrowser, screenshot, SCREENSHOTS, storeAdminToken } from '../helpers/browser';
 import { createLiveChat, AGENT_JOINED_TEXT } from '../../widget/src/live-chat';
+import { agentSends } from '../helpers/live-chat-page';
 
 /** The customer: the widget's live chat client (widget/src/live-chat.ts) with the real nes client, in Node. */
 function customer(url: string, tenant: Tenant, sessionId: string) {
@@ -137,8 +138,7 @@ async function conversation(browser: Browser, agentNode: TestServer, customerNod
     await page.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('I need a human please'));
     await until(() => cust.incoming.some((m) => m.message === AGENT_JOINED_TEXT), 10000, 'agent joined at the customer');
 
-    await page.type('[data-testid="agent-input"]', 'Hi! I am Sam from the store. How can I help?');
-    await page.keyboard.press('Enter');
+    await agentSends(page, 'Hi! I am Sam from the store. How can I help?');
     await until(() => cust.incoming.some((m) => m.sender === 'agent' && m.message.startsWith('Hi! I am Sam')), 10000, 'agent message at the customer');
 
     cust.send('My order #1234 has not arrived <b>yet</b>');
@@ -146,8 +146,7 @@ async function conversation(browser: Browser, agentNode: TestServer, customerNod
     const bold = await page.$$eval('[data-testid="conversation"] b', (els) => els.length);
     expect(bold, 'customer text is shown as text, not HTML').to.equal(0);
 
-    await page.type('[data-testid="agent-input"]', 'It ships today, you will get a tracking link by SMS.');
-    await page.keyboard.press('Enter');
+    await agentSends(page, 'It ships today, you will get a tracking link by SMS.');
     await until(() => cust.incoming.some((m) => m.message.startsWith('It ships today')), 10000, 'second agent message');
     await page.waitForFunction(() => document.querySelector('[data-testid="chat-stats"]')?.textContent?.startsWith('4 msgs'), { timeout: 10000 });
     await screenshot(page, `${prefix}-agent-conversation`);
@@ -248,8 +247,7 @@ describe('live chat end to end in a browser', function () {
             expect(await page.$eval('[data-testid="conversation"]', (el) => el.textContent), 'the pane shows the accepted chat')
                 .to.contain('second customer here').and.not.contain('first customer here');
 
-            await page.type('[data-testid="agent-input"]', 'Hello second customer');
-            await page.keyboard.press('Enter');
+            await agentSends(page, 'Hello second customer');
             await until(() => second.incoming.some((m) => m.message === 'Hello second customer'), 10000, 'the reply reached the second customer');
             await sleep(300);
             expect(first.incoming.map((m) => m.message), 'nothing meant for the second customer reached the first').to.not.include('Hello second customer');

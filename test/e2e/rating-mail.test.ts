@@ -3,7 +3,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, TestServer } from '../helpers/server';
 import { startFakeSmtp, ReceivedMail } from '../helpers/fake-smtp';
 import { launchBrowser, screenshot } from '../helpers/browser';
-import { becomeAvailable, collectPageErrors, demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
+import { agentSends, becomeAvailable, collectPageErrors, demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
 import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 import { expectNoSeriousViolations } from '../helpers/axe';
 
@@ -93,8 +93,7 @@ describe('the mailed link to rate a chat, from the widget to the rate page', fun
         await accept.click();
         await waitForWidgetText(customer, 'Sam has joined the chat.');
         await agent.waitForFunction(() => document.querySelector('[data-testid="customer-email"]')?.textContent === 'robin.customer@example.test', { timeout: 10000 });
-        await agent.type('[data-testid="agent-input"]', 'Your parcel ships today.');
-        await agent.keyboard.press('Enter');
+        await agentSends(agent, 'Your parcel ships today.');
         await waitForWidgetText(customer, 'Your parcel ships today.');
         await screenshot(agent, 'rating-mail/console-customer-email-1280');
         expect(errors).to.deep.equal([]);

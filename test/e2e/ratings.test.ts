@@ -3,7 +3,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { TestServer } from '../helpers/server';
 import { screenshot } from '../helpers/browser';
 import { signCustomerToken } from '../../core/auth/customer-token';
-import { becomeAvailable, demoAgent, openStaffPage, openStorefrontWidget, startLiveChatPair, stopLiveChatPair } from '../helpers/live-chat-page';
+import { agentSends, becomeAvailable, demoAgent, openStaffPage, openStorefrontWidget, startLiveChatPair, stopLiveChatPair } from '../helpers/live-chat-page';
 import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
 
@@ -42,8 +42,7 @@ describe('the rating after a live chat, from the widget to the Quality tab', fun
         const [accept] = await agent.$$('xpath/.//button[contains(., "Accept Chat")]');
         await accept.click();
         await waitForWidgetText(customer, 'Sam has joined the chat.');
-        await agent.type('[data-testid="agent-input"]', 'Your parcel ships today.');
-        await agent.keyboard.press('Enter');
+        await agentSends(agent, 'Your parcel ships today.');
         await waitForWidgetText(customer, 'Your parcel ships today.');
         expect(chunks.some((u) => /feature-rating/.test(u)), 'the rating chunk is not fetched before the chat ends').to.equal(false);
 

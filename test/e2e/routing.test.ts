@@ -6,6 +6,7 @@ import { seedDemo } from '../../bin/commands/seed';
 import { signUserToken } from '../../core/auth/tokens';
 import { DEMO_USERS } from '../../plugins/auth/demo-data';
 import { openWidget, typeAndSend, waitForText, WIDGET_ROOT } from '../helpers/widget-page';
+import { agentSends } from '../helpers/live-chat-page';
 
 /** The header's Available switch (Blueprint puts the test id on its input, or its label). */
 const SWITCH = `(() => { const el = document.querySelector('[data-testid="availability"]'); return el && (el.tagName === 'INPUT' ? el : el.querySelector('input')); })()`;
@@ -122,8 +123,7 @@ describe('routing, hand-over and internal notes in the browser (issue 26)', func
         expect(events.filter((e) => e.type === 'assigned').map((e) => e.how), 'both from their offer, none from the queue').to.deep.equal(['offer', 'offer']);
 
         // Sam's chat needs Alex: Alex is at capacity, but a hand-over is a person's decision.
-        await samPage.page.type('[data-testid="agent-input"]', 'Let me get my colleague who handles refunds.');
-        await samPage.page.keyboard.press('Enter');
+        await agentSends(samPage.page, 'Let me get my colleague who handles refunds.');
         await waitForText(samsCustomer.page, 'Let me get my colleague who handles refunds.');
         await samPage.page.click('[data-testid="transfer-open"]');
         await samPage.page.waitForSelector(`[data-testid="transfer-to-${alex.id}"]`, { timeout: 10000 });
@@ -147,8 +147,7 @@ describe('routing, hand-over and internal notes in the browser (issue 26)', func
         await alexPage.page.keyboard.press('Enter');
         await alexPage.page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid="note"]')).some((n) => n.textContent?.includes('VIP-NOTE')), { timeout: 10000 });
         await alexPage.page.click('[data-testid="mode-reply"]');
-        await alexPage.page.type('[data-testid="agent-input"]', 'Hi, Alex here: your refund is on its way.');
-        await alexPage.page.keyboard.press('Enter');
+        await agentSends(alexPage.page, 'Hi, Alex here: your refund is on its way.');
         await waitForText(samsCustomer.page, 'Hi, Alex here: your refund is on its way.');
         await screenshot(alexPage.page, 'routing-console-note-transfer-1280');
         await alexPage.page.setViewport({ width: 390, height: 800 });

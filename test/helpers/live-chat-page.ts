@@ -95,3 +95,14 @@ export async function stopLiveChatPair(pair: Partial<LiveChatPair>): Promise<voi
     await pair.agentBrowser?.close();
     await pair.t?.close();
 }
+
+/**
+ * The agent types `text` into the open chat's box and sends it with Enter, once the box is there and enabled: the
+ * customer can be told "Sam has joined the chat." before the agent's own page has drawn the chat it accepted.
+ */
+export async function agentSends(agent: Page, text: string): Promise<void> {
+    const input = '[data-testid="agent-input"]';
+    await agent.waitForSelector(`${input}:not([disabled])`, { visible: true, timeout: 15000 });
+    await agent.type(input, text);
+    await agent.keyboard.press('Enter');
+}
