@@ -3,7 +3,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, TestServer } from '../helpers/server';
 import { startFakeSmtp, ReceivedMail } from '../helpers/fake-smtp';
 import { launchBrowser, screenshot } from '../helpers/browser';
-import { agentSends, becomeAvailable, collectPageErrors, demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
+import { acceptWaitingChat, agentSends, becomeAvailable, collectPageErrors, demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
 import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 import { expectNoSeriousViolations } from '../helpers/axe';
 
@@ -87,10 +87,7 @@ describe('the mailed link to rate a chat, from the widget to the rate page', fun
         expect(widths[2]).to.be.at.most(390);
 
         // The agent accepts and sees the email in the customer panel.
-        await agent.waitForSelector('[data-testid="new-chat-banner"]', { timeout: 15000 });
-        await agent.waitForSelector('[data-testid="new-chat-banner"]', { hidden: true, timeout: 9000 });
-        const [accept] = await agent.$$('xpath/.//button[contains(., "Accept Chat")]');
-        await accept.click();
+        await acceptWaitingChat(agent);
         await waitForWidgetText(customer, 'Sam has joined the chat.');
         await agent.waitForFunction(() => document.querySelector('[data-testid="customer-email"]')?.textContent === 'robin.customer@example.test', { timeout: 10000 });
         await agentSends(agent, 'Your parcel ships today.');

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { TestServer } from '../helpers/server';
 import { screenshot } from '../helpers/browser';
 import { signCustomerToken } from '../../core/auth/customer-token';
-import { agentSends, becomeAvailable, demoAgent, openStaffPage, openStorefrontWidget, startLiveChatPair, stopLiveChatPair } from '../helpers/live-chat-page';
+import { acceptWaitingChat, agentSends, becomeAvailable, demoAgent, openStaffPage, openStorefrontWidget, startLiveChatPair, stopLiveChatPair } from '../helpers/live-chat-page';
 import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
 
@@ -37,10 +37,7 @@ describe('the rating after a live chat, from the widget to the Quality tab', fun
         await typeAndSend(customer, 'I want to talk to a human please');
         await waitForWidgetText(customer, 'Connecting you with a member of our team.');
 
-        await agent.waitForSelector('[data-testid="new-chat-banner"]', { timeout: 15000 });
-        await agent.waitForSelector('[data-testid="new-chat-banner"]', { hidden: true, timeout: 9000 });
-        const [accept] = await agent.$$('xpath/.//button[contains(., "Accept Chat")]');
-        await accept.click();
+        await acceptWaitingChat(agent);
         await waitForWidgetText(customer, 'Sam has joined the chat.');
         await agentSends(agent, 'Your parcel ships today.');
         await waitForWidgetText(customer, 'Your parcel ships today.');

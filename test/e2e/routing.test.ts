@@ -110,6 +110,8 @@ describe('routing, hand-over and internal notes in the browser (issue 26)', func
         for (const agent of [samPage, alexPage]) {
             await agent.page.click('[data-testid="offer-accept"]');
             await agent.page.waitForFunction(() => location.pathname === '/admin-chat' && !!document.querySelector('[data-testid="conversation"]'), { timeout: 15000 });
+            // The conversation's head draws before its messages load (seen in CI under load).
+            await agent.page.waitForFunction(() => /refund|delivery/.test(document.querySelector('[data-testid="conversation"]')?.textContent ?? ''), { timeout: 15000 });
         }
         const samHas = await samPage.page.$eval('[data-testid="conversation"]', (el) => el.textContent ?? '');
         const alexHas = await alexPage.page.$eval('[data-testid="conversation"]', (el) => el.textContent ?? '');

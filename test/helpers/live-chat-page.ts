@@ -106,3 +106,14 @@ export async function agentSends(agent: Page, text: string): Promise<void> {
     await agent.type(input, text);
     await agent.keyboard.press('Enter');
 }
+
+/**
+ * The agent accepts the waiting chat from the console's list. The new-chat banner shows for 6 s only: a test that did
+ * other things meanwhile (a customer's email form, a reload) may never see it, so the list's button is what counts.
+ */
+export async function acceptWaitingChat(agent: Page): Promise<void> {
+    const accept = 'xpath/.//button[contains(., "Accept Chat")]';
+    await agent.waitForSelector(accept, { visible: true, timeout: 15000 });
+    await agent.waitForSelector('[data-testid="new-chat-banner"]', { hidden: true, timeout: 9000 });
+    await (await agent.$(accept))!.click();
+}
