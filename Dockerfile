@@ -11,9 +11,15 @@ COPY . .
 # npm pack builds (prepack) and keeps exactly what the npm package holds (package.json "files"):
 # the runtime image gets that, plus the production dependencies.
 # better-sqlite3 was compiled here (no prebuilt binary reachable): only its addon is kept, not the SQLite sources and
-# object files (≈ 25 MB), so the app's layers stay under 100 MB (issue 24).
+# object files (≈ 25 MB), so the app's layers stay under 100 MB (issue 24). Nor does a running server read the
+# dependencies' source maps, type declarations, Markdown documents (licences and notices stay) or the AWS SDK's ES
+# module and type builds (Node requires its CommonJS one): ≈ 32 MB, which the AI agent's sentence model (28 MB,
+# issue 30) needs.
 RUN npm pack --silent && mkdir /pkg && tar -xzf loyalty-chat-*.tgz -C /pkg --strip-components=1 \
     && npm prune --omit=dev --no-audit --no-fund \
+    && find node_modules -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -delete \
+    && find node_modules -type f \( -iname '*.md' -o -iname '*.markdown' \) ! -iname 'licen*' ! -iname 'notice*' ! -iname 'copying*' -delete \
+    && find node_modules/@aws-sdk node_modules/@smithy -type d \( -name dist-es -o -name dist-types \) -prune -exec rm -rf {} + \
     && cd node_modules/better-sqlite3 && rm -rf deps src build/deps build/Release/obj build/Release/obj.target build/Release/.deps \
         build/Release/sqlite3.a build/Release/test_extension.node
 

@@ -123,6 +123,16 @@ log_has 'The database was empty: created the demo tenant' "$WORK/first.log" || f
 echo "ok   first start seeded the demo tenant"
 [ "$("${RUN[@]}" exec "$NAME" id -u)" = 1000 ] || fail "the server does not run as the node user"
 echo "ok   runs as uid 1000 (node)"
+# The AI agent's sentence model loads from the image's own files (nothing fetched) and reads meaning, not words:
+# a paraphrase is closer to its entry than to another one (issue 30; the image prunes its dependencies' extra files).
+"${RUN[@]}" exec -w /app "$NAME" node -e "
+const { packagedEncoder } = require('./dist/plugins/ai/services/meanings');
+const { cosine } = require('./dist/plugins/ai/services/vectors');
+packagedEncoder().encode(['Do my points ever expire?', 'Points expiration', 'Shipping to Canada']).then(([q, right, wrong]) => {
+    const a = cosine(q, right), b = cosine(q, wrong);
+    console.log('ok   the sentence model runs in the image: ' + a.toFixed(2) + ' to its entry, ' + b.toFixed(2) + ' to another');
+    process.exit(q.length === 512 && a > b ? 0 : 1);
+}, (err) => { console.error(err); process.exit(1); });" || fail "the AI agent's sentence model does not run in the image"
 
 echo "== a new container on the same volume"
 "${RUN[@]}" stop -t 10 "$NAME" >/dev/null
