@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, TestServer } from '../helpers/server';
 import { launchBrowser, screenshot } from '../helpers/browser';
-import { agentSends, becomeAvailable, demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
+import { acceptWaitingChat, agentSends, becomeAvailable, demoAgent, openStaffPage, openStorefrontWidget } from '../helpers/live-chat-page';
 import { WIDGET_ROOT as ROOT, waitForText, typeAndSend } from '../helpers/widget-page';
 
 /** A live chat between two browsers: the customer's text may take longer to come than a page's own answer. */
@@ -37,9 +37,7 @@ async function conversation(customerNode: TestServer, agentNode: TestServer, pre
         await screenshot(customer, `${prefix}-customer-waiting`);
 
         // The full-screen banner flashes for 6 s (SPEC §9), then the agent accepts.
-        await agent.waitForSelector('[data-testid="new-chat-banner"]', { hidden: true, timeout: 9000 });
-        const [accept] = await agent.$$('xpath/.//button[contains(., "Accept Chat")]');
-        await accept.click();
+        await acceptWaitingChat(agent);
         await agent.waitForFunction(() => document.querySelector('[data-testid="conversation"]')?.textContent?.includes('I want to talk to a human please'), { timeout: 10000 });
         await waitForWidgetText(customer, 'Sam has joined the chat.');      // the demo agent's first name (issue 23)
 
