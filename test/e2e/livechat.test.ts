@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { sleep, until } from '../helpers/wait';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestServer, createTenant, TestServer, Tenant, usingPostgres, usingRedis } from '../helpers/server';
-import { launchBrowser, screenshot, SCREENSHOTS, storeAdminToken } from '../helpers/browser';
+import { launchBrowser, openSettingsDrawer, screenshot, SCREENSHOTS, storeAdminToken } from '../helpers/browser';
 import { createLiveChat, AGENT_JOINED_TEXT } from '../../widget/src/live-chat';
 import { agentSends } from '../helpers/live-chat-page';
 
@@ -85,16 +85,7 @@ async function conversation(browser: Browser, agentNode: TestServer, customerNod
     expect((await cust.chat.checkAvailability()).available, 'no agent is Available yet').to.equal(false);
 
     // Email transcript settings, in the shell's Settings drawer: enable, Save, Test (SPEC §8's messages).
-    // Clicked through the DOM: a toast at the top right (a request or a disconnect) may be over the header's button.
-    // Seen once in a loaded CI run: the drawer did not open on the first click; a second click is what a person does.
-    for (let attempt = 1; ; attempt++) {
-        await page.$eval('[data-testid="open-settings"]', (el) => (el as HTMLElement).click());
-        const opened = await page.waitForSelector('[data-testid="settings-drawer"]', { timeout: 5000 }).then(() => true, () => false);
-        if (opened) {
-            break;
-        }
-        expect(attempt, 'the Settings drawer opens').to.be.lessThan(3);
-    }
+    await openSettingsDrawer(page);
     // The form is enabled once the stored settings have arrived.
     await page.waitForFunction(() => {
         const label = Array.from(document.querySelectorAll('label')).find((l) => l.textContent?.includes('Email a transcript'));

@@ -4,7 +4,7 @@ import * as Path from 'path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'puppeteer-core';
 import { bearer, createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
-import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
+import { launchBrowser, openSettingsDrawer, screenshot, storeAdminToken } from '../helpers/browser';
 import { importCustomers, lastCode } from '../helpers/loyalty';
 
 /**
@@ -58,7 +58,7 @@ describe('a customer\'s data in the admin app: find, download, erase (issue 25)'
         const page = await adminPage(1280, 800);
         await page.goto(`${t.url}/admin-dashboard`, { waitUntil: 'networkidle2' });
         // Out of the sections' way: the settings drawer leads there.
-        await page.click('button[aria-label="Settings"]');
+        await openSettingsDrawer(page);
         await page.waitForSelector('[data-testid="open-privacy"]');
         await page.click('[data-testid="open-privacy"]');
         await page.waitForSelector('[data-testid="privacy-phone"]');

@@ -2,7 +2,7 @@ import * as Net from 'net';
 import { expect } from 'chai';
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { startTestServer, createTenant, TestServer, Tenant } from '../helpers/server';
-import { launchBrowser, screenshot, storeAdminToken } from '../helpers/browser';
+import { launchBrowser, openSettingsDrawer, screenshot, storeAdminToken } from '../helpers/browser';
 import { sleep, until } from '../helpers/wait';
 
 /** With SCREENSHOTS=1: the full page under console/. */
@@ -115,8 +115,7 @@ describe('the admin shell and the /test dashboard in a browser (issue 14)', func
         await shot(page, 'admin-add-question-dialog');
         await page.keyboard.press('Escape');
         await page.waitForSelector('.bp5-dialog', { hidden: true });
-        await page.click('[data-testid="open-settings"]');
-        await page.waitForSelector('[data-testid="settings-drawer"]');
+        await openSettingsDrawer(page);
         await shot(page, 'admin-settings-drawer');
         await page.waitForFunction(() => !!document.activeElement?.closest('[data-testid="settings-drawer"]'), { timeout: 3000 });
         await page.keyboard.press('Escape');

@@ -41,3 +41,23 @@ export async function storeAdminToken(page: Page, baseUrl: string, token: string
     await page.goto(`${baseUrl}/admin-login`, { waitUntil: 'domcontentloaded' });
     await page.evaluate((value: string) => localStorage.setItem('adminToken', value), token);
 }
+
+/**
+ * Opens the admin shell's Settings drawer as a person does: once the header has drawn its Settings button (a page
+ * at `networkidle2` may not have yet: privacy failed so in CI), clicks it and waits for the drawer. Clicked through
+ * the DOM (a toast at the top right may be over the button); a second click if the drawer did not open (seen once
+ * in a loaded CI run), which is what a person does.
+ */
+export async function openSettingsDrawer(page: Page): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+        await page.waitForSelector('[data-testid="open-settings"]', { visible: true, timeout: 15000 });
+        await page.$eval('[data-testid="open-settings"]', (el) => (el as HTMLElement).click());
+        const opened = await page.waitForSelector('[data-testid="settings-drawer"]', { timeout: 5000 }).then(() => true, () => false);
+        if (opened) {
+            return;
+        }
+        if (attempt === 3) {
+            throw new Error('the Settings drawer did not open after three clicks');
+        }
+    }
+}
