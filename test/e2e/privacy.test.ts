@@ -110,6 +110,7 @@ describe('a customer\'s data in the admin app: find, download, erase (issue 25)'
 
         // The audit trail: the export and the erasure, by the admin, naming the customer by a code only.
         await page.goto(`${t.url}/privacy`, { waitUntil: 'networkidle2' });
+        await page.waitForSelector('#bp5-tab-title_privacy-tabs_audit');
         await page.click('#bp5-tab-title_privacy-tabs_audit');
         await page.waitForSelector('[data-testid="privacy-audit"]');
         const trail = await page.$eval('[data-testid="privacy-audit"]', (el) => (el as HTMLElement).innerText);

@@ -107,6 +107,7 @@ describe('the admin shell and the /test dashboard in a browser (issue 14)', func
             expect(landmarks, path).to.deep.equal({ h1: 1, main: 1, nav: ['Dashboard', 'Live Chat', 'Questions', 'AI', 'Analytics', 'Test'], logout: true });
         }
         await page.goto(`${t.url}/admin-dashboard`, { waitUntil: 'networkidle2' });
+        await page.waitForSelector('xpath/.//button[contains(., "Add Question")]');
         await page.click('xpath/.//button[contains(., "Add Question")]');
         await page.waitForFunction(() => location.pathname === '/admin-questions');
         await page.waitForSelector('.bp5-dialog');
