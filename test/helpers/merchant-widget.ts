@@ -39,6 +39,11 @@ export async function startMerchantWidget(subdomain: string, options: {
         }
         await importCustomers(t.server, shop.organization.id, [ALEX]);
         await options.prepare?.(t, shop);
+        if (options.env?.AI_MEANINGS === 'on') {
+            // The sentence model's cold start (the worker loads it, then encodes the store's entries: over 10 s on a loaded
+            // CI machine, where widget-ai's first answer timed out) is over before a browser asks its first question.
+            await t.server.app.services.ai.retrieve(shop.organization.id, 'warm up');
+        }
         w.merchant = await startMerchantSite(`${t.url}/widget-${subdomain}.js`, {
             ...(options.strictCsp ? { csp: strictMerchantCsp(t.url) } : {}), ...(options.css ? { css: options.css } : {})
         });

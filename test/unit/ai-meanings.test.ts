@@ -4,6 +4,7 @@ import type { AnswerSource } from '../../plugins/ai/services/retrieval';
 import { Meanings, MeaningMatrix, SentenceEncoder, sharedMeanings, sourceTexts } from '../../plugins/ai/services/meanings';
 import { cosine } from '../../plugins/ai/services/vectors';
 import { retrieveInContext } from '../../plugins/ai/services/follow-up';
+import { readyBy } from '../../plugins/ai/services/ai-service';
 import {
     demoSources, evaluate, evaluateHeldOut, heldOutSources, loadEvalSet, loadFollowUps, loadHeldOut, loadTuningExtra, loadTuningStores, prepareEvaluation
 } from '../../bench/ai-eval';
@@ -120,6 +121,24 @@ describe('AI agent: whole-sentence meaning (the shipped Universal Sentence Encod
         const index = new KnowledgeIndex(heldOutSources(loadHeldOut(), 'sol'), { meanings });
         expect(index.meaningText('¿Cuánto tarda el envío de mi pedido?')).to.equal(null);
         expect(index.meaningTexts()).to.deep.equal([]);
+    });
+
+    describe('how long a question waits for its store\'s meanings (readyBy)', () => {
+        const never = new Promise<boolean>(() => undefined);
+        it('waits for the sources until the index\'s time is up, then reads words', async () => {
+            const t0 = Date.now();
+            expect(await readyBy(never, t0 + 40)).to.equal(false);
+            expect(Date.now() - t0).to.be.at.least(35);
+        });
+        it('does not wait again once that time has passed: the message decision and the AI call wait once between them', async () => {
+            const t0 = Date.now();
+            expect(await readyBy(never, t0 - 1)).to.equal(false);
+            expect(Date.now() - t0).to.be.below(30);
+        });
+        it('reads meanings once the sources are encoded, even after the time is up', async () => {
+            expect(await readyBy(Promise.resolve(true), Date.now() - 1000)).to.equal(true);
+            expect(await readyBy(Promise.resolve(false), Date.now() + 1000)).to.equal(false);
+        });
     });
 
     describe('the cache of meanings', () => {

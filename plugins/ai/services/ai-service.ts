@@ -189,6 +189,8 @@ interface CachedIndex extends StoreIndexes {
     fingerprint: string;
     /** Settles once the sources' meanings are encoded (true) or could not be (false). */
     ready: Promise<boolean>;
+    /** Until when questions wait for `ready` (the index's build + AI_MEANINGS_WAIT_MS): one wait per change of the sources, not one per call. */
+    waitUntil: number;
 }
 
 export interface AiServiceDeps {
@@ -204,10 +206,26 @@ export interface AiServiceDeps {
     /** Whole-sentence meanings (meanings.ts; AI_MEANINGS); none: the agent reads words alone. */
     meanings?: Meanings | null;
     /**
-     * AI_MEANINGS_WAIT_MS: how long a question waits for its store's sources to be encoded after they changed (a store of
-     * 1,000 entries takes about a minute once); past it the question is read by its words, and the encoding goes on.
+     * AI_MEANINGS_WAIT_MS: how long after its store's sources changed questions wait for them to be encoded (a store of
+     * 1,000 entries takes about a minute once); past it a question is read by its words, and the encoding goes on.
      */
     meaningsWaitMs?: number;
+}
+
+/**
+ * Whether `ready` settles true by the time `waitUntil` (ms since the epoch): false once that time has passed. A settled
+ * `ready` is read even when the time has passed already (its callback runs before the timer's).
+ */
+export async function readyBy(ready: Promise<boolean>, waitUntil: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+        return await Promise.race([ready, new Promise<boolean>((resolve) => {
+            timer = setTimeout(() => resolve(false), Math.max(0, waitUntil - Date.now()));
+        })]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
 }
 
 /** What staff may answer about the AI history (issue 23). */
@@ -311,7 +329,7 @@ export class AiService implements KnowledgeRetrieval {
      * entries (count, newest update, id sum) plus the active questions and the store name, so every node sees
      * an edit at its next question.
      */
-    async indexFor(organizationId: number): Promise<StoreIndexes & { storeName: string; ready: Promise<boolean> }> {
+    async indexFor(organizationId: number): Promise<StoreIndexes & { storeName: string; ready: Promise<boolean>; waitUntil: number }> {
         const services = this.deps.services();
         const [agg, questions, organization] = await Promise.all([
             this.knowledge(organizationId).where('is_active', true)
@@ -326,7 +344,7 @@ export class AiService implements KnowledgeRetrieval {
         ])).digest('hex');
         const cached = this.indexes.get(organizationId);
         if (cached && cached.fingerprint === fingerprint) {
-            return { index: cached.index, byLang: cached.byLang, defaultLang: cached.defaultLang, storeName, ready: cached.ready };
+            return { index: cached.index, byLang: cached.byLang, defaultLang: cached.defaultLang, storeName, ready: cached.ready, waitUntil: cached.waitUntil };
         }
         const knowledge = await this.listKnowledge(organizationId, { activeOnly: true });
         const domain = organization?.domain ?? null;
@@ -353,22 +371,22 @@ export class AiService implements KnowledgeRetrieval {
                 return false;
             })
             : Promise.resolve(false);
-        this.indexes.set(organizationId, { fingerprint, index, byLang, defaultLang, ready });
-        return { index, byLang, defaultLang, storeName, ready };
+        const waitUntil = Date.now() + (this.deps.meaningsWaitMs ?? 2000);
+        this.indexes.set(organizationId, { fingerprint, index, byLang, defaultLang, ready, waitUntil });
+        return { index, byLang, defaultLang, storeName, ready, waitUntil };
     }
 
-    /** Before the indexes read a question: its store's sources encoded (or AI_MEANINGS_WAIT_MS passed) and the question's meaning encoded. */
-    private async encodeQuestion(ready: Promise<boolean>, indexes: readonly KnowledgeIndex[], question: string): Promise<void> {
+    /**
+     * Before the indexes read a question: its store's sources encoded (or AI_MEANINGS_WAIT_MS passed since they changed)
+     * and the question's meaning encoded. The wait is counted from the index's build, not from each call: the widget's
+     * message decision and the AI call that follows it do not wait twice for the same sources.
+     */
+    private async encodeQuestion(at: { ready: Promise<boolean>; waitUntil: number }, indexes: readonly KnowledgeIndex[], question: string): Promise<void> {
         const meanings = this.deps.meanings;
         if (!meanings) {
             return;
         }
-        let timer: NodeJS.Timeout | undefined;
-        const waited = await Promise.race([ready, new Promise<boolean>((resolve) => {
-            timer = setTimeout(() => resolve(false), this.deps.meaningsWaitMs ?? 2000);
-        })]);
-        clearTimeout(timer);
-        if (!waited) {
+        if (!await readyBy(at.ready, at.waitUntil)) {
             return;
         }
         const texts = indexes.map((index) => index.meaningText(question)).filter((t): t is string => t !== null);
@@ -383,9 +401,9 @@ export class AiService implements KnowledgeRetrieval {
         if (!await this.isEnabled(organizationId)) {
             return null;
         }
-        const { index, ready } = await this.indexFor(organizationId);
-        await this.encodeQuestion(ready, [index], text);
-        return knowledgeMatch(index, text);
+        const built = await this.indexFor(organizationId);
+        await this.encodeQuestion(built, [built.index], text);
+        return knowledgeMatch(built.index, text);
     }
 
     // ---- the agent ----------------------------------------------------------------------------------
@@ -421,14 +439,15 @@ export class AiService implements KnowledgeRetrieval {
      * Without a customer language (staff's test): every source at once.
      */
     private async retrieveInLanguage(organizationId: number, question: string, history: AiTurn[], lang: string | null | undefined) {
-        const { index, byLang, defaultLang, storeName, ready } = await this.indexFor(organizationId);
+        const built = await this.indexFor(organizationId);
+        const { index, byLang, defaultLang, storeName } = built;
         if (lang === undefined) {
-            await this.encodeQuestion(ready, [index], question);
+            await this.encodeQuestion(built, [index], question);
             return { retrieval: retrieveInContext(index, question, history).retrieval, storeName, replyLang: defaultLang };
         }
         const customer = matchLanguage(lang, [...byLang.keys(), ...SHIPPED_LANGUAGES]);
         const order = [...new Set([customer, questionLanguage(question), defaultLang].filter((l): l is string => !!l && byLang.has(l)))];
-        await this.encodeQuestion(ready, [...order.map((l) => byLang.get(l) as KnowledgeIndex), ...(order.length ? [] : [index])], question);
+        await this.encodeQuestion(built, [...order.map((l) => byLang.get(l) as KnowledgeIndex), ...(order.length ? [] : [index])], question);
         let first: RetrievalResult | null = null;
         for (const l of order) {
             // A follow-up ("and to Canada?") is read with the session's last question (follow-up.ts).
