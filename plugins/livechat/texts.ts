@@ -37,22 +37,35 @@ export function leftMessageReplyMail(locale: string | null | undefined, args: { 
 
 /**
  * The store's mail about a left message (DESIGN §10: in the store's default language): who wrote, how to reach them,
- * where from, the message, and that it waits in the console.
+ * where from, the message, what they asked the AI agent before (a follow-up such as "and to Canada?" means little
+ * alone; Intercom's and Crisp's notifications carry the conversation too), and that it waits in the console.
  */
 export function storeLeftMessageMail(locale: string | null | undefined, args: {
     store: string; email: string; name: string | null; phone: string; visitorNumber: number; pageUrl: string | null; sessionId: string; message: string;
+    /** What the customer asked the AI agent in the same widget session before writing, oldest first (the last few turns). */
+    earlier?: ReadonlyArray<{ question: string; answer: string }>;
 }): { subject: string; text: string } {
     const m = messages(locale);
+    const line = (text: string) => {
+        const one = text.replace(/\s+/g, ' ').trim();
+        return one.length > EARLIER_ANSWER_CHARS ? `${one.slice(0, EARLIER_ANSWER_CHARS - 1)}…` : one;
+    };
+    const earlier = args.earlier?.length
+        ? ['', m.storeOfflineEarlier(), ...args.earlier.flatMap((turn) => [`${m.transcriptCustomer()}: ${line(turn.question)}`, `${m.transcriptAssistant()}: ${line(turn.answer)}`])]
+        : [];
     return {
         subject: m.storeOfflineSubject({ email: args.email, store: args.store }),
         text: [m.storeOfflineIntro(), m.storeReplyTo({ email: args.email }),
             ...(args.name ? [m.storeName({ name: args.name })] : []),
             m.storePhone({ phone: args.phone }), m.storeVisitor({ n: String(args.visitorNumber) }),
             ...(args.pageUrl ? [m.storePage({ page: args.pageUrl })] : []),
-            m.storeSession({ session: args.sessionId }), '', args.message, '',
+            m.storeSession({ session: args.sessionId }), '', args.message, ...earlier, '',
             m.storeOfflineConsole(), ''].join('\n')
     };
 }
+
+/** An earlier answer of the AI agent in the store's left-message mail is cut to this many characters (the console has it whole). */
+const EARLIER_ANSWER_CHARS = 300;
 
 /** A chat's transcript for the store (DESIGN §10: in the store's default language; times already in its zone). */
 export function transcriptMail(locale: string | null | undefined, args: {

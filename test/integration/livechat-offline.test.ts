@@ -33,6 +33,7 @@ describe('live chat: an offline message when no agent is available (POST /api/ch
         const mail = mails.find((m) => m.subject.startsWith('Offline message from jo@example.test'));
         expect(mail, 'mailed although transcripts are off').to.not.equal(undefined);
         expect(mail!.body).to.include('Is my order ready?').and.include('Reply to: jo@example.test');
+        expect(mail!.body, 'no assistant section without questions to it').to.not.include('asked the assistant');
 
         const session = await t.server.app.services.livechat.getSession(a.organization.id, 'off_1', { messages: true });
         expect(session).to.include({ status: 'no_interaction', endReason: 'offline_message', endedBy: 'customer', phoneNumber: '+15555550111' });
@@ -51,6 +52,32 @@ describe('live chat: an offline message when no agent is available (POST /api/ch
         // A second one from the same widget session is a new chat, not an overwrite.
         const again = await post(a, { sessionId: 'off_1', email: 'jo@example.test', message: 'Me again' });
         expect((again.result as any).sessionId).to.equal('off_1~2');
+    });
+
+    it('tells the store what the customer asked the AI agent before writing: a follow-up left as a message makes sense', async () => {
+        const long = `We ship to Canada in 5 to 8 business days. ${'Duties and taxes are paid at checkout, so nothing is due on delivery. '.repeat(6)}`;
+        await t.server.app.services.ai.createKnowledge(a.organization.id, { title: 'Shipping to Canada', content: long });
+        const ask = (message: string) => t.server.inject({
+            method: 'POST', url: '/api/ai/chat', remoteAddress: '10.9.0.4', headers: { 'x-widget-key': a.bot.publicKey }, payload: { sessionId: 'off_ai', message }
+        });
+        for (const q of ['Do you ship to Canada?', 'and to Mexico?']) {
+            expect((await ask(q)).statusCode).to.equal(200);
+        }
+        const res = await post(a, { sessionId: 'off_ai', email: 'kim@example.test', message: 'and to Mexico?' }, '10.9.0.4');
+        expect(res.statusCode, res.payload).to.equal(201);
+        const mail = (await t.server.app.services.mail.list({ to: 'desk@offa.test' })).find((m) => m.subject.startsWith('Offline message from kim@example.test'));
+        const body = mail!.body;
+        const earlier = body.slice(body.indexOf('Before writing, they asked the assistant:'));
+        expect(body.indexOf('Before writing, they asked the assistant:'), body).to.be.above(body.indexOf('and to Mexico?'));
+        const lines = earlier.split('\n');
+        expect(lines[1]).to.equal('Customer: Do you ship to Canada?');
+        // The answer on one line, cut to 300 characters (the console shows it whole).
+        expect(lines[2]).to.match(/^Assistant: We ship to Canada in 5 to 8 business days\. .*…$/);
+        expect(lines[2].length).to.equal('Assistant: '.length + 300);
+        expect(lines[3]).to.equal('Customer: and to Mexico?');
+        expect(lines[4]).to.match(/^Assistant: \S/);
+        // Another session's questions are not in it.
+        expect(body).to.not.include('Is my order ready?');
     });
 
     it('answers 400 with a clear message for bad input and stores nothing', async () => {

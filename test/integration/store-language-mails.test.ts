@@ -25,6 +25,12 @@ describe('mails to the store in the store\'s default language, to the customer i
     });
 
     it('a German customer\'s left message reaches the Spanish store in Spanish; the agent\'s reply reaches the customer in German', async () => {
+        // First asked of the AI agent, in German: the store's mail says so in Spanish, with the customer's words as they were.
+        const asked = await t.server.inject({
+            method: 'POST', url: '/api/ai/chat', headers: { 'x-widget-key': shop.bot.publicKey },
+            payload: { sessionId: 'widget_1700000000000_germancustomer01', message: 'Habt ihr die Jacke in M?', lang: 'de' }
+        });
+        expect(asked.statusCode, asked.payload).to.equal(200);
         const left = await t.server.inject({
             method: 'POST', url: '/api/chat/offline-message', headers: { 'x-widget-key': shop.bot.publicKey },
             payload: { sessionId: 'widget_1700000000000_germancustomer01', email: 'udo@example.test', name: 'Udo', message: 'Habt ihr die Jacke in M?', lang: 'de' }
@@ -35,6 +41,7 @@ describe('mails to the store in the store\'s default language, to the customer i
         expect(toStore.body).to.include('Un cliente escribió cuando no había ningún agente disponible.').and.include('Responder a: udo@example.test')
             .and.include('Nombre: Udo').and.include('Habt ihr die Jacke in M?').and.include('consola del chat en directo');
         expect(toStore.body).to.not.include('A customer wrote');
+        expect(toStore.body).to.include('Antes de escribir, preguntó al asistente:\nCliente: Habt ihr die Jacke in M?\nAsistente: ');
 
         const list = await t.server.inject({ method: 'GET', url: '/api/chat/left-messages?state=open', headers: bearer(shop.admin.token) });
         const sessionId = (list.result as any).messages[0].sessionId;

@@ -24,6 +24,8 @@ const pageUrl = withCodes(Joi.string().trim().max(2000).uri({ scheme: ['http', '
 
 /** Per-connection send limit over nes (SPEC: hardening): this many messages per CHAT_SEND_WINDOW_SECONDS (10). */
 export const SOCKET_SEND_POINTS = 20;
+/** How many of the customer's last questions to the AI agent a left message's mail to the store carries. */
+const EARLIER_TURNS = 5;
 const TOO_FAST = LIVECHAT_ERRORS.tooFast;
 
 type Actor =
@@ -197,9 +199,12 @@ export function livechatRoutes(server: Server): ServerRoute[] {
                     await offlineLimit.consume(clientIp(request), LIVECHAT_ERRORS.tooManyOffline);
                     await offlineStoreLimit.consume(String(c.organizationId), LIVECHAT_ERRORS.offlineStoreFull);
                     const body = request.payload as { sessionId: string; email: string; message: string; phoneNumber?: string | null; name?: string | null; pageUrl?: string | null; lang?: string };
+                    // What the customer asked the AI agent before writing (its last turns), for the store's mail.
+                    const earlier = (await server.app.services.ai?.conversationForSession(c.organizationId, body.sessionId, EARLIER_TURNS) ?? [])
+                        .map((turn) => ({ question: turn.question, answer: turn.answer }));
                     const { session } = await chat().offlineMessage({
                         organizationId: c.organizationId, botInstanceId: c.botInstanceId, sessionId: body.sessionId, email: body.email,
-                        message: body.message, phoneNumber: body.phoneNumber ?? null, name: body.name || null, pageUrl: body.pageUrl || null, lang: body.lang ?? null,
+                        message: body.message, phoneNumber: body.phoneNumber ?? null, name: body.name || null, pageUrl: body.pageUrl || null, lang: body.lang ?? null, earlier,
                         domain: hostOf(request.headers.origin as string | undefined) ?? hostOf(request.headers.referer as string | undefined)
                     });
                     // Leaving a message for a person is a hand-off too: the AI's answers still pending were not enough (issue 23).

@@ -37,6 +37,8 @@ export interface LeftMessageInput {
     pageUrl?: string | null;
     /** The customer's language (the widget's): the agents' replies are mailed in it. */
     lang?: string | null;
+    /** What they asked the AI agent in this widget session before, oldest first: the store's mail carries it. */
+    earlier?: ReadonlyArray<{ question: string; answer: string }>;
 }
 
 /**
@@ -85,7 +87,7 @@ export class LeftMessages {
         // To the store, in the store's default language (DESIGN §10), whatever the customer's.
         const mail = storeLeftMessageMail(org?.languages.default, {
             store: org?.storeName ?? '', email, name, phone: row.phoneNumber, visitorNumber: session.visitorNumber, pageUrl: row.pageUrl ?? null,
-            sessionId, message: text
+            sessionId, message: text, earlier: input.earlier
         });
         await this.deps.mail.send({ organizationId: input.organizationId, to: settings.emailRecipient, replyTo: email, ...mail });
         await this.deps.realtime.publish(paths.agents(input.organizationId), {
