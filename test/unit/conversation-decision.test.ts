@@ -327,6 +327,17 @@ describe('the widget\'s message decision (plugins/conversation, issue 23)', func
             expect(topicOf('never mind')).to.equal('');
         });
 
+        it('keeps "and", "but", "also" before the question: the AI agent reads a follow-up by them, and the words stay the customer\'s', () => {
+            expect(topicOf('and to Canada?')).to.equal('and to Canada?');
+            expect(topicOf('ok, and what about returns?')).to.equal('and what about returns?');
+            expect(topicOf('never mind, but can I pay in store?')).to.equal('but can I pay in store?');
+            expect(topicOf('¿y a Canadá?', 'es')).to.equal('¿y a Canadá?');
+            expect(topicOf('et le dimanche ?', 'fr')).to.equal('et le dimanche ?');
+            // The decision still reads past them: a question, asked of the knowledge with them.
+            expect(decide({ step: 'questions', text: 'and can I pay with Apple Pay' })).to.include({ kind: 'question', question: 'and can I pay with Apple Pay' });
+            expect(decide({ step: 'questions', text: 'und' , lang: 'de' }).kind).to.not.equal('question');
+        });
+
         it('falls back to English words for a language it has none of (es-MX reads Spanish)', () => {
             expect(decide({ step: 'questions', text: 'agent', lang: 'it' })).to.include({ kind: 'human', lang: 'en' });
             // The word each language's widget text tells a customer to type for a person (issue 27).

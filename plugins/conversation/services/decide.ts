@@ -94,10 +94,10 @@ class Reader {
     }
 }
 
-const OPENERS: WordKind[] = ['greeting', 'thanks', 'filler'];
+const OPENERS: WordKind[] = ['greeting', 'thanks', 'filler', 'connective'];
 
 interface Split {
-    /** The words after greetings, filler and a change of mind, as typed. */
+    /** The words after greetings, filler and a change of mind, as typed (with the connectives just before them). */
     topic: string;
     topicTokens: Token[];
     /** A change-of-mind phrase opened the message. */
@@ -112,8 +112,14 @@ function split(text: string, reader: Reader, all: Token[]): Split {
         i = reader.skip(words, i + cancel.length, OPENERS);
     }
     const rest = all.slice(i);
+    // The connectives right before it stay in the topic ("um, and to Canada?" → "and to Canada?"): the AI agent reads
+    // the message as a follow-up by them, and the customer's words stay theirs where they are shown again.
+    let start = i;
+    while (start > 0 && reader.at(words, start - 1, ['connective'])?.length === 1) {
+        start--;
+    }
     // From the end of what was skipped, so that a '¿' before the question stays; not the separators after it.
-    const from = i > 0 ? all[i - 1].end : 0;
+    const from = start > 0 ? all[start - 1].end : 0;
     return { topic: rest.length ? text.slice(from).replace(/^[\s,.;:!…—–-]+/u, '').trim() : '', topicTokens: rest, leave: !!cancel };
 }
 
@@ -169,7 +175,7 @@ export function decide(input: DecisionInput): Decision {
     const withoutPhone = phone ? `${text.slice(0, phone.start)} ${text.slice(phone.end)}` : text;
     const code = step === 'code' ? findCode(withoutPhone) : null;
     const letters = topicTokens.filter(hasLetter);
-    const real = letters.filter((t) => !isGibberish(t.norm) && !reader.covers([t.norm], ['noise', 'filler']));
+    const real = letters.filter((t) => !isGibberish(t.norm) && !reader.covers([t.norm], ['noise', 'filler', 'connective']));
     const confident = !!input.knowledge?.confident;
     const knowledge = confident && input.knowledge
         ? { knowledge: { kind: input.knowledge.kind, id: input.knowledge.id, title: input.knowledge.title, confidence: input.knowledge.confidence } }

@@ -38,6 +38,11 @@ export interface WordList {
     questionStart: string[];
     /** Ignored at the start of a message ("um", "actually", "please"). */
     filler: string[];
+    /**
+     * Ignored at the start of a message by the decision, like filler, but kept in the question the AI agent is asked
+     * ("and to Canada?"): they say the message follows the last one.
+     */
+    connective: string[];
     /** Not words: laughter, keyboard tests. */
     noise: string[];
 }
@@ -45,7 +50,7 @@ export interface WordList {
 export type WordKind = keyof WordList;
 
 export const WORD_KINDS: WordKind[] = ['cancel', 'cancelAlone', 'human', 'humanWeak', 'resend', 'otherPhone', 'points', 'notBalance', 'greeting',
-    'thanks', 'questionStart', 'filler', 'noise'];
+    'thanks', 'questionStart', 'filler', 'connective', 'noise'];
 
 /** A language's phrases as normalised token sequences, longest first. */
 export type Lexicon = Record<WordKind, string[][]>;
