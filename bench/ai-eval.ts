@@ -249,8 +249,7 @@ function pct(part: number, whole: number): string {
  * The whole call at 1,000 entries: POST /api/ai/chat through hapi (widget key, validation, rate limit), the
  * index fingerprint query, the provider and the stored history row, on a fresh embedded SQLite database.
  */
-async function endToEnd(conversations: string[][], sources: AnswerSource[], env: Record<string, string> = {}): Promise<number[]> {
-    const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-bench-ai-'));
+async function benchServer(dataDir: string, env: Record<string, string> = {}) {
     const config = loadConfig({
         NODE_ENV: 'production', LOG_LEVEL: 'silent', JWT_SECRET: Crypto.randomBytes(32).toString('hex'), DATA_DIR: dataDir,
         SEED_DEMO_ON_EMPTY: 'false', DATABASE_URL: `sqlite:${Path.join(dataDir, 'bench.sqlite')}`, AI_MEANINGS_WAIT_MS: '600000',
@@ -258,14 +257,58 @@ async function endToEnd(conversations: string[][], sources: AnswerSource[], env:
         AI_QUESTIONS_PER_STORE_HOUR: '10000000', AI_QUESTIONS_PER_STORE_DAY: '100000000', ...env
     });
     const server = await createServer(config, plugins, { logRequests: false });
+    await migratorFor(server).latest();
+    await server.initialize();
+    return server;
+}
+
+/** A bench store with the sources' knowledge entries and the default questions, on a bench server. */
+async function benchStore(server: Awaited<ReturnType<typeof benchServer>>, sources: AnswerSource[]) {
+    const org = await server.app.services.tenants.createOrganization({ name: 'Bench Store', domain: 'localhost', subdomain: 'benchai' });
+    const bot = await server.app.services.tenants.createBotInstance({ organizationId: org.id, name: 'bench widget' });
+    await server.app.services.questions.addDefaults(org.id);
+    const csv = ['title,content', ...sources.filter((x) => x.kind === 'knowledge').map((x) => `"${x.title.replace(/"/g, '""')}","${x.answer.replace(/"/g, '""')}"`)].join('\n');
+    await server.app.services.ai.importKnowledge(org.id, 'csv', csv);
+    return { org, bot };
+}
+
+/**
+ * The store's meanings kept in the database (ai_text_meanings): the time to write them once encoded, and the time a
+ * node that starts with nothing in memory takes to read them (its index built and every source's meaning known),
+ * against encoding them (the figure above). SQLite, one node after the other on the same file.
+ */
+async function storedMeanings(sources: AnswerSource[]): Promise<{ writeS: number; readS: number; rows: number; mb: number; encodedOnRead: number }> {
+    const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-bench-ai-'));
+    const meanings = sharedMeanings();
     try {
-        await migratorFor(server).latest();
-        await server.initialize();
-        const org = await server.app.services.tenants.createOrganization({ name: 'Bench Store', domain: 'localhost', subdomain: 'benchai' });
-        const bot = await server.app.services.tenants.createBotInstance({ organizationId: org.id, name: 'bench widget' });
-        await server.app.services.questions.addDefaults(org.id);
-        const csv = ['title,content', ...sources.filter((x) => x.kind === 'knowledge').map((x) => `"${x.title.replace(/"/g, '""')}","${x.answer.replace(/"/g, '""')}"`)].join('\n');
-        await server.app.services.ai.importKnowledge(org.id, 'csv', csv);
+        let server = await benchServer(dataDir);
+        const { org } = await benchStore(server, sources);
+        // The sources' texts are in memory already (main encoded them): this times building the index and writing the rows.
+        let t0 = performance.now();
+        await (await server.app.services.ai.indexFor(org.id)).ready;
+        const writeS = (performance.now() - t0) / 1000;
+        const rows = Number((await server.app.db('ai_text_meanings').count('* as n').first() as { n: number | string }).n);
+        const bytes = Number((await server.app.db('ai_text_meanings').sum({ n: server.app.db.raw('length(vector) + length(text_hash) + length(model) + 16') }).first() as { n: number | string }).n);
+        await server.stop();
+        meanings.clear();
+        const before = meanings.encoded;
+        server = await benchServer(dataDir);
+        t0 = performance.now();
+        await (await server.app.services.ai.indexFor(org.id)).ready;
+        const readS = (performance.now() - t0) / 1000;
+        await server.stop();
+        return { writeS, readS, rows, mb: bytes / 1048576, encodedOnRead: meanings.encoded - before };
+    }
+    finally {
+        Fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+}
+
+async function endToEnd(conversations: string[][], sources: AnswerSource[], env: Record<string, string> = {}): Promise<number[]> {
+    const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'lc-bench-ai-'));
+    const server = await benchServer(dataDir, env);
+    try {
+        const { bot } = await benchStore(server, sources);
         const times: number[] = [];
         for (let round = 0; round < 6; round++) {
             if (round > 0) {
@@ -432,6 +475,7 @@ async function main(): Promise<void> {
         alone += want.includes(answeredAs(pairIndexes[p.store].query(p.followUp)) ?? '') ? 1 : 0;
     }
     const conversations = [...questions.map((q) => [q]), ...followUps.map((p) => [p.first, p.followUp])];
+    const kept = await storedMeanings(sources);
     const e2e = await endToEnd(conversations, sources);
     const e2eWords = await endToEnd(conversations, sources, { AI_MEANINGS: 'off' });
     const storeLines = Object.entries(h.stores).map(([store, [right, answerable, abstained, unanswerable]]) =>
@@ -466,6 +510,8 @@ async function main(): Promise<void> {
         `| POST /api/ai/chat at 1,000 entries (hapi inject, SQLite: auth, fingerprint query, history read, answer with the follow-up reading, history row; the questions above and ${followUps.length} follow-up pairs) | p50 ${percentile(e2e, 50).toFixed(2)} ms, p95 ${percentile(e2e, 95).toFixed(2)} ms (${e2e.length} calls, every question encoded anew); by words alone (AI_MEANINGS=off) p50 ${percentile(e2eWords, 50).toFixed(2)} ms, p95 ${percentile(e2eWords, 95).toFixed(2)} ms | p95 ≤ 30 ms |`,
         `| index build at 1,000 entries | ${main.buildMs.toFixed(0)} ms (once per change of the store's knowledge) | |`,
         `| encoding the meanings of 1,000 entries' texts (${paddedTexts.length.toLocaleString('en-US')} titles, whole texts and sentences) | ${paddedSeconds.toFixed(1)} s (in the background, once per text; a changed entry re-encodes its own texts only) | |`,
+        `| keeping them in the database (ai_text_meanings, SQLite): the store's index built and its ${kept.rows.toLocaleString('en-US')} meanings written | ${kept.writeS.toFixed(2)} s, ${kept.mb.toFixed(1)} MB | |`,
+        `| a node that starts with nothing in memory (a restart, a second node): the store's index built and its meanings read from the database | ${kept.readS.toFixed(2)} s, ${kept.encodedOnRead} texts encoded | |`,
         `| encoding every text of the evaluation sets (sources and questions) | ${encodeSeconds.toFixed(1)} s | |`,
         `| memory after the bench (the encoder and every text's meaning) | RSS ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB | |`,
         '',

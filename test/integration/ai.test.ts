@@ -1,9 +1,11 @@
+import * as Crypto from 'crypto';
 import { expect } from 'chai';
 import type { Server } from '@hapi/hapi';
 import { bearer, createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
 import { connectAgent, NesClient, setAvailable } from '../helpers/livechat-client';
 import { importCustomers, lastCode } from '../helpers/loyalty';
 import { DEMO_KNOWLEDGE } from '../../plugins/ai/demo-data';
+import { sharedMeanings } from '../../plugins/ai/services/meanings';
 
 describe('the AI agent (/api/ai, /api/ai-agent)', function () {
     this.timeout(30000);
@@ -364,6 +366,81 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
                 expect(answerOf(await ask2('Do you price match?')).answer).to.equal('We match any lower price within 30 days of purchase.');
                 await server.inject({ method: 'DELETE', url: `/api/ai/knowledge/${entry.id}`, headers: admin(a) });
                 expect(answerOf(await ask2('Do you price match?')).answer).to.not.contain('30 days');
+            }
+            finally {
+                await node2.close();
+            }
+        });
+    });
+
+    describe('sentence meanings kept in the database (issue 30)', () => {
+        /** The store's texts whose meanings its indexes compare, by SHA-256 (what ai_text_meanings keys them by). */
+        const storeHashes = async (tenant: Tenant) => {
+            const { index, byLang, ready } = await server.app.services.ai.indexFor(tenant.organization.id);
+            await ready;
+            const texts = [index, ...byLang.values()].flatMap((i) => i.meaningTexts());
+            return new Set(texts.map((text) => Crypto.createHash('sha256').update(text).digest('hex')));
+        };
+        const rows = async (tenant: Tenant) => await server.app.db('ai_text_meanings').where('organization_id', tenant.organization.id)
+            .select('text_hash', 'model', 'vector') as Array<{ text_hash: string; model: string; vector: Buffer }>;
+
+        it('keeps the store\'s texts and no customer\'s question; a node that starts reads them instead of encoding the store again', async () => {
+            const question = 'Can I return something I bought?';
+            const first = answerOf(await ask(a, 'widget_kept1', question));
+            expect(first.sources.map((s) => s.title)).to.deep.equal(['Returns']);
+            const kept = await rows(a);
+            const hashes = await storeHashes(a);
+            expect(kept.length).to.equal(hashes.size).and.to.be.greaterThan(20);
+            expect(kept.every((r) => hashes.has(r.text_hash) && r.model === sharedMeanings().model && r.vector.length === 512 * 4)).to.equal(true);
+            const questionHash = (text: string) => Crypto.createHash('sha256').update(text).digest('hex');
+            const { index } = await server.app.services.ai.indexFor(a.organization.id);
+            expect(kept.map((r) => r.text_hash)).to.not.include(questionHash(index.meaningText(question) ?? question));
+            const hashesB = await storeHashes(b);
+            expect((await rows(b)).map((r) => r.text_hash).sort()).to.deep.equal([...hashesB].sort());
+
+            // A second node (or this one after a restart), with nothing in memory: the store's texts come from the database.
+            const meanings = sharedMeanings();
+            meanings.clear();
+            const before = meanings.encoded;
+            const node2 = await startTestServer({ shareWith: t, env: { AI_MEANINGS: 'on' } });
+            try {
+                const again = answerOf(await node2.server.inject({ method: 'POST', url: '/api/ai/chat', headers: widget(a), payload: { sessionId: 'widget_kept2', message: question } }));
+                expect(again.answer).to.equal(first.answer);
+                expect(again.sources.map((s) => s.title)).to.deep.equal(first.sources.map((s) => s.title));
+                // The question itself (once per index that reads it), not the store's texts.
+                expect(meanings.encoded - before).to.be.within(1, 2);
+            }
+            finally {
+                await node2.close();
+            }
+        });
+
+        it('encodes only an edited entry\'s texts, removes the old ones, and encodes again a row it cannot read', async () => {
+            await ask(a, 'widget_kept3', 'How long does shipping take?');
+            const meanings = sharedMeanings();
+            const [entry] = (await server.app.services.ai.listKnowledge(a.organization.id)).filter((e) => e.title === 'Returns');
+            const before = meanings.encoded;
+            const edited = await server.inject({ method: 'PUT', url: `/api/ai/knowledge/${entry.id}`, headers: admin(a), payload: { content: 'Return anything within 60 days. Bring the receipt.' } });
+            expect(edited.statusCode, edited.payload).to.equal(200);
+            const answer = answerOf(await ask(a, 'widget_kept3', 'Can I return something I bought?'));
+            expect(answer.answer).to.equal('Return anything within 60 days. Bring the receipt.');
+            // The entry's whole text and its two sentences, and the question.
+            expect(meanings.encoded - before).to.be.within(3, 5);
+            const hashes = await storeHashes(a);
+            expect(new Set((await rows(a)).map((r) => r.text_hash))).to.deep.equal(hashes);
+
+            // A row cut short (written by hand, or by a crash) is not read: its text is encoded and written again.
+            const [broken] = await rows(a);
+            await server.app.db('ai_text_meanings').where({ organization_id: a.organization.id, text_hash: broken.text_hash }).update({ vector: Buffer.from([1, 2, 3]) });
+            meanings.clear();
+            const node2 = await startTestServer({ shareWith: t, env: { AI_MEANINGS: 'on' } });
+            try {
+                const beforeNode2 = meanings.encoded;
+                const again = answerOf(await node2.server.inject({ method: 'POST', url: '/api/ai/chat', headers: widget(a), payload: { sessionId: 'widget_kept4', message: 'Can I return something I bought?' } }));
+                expect(again.answer).to.equal(answer.answer);
+                expect(meanings.encoded - beforeNode2).to.be.within(2, 3);
+                const repaired = (await rows(a)).find((r) => r.text_hash === broken.text_hash);
+                expect(repaired?.vector.length).to.equal(512 * 4);
             }
             finally {
                 await node2.close();

@@ -14,6 +14,8 @@ function countingEncoder(): SentenceEncoder & { calls: string[][] } {
     const calls: string[][] = [];
     return {
         calls,
+        model: 'counting',
+        dims: 2,
         async encode(texts) {
             calls.push(texts);
             await new Promise((resolve) => setImmediate(resolve));

@@ -4,6 +4,7 @@ import phonesOnly from './20261201010003-ai-phones-only';
 import triage from './20261202000000-ai-triage';
 import answeredFrom from './20261203000000-ai-answered-from';
 import knowledgeLang from './20261206000001-ai-knowledge-lang';
+import textMeanings from './20261210000000-ai-text-meanings';
 
 /** The ai plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
@@ -11,5 +12,6 @@ export const migrations: MigrationEntry[] = [
     phonesOnly,
     triage,
     answeredFrom,
-    knowledgeLang
+    knowledgeLang,
+    textMeanings
 ];

