@@ -63,7 +63,7 @@ const admin = (env, argv) => ({
 const widget = (env, argv) => ({
     name: 'widget',
     mode: argv.mode || 'production',
-    target: ['web', 'es2019'],
+    target: ['web', 'es2020'],
     entry: {
         loader: Path.join(root, 'widget/src/loader.ts')
     },
