@@ -10,7 +10,7 @@ import { plugins } from '../plugins';
 import {
     KnowledgeIndex, ABSTAIN_BELOW, ABSTAIN_FLOOR, AnswerSource, DECISIVE_MARGIN, IndexOptions, MEANING_ABSTAIN_FLOOR, MEANING_ANSWER, MEANING_DECISIVE, MEANING_FLOOR, MEANING_MARGIN, MEANING_WEIGHT
 } from '../plugins/ai/services/retrieval';
-import { answerSources } from '../plugins/ai/services/ai-service';
+import { answerSources, MAX_SUGGESTIONS, SUGGEST_FLOOR, SUGGEST_WITHIN, suggestionsOf } from '../plugins/ai/services/ai-service';
 import { englishSenses, englishVectors, SENSES_FILE, VECTORS_FILE, WordVectors } from '../plugins/ai/services/vectors';
 import { retrieveInContext } from '../plugins/ai/services/follow-up';
 import { intentOf } from '../plugins/ai/services/intents';
@@ -38,6 +38,11 @@ export interface EvalResult {
     abstained: number;
     intents: number;
     intentsRight: number;
+    /** Answerable questions abstained on, and those of them with the right entry among the suggestions (suggestionsOf). */
+    answerableAbstained: number;
+    suggestedRight: number;
+    /** Unanswerable questions abstained on that were given suggestions anyway. */
+    unanswerableSuggested: number;
     failures: string[];
 }
 
@@ -101,7 +106,7 @@ export interface HeldOutResult extends EvalResult {
 
 /** The held-out shares: each store's questions against that store's own index. */
 export function evaluateHeldOut(set: HeldOutSet, options: IndexOptions = {}, threshold = ABSTAIN_BELOW): HeldOutResult {
-    const result: HeldOutResult = { answerable: 0, answeredRight: 0, unanswerable: 0, abstained: 0, intents: 0, intentsRight: 0, failures: [], typos: 0, typosRight: 0, stores: {} };
+    const result: HeldOutResult = { answerable: 0, answeredRight: 0, unanswerable: 0, abstained: 0, intents: 0, intentsRight: 0, answerableAbstained: 0, suggestedRight: 0, unanswerableSuggested: 0, failures: [], typos: 0, typosRight: 0, stores: {} };
     const stores = [...new Set([...set.answerable, ...set.unanswerable].map((q) => q.store))];
     for (const store of stores) {
         const index = new KnowledgeIndex(heldOutSources(set, store), options);
@@ -120,6 +125,9 @@ export function evaluateHeldOut(set: HeldOutSet, options: IndexOptions = {}, thr
         result.answeredRight += r.answeredRight;
         result.unanswerable += r.unanswerable;
         result.abstained += r.abstained;
+        result.answerableAbstained += r.answerableAbstained;
+        result.suggestedRight += r.suggestedRight;
+        result.unanswerableSuggested += r.unanswerableSuggested;
         result.failures.push(...r.failures.map((f) => `[${store}] ${f}`));
         result.stores[store] = [r.answeredRight, r.answerable, r.abstained, r.unanswerable];
     }
@@ -135,7 +143,7 @@ export function demoSources(): AnswerSource[] {
 }
 
 export function evaluate(index: KnowledgeIndex, set: EvalSet, threshold = ABSTAIN_BELOW): EvalResult {
-    const result: EvalResult = { answerable: 0, answeredRight: 0, unanswerable: 0, abstained: 0, intents: 0, intentsRight: 0, failures: [] };
+    const result: EvalResult = { answerable: 0, answeredRight: 0, unanswerable: 0, abstained: 0, intents: 0, intentsRight: 0, answerableAbstained: 0, suggestedRight: 0, unanswerableSuggested: 0, failures: [] };
     for (const { q, expect } of set.answerable) {
         result.answerable++;
         const r = index.query(q);
@@ -143,6 +151,12 @@ export function evaluate(index: KnowledgeIndex, set: EvalSet, threshold = ABSTAI
         const got = r.confidence >= threshold ? r.hits[0]?.source.title : null;
         if (!intentOf(q) && got && want.includes(got)) {
             result.answeredRight++;
+        }
+        if (!intentOf(q) && !got) {
+            result.answerableAbstained++;
+            if (suggestionsOf(r).some((x) => want.includes(x.title))) {
+                result.suggestedRight++;
+            }
         }
         else {
             result.failures.push(`answerable "${q}": got ${got ?? 'abstain'} (${r.confidence.toFixed(2)}; top ${r.hits[0]?.source.title ?? '-'}), want ${want.join(' | ')}${intentOf(q) ? ` [intent ${intentOf(q)}]` : ''}`);
@@ -153,6 +167,9 @@ export function evaluate(index: KnowledgeIndex, set: EvalSet, threshold = ABSTAI
         const r = index.query(q);
         if (intentOf(q) || r.confidence < threshold) {
             result.abstained++;
+            if (!intentOf(q) && suggestionsOf(r).length) {
+                result.unanswerableSuggested++;
+            }
         }
         else {
             result.failures.push(`unanswerable "${q}": answered ${r.hits[0]?.source.title} (${r.confidence.toFixed(2)})`);
@@ -499,6 +516,9 @@ async function main(): Promise<void> {
         `| held-out: abstained on unanswerable | ${pct(h.abstained, h.unanswerable)} (${h.abstained}/${h.unanswerable}) | ≥ 90 % |`,
         `| held-out: by store | ${storeLines} | |`,
         `| held-out: questions with typos answered right | ${h.typosRight}/${h.typos} | |`,
+        `| held-out: answerable questions abstained on with the right entry among the suggestions (issue 30: up to ${MAX_SUGGESTIONS} chips, confidence from ${SUGGEST_FLOOR} and within ${SUGGEST_WITHIN} of the best; chosen on the tuning sets) | ${h.suggestedRight}/${h.answerableAbstained}: with them, ${pct(h.answeredRight + h.suggestedRight, h.answerable)} of answerable questions reach the right entry in one step or two | |`,
+        `| held-out: unanswerable questions abstained on that were given suggestions | ${h.unanswerableSuggested}/${h.abstained} | |`,
+        `| tuning sets (all three): answerable questions abstained on with the right entry among the suggestions; unanswerable given suggestions | ${r.suggestedRight + extra.suggestedRight + storesSet.suggestedRight}/${r.answerableAbstained + extra.answerableAbstained + storesSet.answerableAbstained}; ${r.unanswerableSuggested + extra.unanswerableSuggested + storesSet.unanswerableSuggested}/${r.abstained + extra.abstained + storesSet.abstained} | |`,
         `| tuning: answered from the right entry | ${pct(r.answeredRight, r.answerable)} (${r.answeredRight}/${r.answerable}) | ≥ 85 % |`,
         `| tuning: abstained on unanswerable | ${pct(r.abstained, r.unanswerable)} (${r.abstained}/${r.unanswerable}) | ≥ 90 % |`,
         `| second tuning set (test/fixtures/ai-tuning-extra.json, an electronics shop) | ${extra.answeredRight}/${extra.answerable} right, ${extra.abstained}/${extra.unanswerable} abstained | |`,

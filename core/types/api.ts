@@ -434,6 +434,17 @@ export interface AiChatAnswer {
      * spent, or the agent did not know and offers a person ('ai.offer_person') or a message ('ai.offer_message').
      */
     code?: 'ai.budget_reached' | 'ai.offer_person' | 'ai.offer_message';
+    /**
+     * When the agent did not know (issue 30): the store's entries closest to the question, at most 3, best first. The
+     * widget offers them; a pick asks again with `pick` (AiChatPick.key) and is answered from that entry.
+     */
+    suggestions?: AiSuggestion[];
+}
+
+/** An entry the agent suggests when it did not know: `key` is what POST /api/ai/chat takes back as `pick`. */
+export interface AiSuggestion {
+    key: string;
+    title: string;
 }
 
 /** The widget's steps in which a customer types to the bot (in live_chat every message goes to the agent). */

@@ -49,6 +49,8 @@ interface ChatRequest {
     message: string;
     /** The customer's language as the widget chose it (issue 27); absent: the store's default. */
     lang?: string;
+    /** A suggestion the customer picked (AiChatAnswer.suggestions[].key): answered from that entry. */
+    pick?: string;
 }
 
 interface FeedbackRequest {
@@ -298,7 +300,9 @@ const feature: FeaturePlugin = {
                             sessionId: fields.widgetSessionId.required(),
                             message,
                             lang: Joi.string().trim().max(35).pattern(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/)
-                                .messages({ 'string.pattern.base': '"lang" must be a language tag such as en or es-MX' })
+                                .messages({ 'string.pattern.base': '"lang" must be a language tag such as en or es-MX' }),
+                            pick: Joi.string().max(30).pattern(/^(knowledge:[1-9]\d{0,9}|question:[1-9]\d{0,9}|store)$/)
+                                .messages({ 'string.pattern.base': '"pick" must be a suggestion\'s key such as knowledge:12' })
                         }).required()
                     },
                     handler: async (request) => {
@@ -315,7 +319,7 @@ const feature: FeaturePlugin = {
                             domain: domainOf(request),
                             verifiedPhone: verifiedPhoneOf(token),
                             lang: request.payload.lang ?? null
-                        }, request.payload.message);
+                        }, request.payload.message, request.payload.pick);
                     }
                 }
             });

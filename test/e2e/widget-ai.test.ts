@@ -161,6 +161,32 @@ describe('the widget AI step in a browser on a merchant page (issue 13)', functi
         await page.close();
     });
 
+    it('suggests the store\'s closest entries when it does not know, beside the leave-a-message form; a picked one answers from its entry (issue 30)', async () => {
+        await setAvailable(t.server, shop, false);
+        const page = await widgetPage();
+        await typeAndSend(page, 'How many days do I have to send something back?');
+        await waitForText(page, 'nobody from our team is available right now');
+        await page.waitForFunction(`!!${ROOT}.querySelector('[aria-label="Related answers"]') && !!${ROOT}.querySelector('.lc-offline textarea')`, { timeout: 5000 });
+        const chips = await page.evaluate(`[...${ROOT}.querySelectorAll('[aria-label="Related answers"] .lc-chip')].map((b) => b.textContent)`) as string[];
+        expect(chips[0]).to.equal('Returns');
+        expect(chips.length).to.be.within(1, 3);
+        const overflow = await page.evaluate(`${ROOT}.querySelector('.lc-panel').getBoundingClientRect().right - innerWidth`) as number;
+        expect(overflow).to.be.at.most(0);
+        await merchantLandmarks(page);
+        await expectNoSeriousViolations(page, 'the AI agent\'s suggestions at 390 px');
+        await shot(page, 'widget-ai-06-suggestions-390');
+        await clickChip(page, 'Returns');
+        await waitForText(page, 'Unworn items can be returned within 30 days');
+        await waitForText(page, 'Sources: Returns');
+        // The answer replaces the form and the suggestions; the customer can say whether it helped.
+        await page.waitForFunction(`!${ROOT}.querySelector('.lc-offline') && !${ROOT}.querySelector('[aria-label="Related answers"]')`, { timeout: 5000 });
+        await page.waitForFunction(`!!${ROOT}.querySelector('[aria-label="Did this answer help?"]')`, { timeout: 5000 });
+        await shot(page, 'widget-ai-07-suggestion-answered-390');
+        const asked = (await history((await sessionIdOf(page))!)).map((r) => r.userQuestion);
+        expect(asked).to.deep.equal(['Returns', 'How many days do I have to send something back?']);
+        await page.close();
+    });
+
     it('asks for the phone and the code on "how many points do I have" (no AI question spent), and once verified the AI reads them', async () => {
         const page = await widgetPage();
         await typeAndSend(page, 'how many points do I have');

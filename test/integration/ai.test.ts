@@ -129,6 +129,45 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
             expect(body.answer).to.match(/not sure/).and.match(/Leave us a message/);
         });
 
+        it('suggests the store\'s closest entries when it does not know, and answers a picked one from that entry (issue 30)', async () => {
+            const [returns] = (await server.app.services.ai.listKnowledge(a.organization.id)).filter((e) => e.title === 'Returns');
+            const question = 'How many days do I have to send something back?';
+            const res = JSON.parse((await ask(a, 'widget_s_1', question)).payload) as ReturnType<typeof answerOf> & { suggestions?: Array<{ key: string; title: string }> };
+            expect(res.fallbackAction).to.equal('leave_message');
+            expect(res.suggestions?.length).to.be.within(1, 3);
+            expect(res.suggestions?.[0]).to.deep.equal({ key: `knowledge:${returns.id}`, title: 'Returns' });
+
+            const picked = JSON.parse((await server.inject({
+                method: 'POST', url: '/api/ai/chat', headers: widget(a), payload: { sessionId: 'widget_s_1', message: 'Returns', pick: `knowledge:${returns.id}` }
+            })).payload) as ReturnType<typeof answerOf> & { suggestions?: unknown };
+            expect(picked.answer).to.equal(returns.content);
+            expect(picked.sources).to.deep.equal([{ id: returns.id, title: 'Returns', kind: 'knowledge' }]);
+            expect(picked.fallbackAction).to.equal(null);
+            expect(picked.suggestions).to.equal(undefined);
+            // The pick is in the history as an answer from that entry (the admin's "which entries answered what").
+            const row = await server.app.db('ai_chat_history').where({ id: picked.historyId }).first() as { user_question: string; source_kind: string; source_id: number };
+            expect(row).to.include({ user_question: 'Returns', source_kind: 'knowledge', source_id: returns.id });
+
+            // A question the store answers gets no suggestions.
+            const known = JSON.parse((await ask(a, 'widget_s_2', 'How long does shipping take?')).payload) as { suggestions?: unknown };
+            expect(known.suggestions).to.equal(undefined);
+        });
+
+        it('answers a pick the store does not have (another store\'s entry, one deleted since) as a plain question, and refuses a malformed pick', async () => {
+            const [secret] = await server.app.services.ai.listKnowledge(b.organization.id);
+            const other = answerOf(await server.inject({
+                method: 'POST', url: '/api/ai/chat', headers: widget(a), payload: { sessionId: 'widget_s_3', message: 'What is the secret?', pick: `knowledge:${secret.id}` }
+            }));
+            expect(other.answer).to.not.contain('around the clock');
+            expect(other.sources.map((x) => x.title)).to.not.include('Secret of B');
+            for (const pick of ['knowledge:abc', 'knowledge:0', 'tool:1', 'knowledge:1 or 1=1', '']) {
+                const bad = await server.inject({ method: 'POST', url: '/api/ai/chat', headers: widget(a), payload: { sessionId: 'widget_s_4', message: 'Returns', pick } });
+                expect(bad.statusCode, pick).to.equal(400);
+                expect(JSON.parse(bad.payload).message).to.match(/"pick"/);
+            }
+            expect(await server.app.db('ai_chat_history').where({ session_id: 'widget_s_4' }).count('* as n').first()).to.deep.include({ n: 0 });
+        });
+
         it('answers a follow-up with the session\'s previous question, and not with another session\'s (issue 30)', async () => {
             const first = answerOf(await ask(a, 'widget_f_1', 'How long does shipping take?'));
             expect(first.sources[0]?.title).to.equal('Shipping and delivery');

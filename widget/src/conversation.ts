@@ -1,4 +1,4 @@
-import type { AiChatAnswer, MessageDecision, WidgetStep } from '../../core/types/api';
+import type { AiChatAnswer, AiSuggestion, MessageDecision, WidgetStep } from '../../core/types/api';
 import { api, ApiError, TrackEvent, WidgetConfig } from './config';
 import { Action, FlowState, said } from './flow';
 import { Move, moveFor } from './moves';
@@ -144,8 +144,11 @@ export function conversation(ctx: ConversationContext) {
         }
     }
 
-    /** The AI agent (the store has it on). `stay`: asked inside the phone or code step, which is offered again after. */
-    async function askAi(question: string, stay: boolean): Promise<void> {
+    /**
+     * The AI agent (the store has it on). `stay`: asked inside the phone or code step, which is offered again after.
+     * `pick`: a suggestion's key (the question is its title), answered from that entry.
+     */
+    async function askAi(question: string, stay: boolean, pick?: string): Promise<void> {
         const sid = ctx.state().sessionId;
         const d = guard(sid);
         if (!stay) {
@@ -156,7 +159,7 @@ export function conversation(ctx: ConversationContext) {
         let fallback: AiChatAnswer['fallbackAction'] = null;
         let leave = false;
         try {
-            const res = await api<AiChatAnswer>(config, '/api/ai/chat', { sessionId: sid, message: question, lang: ctx.lang() }, withToken());
+            const res = await api<AiChatAnswer>(config, '/api/ai/chat', { sessionId: sid, message: question, lang: ctx.lang(), pick }, withToken());
             const sources = (res.sources ?? []).map((x) => x.title).filter(Boolean);
             // A coded answer (the store's AI budget is spent: 'ai.budget_reached') in the customer's language.
             const answer = res.code ? errorText({ code: res.code, message: res.answer }) : res.answer;
@@ -185,6 +188,8 @@ export function conversation(ctx: ConversationContext) {
             else if (fallback !== 'live_chat' && typeof res.historyId === 'number') {
                 d({ type: 'feedback_for', historyId: res.historyId });
             }
+            // Not knowing (issue 30): the store's closest entries (sent only then), as chips above the questions.
+            d({ type: 'suggest', suggestions: res.suggestions });
         }
         catch (err) {
             d(said(err instanceof ApiError ? TEXT.verifyError(errorText(err)) : TEXT.fallback, 'error'));
@@ -335,7 +340,13 @@ export function conversation(ctx: ConversationContext) {
             }
         },
 
-        /** The Cancel chip of the phone and code steps. */
+        /** A suggestion chip (the AI agent did not know): its title asked, answered from that entry. */
+        pick(s: AiSuggestion): Promise<void> {
+            guard()(said(s.title, 'user'));
+            return askAi(s.title, false, s.key);
+        },
+
+                /** The Cancel chip of the phone and code steps. */
         cancel(): void {
             const d = guard();
             d(said(t('cancelChip'), 'user'));

@@ -6,6 +6,8 @@
  * previous customer (phone, live session, messages) survives it. Pure: no DOM, no timers, no fetch.
  */
 
+import type { AiSuggestion } from '../../core/types/api';
+
 export type Step = 'initial' | 'questions' | 'identifier' | 'code' | 'success' | 'live_chat' | 'ai';
 
 export type Sender = 'user' | 'bot' | 'error' | 'agent' | 'system';
@@ -61,6 +63,8 @@ export interface FlowState {
     offer: 'resend' | 'person' | null;
     /** With offer 'person': the question a person would take over. */
     handOff?: string | null;
+    /** The AI agent did not know (issue 30): the store's closest entries, offered as chips while the questions show. */
+    suggestions?: AiSuggestion[];
     /**
      * The customer's token (DESIGN §10; issue 25): from the SMS code check (it then names the verified phone, which
      * the AI agent's tier-2 answers need) or create-session's renewal; sent as `Authorization: Bearer` on every widget
@@ -87,6 +91,7 @@ export type Action =
     | { type: 'reask'; question: string | null }
     | { type: 'feedback_for'; historyId: number | null }
     | { type: 'offer'; offer: 'resend' | 'person' | null; question?: string }
+    | { type: 'suggest'; suggestions?: AiSuggestion[] }
     | { type: 'token'; token: string | null }
     | { type: 'new_chat'; sessionId: string }
     | { type: 'lang'; lang: string };
@@ -150,6 +155,7 @@ export function reduce(state: FlowState, action: Action): FlowState {
                 step: action.step,
                 agentTyping: action.step === 'live_chat' ? state.agentTyping : false,
                 offer: action.step === 'code' ? state.offer : null,
+                suggestions: action.step === 'questions' ? state.suggestions : undefined,
                 // A person took over (issue 23): the AI's "Yes, thanks / No, I need more help" go.
                 feedbackFor: action.step === 'live_chat' ? null : state.feedbackFor
             };
@@ -176,6 +182,8 @@ export function reduce(state: FlowState, action: Action): FlowState {
             return { ...state, reask: action.question };
         case 'feedback_for':
             return { ...state, feedbackFor: action.historyId };
+        case 'suggest':
+            return { ...state, suggestions: action.suggestions };
         case 'offer':
             return { ...state, offer: action.offer, handOff: action.offer === 'person' ? action.question ?? null : null };
         case 'lang':

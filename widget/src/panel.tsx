@@ -344,6 +344,18 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
                     {live.queue.typicalWaitSeconds !== null && ` ${t('queueWait', { minutes: Math.max(1, Math.round(live.queue.typicalWaitSeconds / 60)) })}`}
                 </p>
             )}
+            {step === 'questions' && !!state.suggestions?.length && (
+                // The AI agent did not know (issue 30): the store's closest entries first, even beside the
+                // leave-a-message form; one picked answers from it, and the form is no longer needed.
+                <div className="lc-quick" role="group" aria-label={t('aiSuggestions')}>
+                    {state.suggestions.map((s) => (
+                        <button key={s.key} type="button" className="lc-chip" dir="auto" disabled={state.pending} onClick={() => {
+                            live.setOffline(null);
+                            void talk.pick(s);
+                        }}>{s.title}</button>
+                    ))}
+                </div>
+            )}
             <div className="lc-quick" role="group" aria-label={t('quickQuestions')} hidden={!showQuick}>
                 {showQuick && (questions ?? []).filter((q) => !(hideLive && q.kind === 'live_support')).map((q) => (
                     <button key={q.id} type="button" className="lc-chip" dir="auto" disabled={state.pending} onClick={() => !state.pending && talk.choose(q)}>{q.question}</button>

@@ -369,6 +369,11 @@ export class KnowledgeIndex {
         return this.read(question).words.map((w) => w.term);
     }
 
+    /** One of its sources by key ('knowledge:12', 'question:3', 'store'). */
+    source(key: string): AnswerSource | undefined {
+        return this.byKey.get(key)?.source;
+    }
+
     /** The texts whose meanings this index compares (its English sources'): Meanings.prepare them before asking. */
     meaningTexts(): string[] {
         if (!this.meanings) {
