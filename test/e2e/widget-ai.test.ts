@@ -187,6 +187,26 @@ describe('the widget AI step in a browser on a merchant page (issue 13)', functi
         await page.close();
     });
 
+    it('offers a person and the suggestions instead of the questions when someone is available (issue 30)', async () => {
+        await setAvailable(t.server, shop, true);
+        agent.box.messages.length = 0;
+        const page = await widgetPage();
+        await typeAndSend(page, 'How many days do I have to send something back?');
+        await waitForText(page, 'Would you like to talk to a person from our team?');
+        await page.waitForFunction(`!!${ROOT}.querySelector('[aria-label="Related answers"]') && !!${ROOT}.querySelector('[aria-label="Talk to a person?"]')`, { timeout: 5000 });
+        expect(await page.evaluate(`${ROOT}.querySelector('.lc-quick[aria-label="Quick questions"]').hidden`)).to.equal(true);
+        const overflow = await page.evaluate(`${ROOT}.querySelector('.lc-panel').getBoundingClientRect().right - innerWidth`) as number;
+        expect(overflow).to.be.at.most(0);
+        await shot(page, 'widget-ai-08-suggestions-and-person-390');
+        await clickChip(page, 'Returns');
+        await waitForText(page, 'Unworn items can be returned within 30 days');
+        // The offer and the suggestions are gone with the answer; nobody was asked to take over, and the questions are back.
+        await page.waitForFunction(`!${ROOT}.querySelector('[aria-label="Talk to a person?"]') && !${ROOT}.querySelector('[aria-label="Related answers"]')`, { timeout: 5000 });
+        expect(agent.box.messages.filter((m: any) => m.type === 'ai_transfer_request')).to.deep.equal([]);
+        await page.close();
+        await setAvailable(t.server, shop, false);
+    });
+
     it('asks for the phone and the code on "how many points do I have" (no AI question spent), and once verified the AI reads them', async () => {
         const page = await widgetPage();
         await typeAndSend(page, 'how many points do I have');

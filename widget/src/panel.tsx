@@ -309,8 +309,9 @@ function Panel(props: { options: MountOptions; bus: Bus }) {
     const placeholder = t(step === 'identifier' ? 'placeholderPhone'
         : step === 'code' ? 'placeholderCode'
             : step === 'live_chat' ? 'placeholderLive' : 'placeholderMessage');
-    // While the leave-a-message form is open it is what the customer is doing: the questions wait below it.
-    const showQuick = step === 'questions' && !live.offline;
+    // While the leave-a-message form is open it is what the customer is doing: the questions wait below it. The AI
+    // agent's suggestions, when it has some, stand in for them.
+    const showQuick = step === 'questions' && !live.offline && !state.suggestions?.length;
     const inStep = step === 'identifier' || step === 'code';
 
     const lang = language();
