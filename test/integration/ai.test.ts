@@ -146,7 +146,15 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
             expect(picked.suggestions).to.equal(undefined);
             // The pick is in the history as an answer from that entry (the admin's "which entries answered what").
             const row = await server.app.db('ai_chat_history').where({ id: picked.historyId }).first() as { user_question: string; source_kind: string; source_id: number };
-            expect(row).to.include({ user_question: 'Returns', source_kind: 'knowledge', source_id: returns.id });
+            expect(row).to.include({ user_question: 'Returns', source_kind: 'knowledge', source_id: returns.id, asked_before: question });
+            // Staff see, under the entry, the question in the customer's words, not the title they clicked.
+            const usage = JSON.parse((await server.inject({ url: '/api/ai/knowledge/usage', headers: admin(a) })).payload) as Array<{ title: string; questions: string[] }>;
+            expect(usage.find((u) => u.title === 'Returns')?.questions).to.include(question).and.not.include('Returns');
+            // A pick that follows an answered question has nothing before it.
+            const again = answerOf(await server.inject({
+                method: 'POST', url: '/api/ai/chat', headers: widget(a), payload: { sessionId: 'widget_s_1', message: 'Returns', pick: `knowledge:${returns.id}` }
+            }));
+            expect(await server.app.db('ai_chat_history').where({ id: again.historyId }).first()).to.include({ asked_before: null });
 
             // A question the store answers gets no suggestions.
             const known = JSON.parse((await ask(a, 'widget_s_2', 'How long does shipping take?')).payload) as { suggestions?: unknown };

@@ -5,6 +5,7 @@ import triage from './20261202000000-ai-triage';
 import answeredFrom from './20261203000000-ai-answered-from';
 import knowledgeLang from './20261206000001-ai-knowledge-lang';
 import textMeanings from './20261210000000-ai-text-meanings';
+import askedBefore from './20261210000001-ai-asked-before';
 
 /** The ai plugin's migrations, oldest first: a schema change is a new file here and one line in this list. */
 export const migrations: MigrationEntry[] = [
@@ -13,5 +14,6 @@ export const migrations: MigrationEntry[] = [
     triage,
     answeredFrom,
     knowledgeLang,
-    textMeanings
+    textMeanings,
+    askedBefore
 ];

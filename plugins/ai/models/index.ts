@@ -39,6 +39,8 @@ export class AiChatHistoryModel extends Model {
     sourceKind!: 'knowledge' | 'question' | 'store' | null;
     sourceId!: number | null;
     sourceTitle!: string | null;
+    /** On an answer picked among the agent's suggestions: the question it did not know just before (issue 30). */
+    askedBefore!: string | null;
     createdAt!: number;
 }
 

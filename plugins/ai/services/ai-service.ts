@@ -551,6 +551,9 @@ export class AiService implements KnowledgeRetrieval {
         // Not knowing (issue 30): the store's closest entries are offered, as help centres suggest articles; most
         // questions the agent abstains on have the right entry among them (bench:ai).
         const suggestions = reply.abstained && retrieval ? suggestionsOf(retrieval) : [];
+        // A pick right after a question the agent did not know answers that question: staff see it under the entry.
+        const last = history[history.length - 1];
+        const askedBefore = chosen && last && (last.fallbackAction === 'offer_live_chat' || last.fallbackAction === 'leave_message') ? last.question : null;
         const phone = await tools.verifiedPhone();
         // Triage (triage.ts): an abstaining answer (or one that could only point at the questions) and a hand-off are
         // unresolved from the start; anything else waits for the customer's word or silence.
@@ -575,7 +578,8 @@ export class AiService implements KnowledgeRetrieval {
                 triagedAt: start.triage === 'pending' ? null : now,
                 sourceKind: source ? source.kind as 'knowledge' | 'question' | 'store' : null,
                 sourceId: source ? source.id : null,
-                sourceTitle: source ? source.title.slice(0, 300) : null
+                sourceTitle: source ? source.title.slice(0, 300) : null,
+                askedBefore
             });
             if (handoff) {
                 await this.handedOff(ctx.organizationId, ctx.sessionId, trx);
@@ -688,14 +692,15 @@ export class AiService implements KnowledgeRetrieval {
 
     /**
      * GET /api/ai/knowledge/usage (issue 30): the sources that answered in the last 30 days, how often, when last, and
-     * the latest questions each answered; titles as the sources read now (as they read then, for one since removed).
+     * the latest questions each answered (for a picked suggestion, the question asked before it); titles as the sources
+     * read now (as they read then, for one since removed).
      */
     async usage(organizationId: number, now = Date.now()): Promise<AiSourceUsage[]> {
         const since = now - RATES_WINDOW_MS;
         const recent = () => this.db('ai_chat_history').where('organization_id', organizationId).where('created_at', '>=', since).whereNotNull('source_kind');
         const [counts, latest, knowledge, questions] = await Promise.all([
             recent().select('source_kind', 'source_id').count({ n: '*' }).max({ last: 'created_at' }).groupBy('source_kind', 'source_id') as Promise<Array<{ source_kind: AiSourceUsage['kind']; source_id: number; n: number | string; last: number | string }>>,
-            recent().select('source_kind', 'source_id', 'source_title', 'user_question').orderBy('id', 'desc').limit(2000) as Promise<Array<{ source_kind: string; source_id: number; source_title: string | null; user_question: string }>>,
+            recent().select('source_kind', 'source_id', 'source_title', 'user_question', 'asked_before').orderBy('id', 'desc').limit(2000) as Promise<Array<{ source_kind: string; source_id: number; source_title: string | null; user_question: string; asked_before: string | null }>>,
             this.knowledge(organizationId).select('id', 'title'),
             this.deps.services().questions.list(organizationId)
         ]);
@@ -708,8 +713,10 @@ export class AiService implements KnowledgeRetrieval {
             const key = `${row.source_kind}:${row.source_id}`;
             const entry = asked.get(key) ?? { title: row.source_title, questions: [] };
             asked.set(key, entry);
-            if (entry.questions.length < 5 && !entry.questions.includes(row.user_question)) {
-                entry.questions.push(row.user_question);
+            // A picked suggestion: the question the customer had asked in their own words, not the entry's title.
+            const question = row.asked_before ?? row.user_question;
+            if (entry.questions.length < 5 && !entry.questions.includes(question)) {
+                entry.questions.push(question);
             }
         }
         return counts.map((c) => {
