@@ -192,6 +192,28 @@ describe('the AI agent screens in a browser', function () {
         await page.close();
     });
 
+    it('shows under an entry the question a customer asked before picking it among the suggestions (issue 30)', async () => {
+        const question = 'How many days do I have to send something back?';
+        const abstained = await t.server.inject({ method: 'POST', url: '/api/ai/chat', headers: { 'x-widget-key': shop.bot.publicKey }, payload: { sessionId: 'widget_e2e_p1', message: question } });
+        const { suggestions } = JSON.parse(abstained.payload) as { suggestions: Array<{ key: string; title: string }> };
+        const returns = suggestions.find((x) => x.title === 'Returns')!;
+        const picked = await t.server.inject({ method: 'POST', url: '/api/ai/chat', headers: { 'x-widget-key': shop.bot.publicKey }, payload: { sessionId: 'widget_e2e_p1', message: returns.title, pick: returns.key } });
+        expect(JSON.parse(picked.payload).sources).to.deep.equal([{ id: Number(returns.key.split(':')[1]), title: 'Returns', kind: 'knowledge' }]);
+        const page = await adminPage('/ai-management', 1280);
+        await page.waitForFunction(() => Array.from(document.querySelectorAll('.lc-ai-entry')).some((c) => c.querySelector('h3')?.textContent === 'Returns'
+            && c.querySelector('[data-testid=entry-usage]')?.textContent?.includes('Answered 1 question in the last 30 days')));
+        const listed = await page.evaluate(() => {
+            const card = Array.from(document.querySelectorAll('.lc-ai-entry')).find((c) => c.querySelector('h3')?.textContent === 'Returns')!;
+            const details = card.querySelector('details')!;
+            details.open = true;
+            details.scrollIntoView();
+            return Array.from(details.querySelectorAll('li')).map((li) => li.textContent);
+        });
+        expect(listed).to.deep.equal([question]);
+        await screenshot(page, 'ai-07-picked-suggestion-usage');
+        await page.close();
+    });
+
     it('selects several conversations in the history and resolves them in one call (issue 23 triage)', async () => {
         for (const [session, q] of [['widget_e2e_b1', 'Do you sell replacement parts for vintage typewriters?'], ['widget_e2e_b2', 'Can you tune a harpsichord?'],
             ['widget_e2e_b3', 'Is there a discount for beekeepers?']]) {
