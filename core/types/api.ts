@@ -359,6 +359,8 @@ export interface KnowledgeEntry {
     content: string;
     /** The language it is written in (issue 27: a shipped language's tag); null: the store's default language. */
     lang: string | null;
+    /** Other ways customers ask for it (issue 30): the agent reads them with the title and content; customers never see them. */
+    phrasings: string[];
     isActive: boolean;
     createdAt: string | null;
     updatedAt: string | null;

@@ -207,10 +207,32 @@ describe('the AI agent screens in a browser', function () {
             const details = card.querySelector('details')!;
             details.open = true;
             details.scrollIntoView();
-            return Array.from(details.querySelectorAll('li')).map((li) => li.textContent);
+            return Array.from(details.querySelectorAll('li .lc-ai-asked')).map((span) => span.textContent);
         });
         expect(listed).to.deep.equal([question]);
         await screenshot(page, 'ai-07-picked-suggestion-usage');
+        // One click makes it a way to ask for Returns: the next customer who asks it gets the answer at once.
+        await page.evaluate(() => {
+            const card = Array.from(document.querySelectorAll('.lc-ai-entry')).find((c) => c.querySelector('h3')?.textContent === 'Returns')!;
+            (Array.from(card.querySelectorAll('li button')).find((b) => b.textContent === 'Add as a way to ask') as HTMLButtonElement).click();
+        });
+        await page.waitForFunction(() => document.querySelector('.bp5-toast')?.textContent?.includes('now leads to'));
+        await page.waitForFunction(() => {
+            const card = Array.from(document.querySelectorAll('.lc-ai-entry')).find((c) => c.querySelector('h3')?.textContent === 'Returns')!;
+            return !Array.from(card.querySelectorAll('li button')).some((b) => b.textContent === 'Add as a way to ask');
+        });
+        const next = await ask('widget_e2e_p2', question);
+        expect(next.fallbackAction).to.equal(null);
+        expect(next.sources.map((x) => x.title)).to.deep.equal(['Returns']);
+        // The entry's dialog shows it, one per line, where staff can change or remove it.
+        await page.evaluate(() => {
+            const card = Array.from(document.querySelectorAll('.lc-ai-entry')).find((c) => c.querySelector('h3')?.textContent === 'Returns')!;
+            (Array.from(card.querySelectorAll('button')).find((b) => b.textContent === 'Edit') as HTMLButtonElement).click();
+        });
+        await page.waitForSelector('#kb-phrasings');
+        expect(await page.$eval('#kb-phrasings', (e) => (e as HTMLTextAreaElement).value)).to.equal(question);
+        await checkAccessible(page);
+        await screenshot(page, 'ai-08-phrasings-dialog', { fullPage: false });
         await page.close();
     });
 

@@ -291,6 +291,45 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
         });
     });
 
+    describe('other ways customers ask (issue 30)', () => {
+        it('answers from an entry a question written as one of its phrasings, which customers never see', async () => {
+            const question = 'How many days do I have to send something back?';
+            const before = JSON.parse((await ask(a, 'widget_ph_1', question)).payload) as { fallbackAction: string | null; sources: Array<{ title: string }> };
+            expect(before.fallbackAction).to.not.equal(null);
+            const [returns] = (await server.app.services.ai.listKnowledge(a.organization.id)).filter((e) => e.title === 'Returns');
+            const saved = await server.inject({
+                method: 'PUT', url: `/api/ai/knowledge/${returns.id}`, headers: admin(a),
+                payload: { phrasings: ['  How long do I have to send something back? ', 'how long do I have to send something back?', 'Can I get my money back'] }
+            });
+            expect(saved.statusCode, saved.payload).to.equal(200);
+            // Trimmed, each once.
+            expect(JSON.parse(saved.payload).phrasings).to.deep.equal(['How long do I have to send something back?', 'Can I get my money back']);
+            const after = answerOf(await ask(a, 'widget_ph_2', question));
+            expect(after.sources.map((x) => x.title)).to.deep.equal(['Returns']);
+            expect(after.answer).to.equal(returns.content);
+            expect(after.answer).to.not.contain('How long');
+            const listed = JSON.parse((await server.inject({ url: '/api/ai/knowledge', headers: admin(a) })).payload) as Array<{ title: string; phrasings: string[] }>;
+            expect(listed.find((e) => e.title === 'Returns')?.phrasings).to.have.length(2);
+            // Removing them: the question is not known again.
+            expect((await server.inject({ method: 'PUT', url: `/api/ai/knowledge/${returns.id}`, headers: admin(a), payload: { phrasings: [] } })).statusCode).to.equal(200);
+            expect(JSON.parse((await ask(a, 'widget_ph_3', question)).payload).fallbackAction).to.not.equal(null);
+        });
+
+        it('refuses a phrasing of two lines, an empty or overlong one, and more than 30, storing nothing', async () => {
+            const [entry] = await server.app.services.ai.listKnowledge(a.organization.id);
+            for (const phrasings of [['two\nlines'], [''], ['x'.repeat(301)], Array.from({ length: 31 }, (_, i) => `question ${i}`), 'not a list']) {
+                const res = await server.inject({ method: 'PUT', url: `/api/ai/knowledge/${entry.id}`, headers: admin(a), payload: { phrasings } });
+                expect(res.statusCode, JSON.stringify(phrasings)).to.equal(400);
+                expect(JSON.parse(res.payload).message).to.match(/"phrasings/);
+            }
+            expect((await server.app.services.ai.listKnowledge(a.organization.id)).find((e) => e.id === entry.id)?.phrasings).to.deep.equal(entry.phrasings);
+            const created = await server.inject({ method: 'POST', url: '/api/ai/knowledge', headers: admin(a), payload: { title: 'Layaway', content: 'No layaway, sorry.', phrasings: ['Can I put a coat on hold?'] } });
+            expect(created.statusCode, created.payload).to.equal(201);
+            expect(JSON.parse(created.payload).phrasings).to.deep.equal(['Can I put a coat on hold?']);
+            await server.inject({ method: 'DELETE', url: `/api/ai/knowledge/${JSON.parse(created.payload).id}`, headers: admin(a) });
+        });
+    });
+
     describe('the address limit', () => {
         it('limits one client address to 300 questions a minute across session ids', async function () {
             this.timeout(120000);

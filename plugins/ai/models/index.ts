@@ -12,6 +12,8 @@ export class KnowledgeEntryModel extends Model {
     content!: string;
     /** The language it is written in (issue 27); null: the store's default language. */
     lang!: string | null;
+    /** Other ways customers ask (issue 30), one per line; null: none. */
+    phrasings!: string | null;
     isActive!: boolean;
     createdAt!: number;
     updatedAt!: number;

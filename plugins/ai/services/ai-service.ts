@@ -44,21 +44,29 @@ export interface KnowledgeInput {
     content: string;
     /** The language it is written in (issue 27); null or absent: the store's default language. */
     lang?: string | null;
+    /** Other ways customers ask for it (issue 30). */
+    phrasings?: string[];
     isActive?: boolean;
 }
+
+/** At most this many phrasings per entry, each one line of at most MAX_TITLE characters. */
+export const MAX_PHRASINGS = 30;
 
 export const knowledgeFields = {
     title: Joi.string().trim().min(1).max(MAX_TITLE),
     content: Joi.string().trim().min(1).max(MAX_CONTENT),
     lang: Joi.string().valid(...SHIPPED_LANGUAGES).allow(null)
         .messages({ 'any.only': `"lang" must be one of ${SHIPPED_LANGUAGES.join(', ')}, or null for the store's default language` }),
-    isActive: Joi.boolean()
+    isActive: Joi.boolean(),
+    phrasings: Joi.array().items(Joi.string().trim().min(1).max(MAX_TITLE).pattern(/^[^\r\n]*$/)
+        .messages({ 'string.pattern.base': '"phrasings" must be one line each' })).max(MAX_PHRASINGS)
 };
 
 export const knowledgeCreateSchema = Joi.object<KnowledgeInput>({
     title: knowledgeFields.title.required(),
     content: knowledgeFields.content.required(),
     lang: knowledgeFields.lang.default(null),
+    phrasings: knowledgeFields.phrasings.default([]),
     isActive: knowledgeFields.isActive.default(true)
 });
 
@@ -66,6 +74,7 @@ export const knowledgeUpdateSchema = Joi.object<Partial<KnowledgeInput>>({
     title: knowledgeFields.title,
     content: knowledgeFields.content,
     lang: knowledgeFields.lang,
+    phrasings: knowledgeFields.phrasings,
     isActive: knowledgeFields.isActive
 }).min(1);
 
@@ -86,9 +95,21 @@ export const ACTIVE_SESSION_MS = 30 * 60_000;
 /** The window of the answer and resolution rates. */
 export const RATES_WINDOW_MS = 30 * 24 * 3600_000;
 
+/** The stored phrasings (one per line) as a list. */
+function phrasingsOf(stored: string | null | undefined): string[] {
+    return (stored ?? '').split('\n').filter((p) => p.trim() !== '');
+}
+
+/** Phrasings to store: one per line, each once (case aside); null for none. */
+function storedPhrasings(phrasings: readonly string[]): string | null {
+    const seen = new Set<string>();
+    const kept = phrasings.map((p) => p.trim()).filter((p) => p && !seen.has(p.toLowerCase()) && seen.add(p.toLowerCase()));
+    return kept.length ? kept.join('\n') : null;
+}
+
 function toEntry(row: KnowledgeEntryModel): KnowledgeEntry {
     return {
-        id: row.id, title: row.title, content: row.content, lang: row.lang ?? null, isActive: row.isActive,
+        id: row.id, title: row.title, content: row.content, lang: row.lang ?? null, phrasings: phrasingsOf(row.phrasings), isActive: row.isActive,
         createdAt: iso(row.createdAt), updatedAt: iso(row.updatedAt)
     };
 }
@@ -106,12 +127,12 @@ function toRecord(row: AiChatHistoryModel): AiChatRecord {
  * What the built-in agent answers from: the store's active knowledge entries, its active questions (but those the
  * widget's own flows and the agent's tools answer: "check my points", "live support") and the store's information.
  */
-export function answerSources(knowledge: ReadonlyArray<Pick<KnowledgeEntry, 'id' | 'title' | 'content'> & { lang?: string | null }>,
+export function answerSources(knowledge: ReadonlyArray<Pick<KnowledgeEntry, 'id' | 'title' | 'content'> & { lang?: string | null; phrasings?: readonly string[] }>,
     questions: ReadonlyArray<{ id: number; question: string; answer: string; lang?: string | null }>,
     store: { storeName: string; domain: string | null; lang?: string | null }): AnswerSource[] {
     return [
         ...knowledge.map((k) => ({
-            key: `knowledge:${k.id}`, kind: 'knowledge' as const, id: k.id, title: k.title, text: k.content, answer: k.content, language: retrievalLanguage(k.lang)
+            key: `knowledge:${k.id}`, kind: 'knowledge' as const, id: k.id, title: k.title, text: withPhrasings(k.content, k.phrasings), answer: k.content, language: retrievalLanguage(k.lang)
         })),
         // (a points-check or live-support question may have no answer at all: nothing to answer from)
         ...questions.filter((q) => !intentOf(q.question) && q.answer.trim() !== '')
@@ -124,6 +145,14 @@ export function answerSources(knowledge: ReadonlyArray<Pick<KnowledgeEntry, 'id'
                 : aiText(store.lang, 'storeAbout', { store: store.storeName })
         }
     ];
+}
+
+/**
+ * An entry's searched text: its content, then each phrasing as a sentence of its own (ended by "?" when it has no end
+ * mark), so that a customer's question close to one of them is close to a sentence of the entry.
+ */
+function withPhrasings(content: string, phrasings: readonly string[] | undefined): string {
+    return phrasings?.length ? [content, ...phrasings.map((p) => (/[.!?¿¡]$/.test(p) ? p : `${p}?`))].join(' ') : content;
 }
 
 /** The stemming language of a shipped language's tag ('pt-BR' → pt), or undefined (none given: detected from the text). */
@@ -300,14 +329,16 @@ export class AiService implements KnowledgeRetrieval {
 
     async createKnowledge(organizationId: number, input: KnowledgeInput): Promise<KnowledgeEntry> {
         const row = await KnowledgeEntryModel.query(this.db).insertAndFetch({
-            organizationId, title: input.title, content: input.content, lang: input.lang ?? null, isActive: input.isActive ?? true
+            organizationId, title: input.title, content: input.content, lang: input.lang ?? null, phrasings: storedPhrasings(input.phrasings ?? []),
+            isActive: input.isActive ?? true
         });
         return toEntry(row);
     }
 
     async updateKnowledge(organizationId: number, id: number, input: Partial<KnowledgeInput>): Promise<KnowledgeEntry> {
         const row = await this.knowledge(organizationId).findById(id).throwIfNotFound({ message: 'Knowledge entry not found' });
-        return toEntry(await row.$query(this.db).patchAndFetch(input));
+        const { phrasings, ...rest } = input;
+        return toEntry(await row.$query(this.db).patchAndFetch({ ...rest, ...(phrasings ? { phrasings: storedPhrasings(phrasings) } : {}) }));
     }
 
     async removeKnowledge(organizationId: number, id: number): Promise<void> {

@@ -9,6 +9,8 @@ export interface KnowledgeInput {
     content: string;
     /** The language it is written in (issue 27); null: the store's default. */
     lang?: string | null;
+    /** Other ways customers ask (issue 30). */
+    phrasings?: string[];
     isActive?: boolean;
 }
 

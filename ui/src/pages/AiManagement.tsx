@@ -47,13 +47,14 @@ function EntryDialog({ initial, prefill, onClose, toast }: { initial: KnowledgeE
     const [content, setContent] = useState(initial?.content ?? '');
     const [isActive, setActive] = useState(initial?.isActive ?? true);
     const [lang, setLang] = useState(initial?.lang ?? '');
+    const [phrasings, setPhrasings] = useState((initial?.phrasings ?? []).join('\n'));
     const languages = useStoreLanguages();
     const create = useCreateKnowledge();
     const update = useUpdateKnowledge();
     const pending = create.isPending || update.isPending;
     const canSave = title.trim() !== '' && content.trim() !== '' && !pending;
     const save = () => {
-        const input = { title: title.trim(), content: content.trim(), isActive, lang: lang || null };
+        const input = { title: title.trim(), content: content.trim(), isActive, lang: lang || null, phrasings: phrasings.split('\n').map((p) => p.trim()).filter(Boolean) };
         if (initial) {
             update.mutate({ id: initial.id, ...input }, {
                 onSuccess: () => {
@@ -82,6 +83,9 @@ function EntryDialog({ initial, prefill, onClose, toast }: { initial: KnowledgeE
                 </FormGroup>
                 <FormGroup label={t('ai.entry.content')} labelFor="kb-content" labelInfo={t('common.required')}>
                     <TextArea id="kb-content" value={content} onChange={(e) => setContent(e.target.value)} fill rows={8} maxLength={10000} autoFocus={!!prefill} />
+                </FormGroup>
+                <FormGroup label={t('ai.entry.phrasings')} labelFor="kb-phrasings" helperText={t('ai.entry.phrasingsHelp')}>
+                    <TextArea id="kb-phrasings" value={phrasings} onChange={(e) => setPhrasings(e.target.value)} fill rows={3} />
                 </FormGroup>
                 <FormGroup label={t('ai.kb.language')} labelFor="kb-lang" helperText={t('ai.kb.languageHelp')}>
                     <HTMLSelect id="kb-lang" value={lang} fill onChange={(e) => setLang(e.currentTarget.value)}
@@ -146,6 +150,12 @@ function ImportDialog({ onClose, toast }: { onClose(): void; toast: Toast }) {
     );
 }
 
+/** Whether a question is an entry's title or one of its phrasings already (case and end mark aside). */
+function known(entry: KnowledgeEntry, question: string): boolean {
+    const norm = (text: string) => text.trim().toLowerCase().replace(/[.!?]+$/, '');
+    return [entry.title, ...entry.phrasings].some((p) => norm(p) === norm(question));
+}
+
 function EntryCard({ entry, usage, onEdit, onDelete, toast }: { entry: KnowledgeEntry; usage?: AiSourceUsage; onEdit(): void; onDelete(): void; toast: Toast }) {
     const update = useUpdateKnowledge();
     const t = useT();
@@ -163,7 +173,17 @@ function EntryCard({ entry, usage, onEdit, onDelete, toast }: { entry: Knowledge
                 {!!usage?.questions.length && (
                     <details>
                         <summary>{t('ai.learn.questionsItAnswered')}</summary>
-                        <ul>{usage.questions.map((q) => <li key={q}>{q}</li>)}</ul>
+                        <ul>{usage.questions.map((q) => (
+                            <li key={q}>
+                                <span className="lc-ai-asked">{q}</span>
+                                {/* The words a customer used, one click from being read with the entry (issue 30). */}
+                                {!known(entry, q) && <Button small minimal icon="add" text={t('ai.learn.addPhrasing')} disabled={update.isPending}
+                                    onClick={() => update.mutate({ id: entry.id, phrasings: [...entry.phrasings, q] }, {
+                                        onSuccess: () => toast(t('ai.entry.updated'), t('ai.learn.phrasingAdded', { question: q, title: entry.title }), Intent.SUCCESS),
+                                        onError: (err) => toast(t('ai.entry.updateFailed'), errorText(err), Intent.DANGER)
+                                    })} />}
+                            </li>
+                        ))}</ul>
                     </details>
                 )}
             </div>
