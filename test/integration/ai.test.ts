@@ -317,7 +317,8 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
 
         it('refuses a phrasing of two lines, an empty or overlong one, and more than 30, storing nothing', async () => {
             const [entry] = await server.app.services.ai.listKnowledge(a.organization.id);
-            for (const phrasings of [['two\nlines'], [''], ['x'.repeat(301)], Array.from({ length: 31 }, (_, i) => `question ${i}`), 'not a list']) {
+            for (const phrasings of [['two\nlines'], [''], ['x'.repeat(301)], Array.from({ length: 31 }, (_, i) => `question ${i}`), 'not a list',
+                ['is my order for ada@example.com ready?'], ['call me on +1 555 555 0100 about returns']]) {
                 const res = await server.inject({ method: 'PUT', url: `/api/ai/knowledge/${entry.id}`, headers: admin(a), payload: { phrasings } });
                 expect(res.statusCode, JSON.stringify(phrasings)).to.equal(400);
                 expect(JSON.parse(res.payload).message).to.match(/"phrasings/);

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { ABSTAIN_BELOW, KnowledgeIndex } from '../../plugins/ai/services/retrieval';
 import type { AnswerSource } from '../../plugins/ai/services/retrieval';
 import { Meanings, MeaningMatrix, SentenceEncoder, sharedMeanings, sourceTexts } from '../../plugins/ai/services/meanings';
+import Knex from 'knex';
 import { cosine } from '../../plugins/ai/services/vectors';
+import { StoredMeanings } from '../../plugins/ai/services/stored-meanings';
 import { retrieveInContext } from '../../plugins/ai/services/follow-up';
 import { readyBy } from '../../plugins/ai/services/ai-service';
 import {
@@ -178,6 +180,37 @@ describe('AI agent: whole-sentence meaning (the shipped Universal Sentence Encod
                         expect(closest[n]).to.equal(-Infinity);
                     }
                 });
+            }
+        });
+
+        it('encodes a store\'s texts all the same when the database cannot keep them, and says why (StoredMeanings)', async () => {
+            // A database without the ai_text_meanings table: every read and write fails.
+            const db = Knex({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true });
+            try {
+                const encoder = countingEncoder();
+                const cache = new Meanings(encoder);
+                const report = await new StoredMeanings(db, cache).prepare(1, ['Returns', 'Return within 30 days.']);
+                expect(report.error).to.match(/ai_text_meanings/);
+                expect(['Returns', 'Return within 30 days.'].every((t) => cache.has(t))).to.equal(true);
+                expect(encoder.calls.flat()).to.have.length(2);
+            }
+            finally {
+                await db.destroy();
+            }
+        });
+
+        it('throws when the encoder fails, so that the store is read by words (StoredMeanings)', async () => {
+            const db = Knex({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true });
+            try {
+                const broken = new Meanings({ model: 'broken', dims: 2, encode: () => Promise.reject(new Error('no model')) });
+                let error: Error | null = null;
+                await new StoredMeanings(db, broken).prepare(1, ['Returns']).catch((err: Error) => {
+                    error = err;
+                });
+                expect((error as Error | null)?.message).to.equal('no model');
+            }
+            finally {
+                await db.destroy();
             }
         });
 

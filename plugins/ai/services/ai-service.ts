@@ -10,7 +10,7 @@ import type {
 } from '../../../core/types/api';
 import { AiAgentSettingsModel, AiChatHistoryModel, AiFunctionCallModel, KnowledgeEntryModel } from '../models';
 import type { AgentReply, AiProvider } from '../providers/types';
-import { ABSTAIN_TEXT, ABSTAIN_TEXT_NO_AGENTS } from '../providers/builtin';
+import { ABSTAIN_TEXT, ABSTAIN_TEXT_NO_AGENTS, phonesIn } from '../providers/builtin';
 import { ABSTAIN_BELOW, AnswerSource, KnowledgeIndex, RetrievalResult, WEAK_TERMS } from './retrieval';
 import type { KnowledgeMatch, KnowledgeRetrieval } from '../../../core/types/knowledge';
 import { ImportError, MAX_CONTENT, MAX_TITLE, parseKnowledge } from './knowledge-import';
@@ -59,8 +59,17 @@ export const knowledgeFields = {
         .messages({ 'any.only': `"lang" must be one of ${SHIPPED_LANGUAGES.join(', ')}, or null for the store's default language` }),
     isActive: Joi.boolean(),
     phrasings: Joi.array().items(Joi.string().trim().min(1).max(MAX_TITLE).pattern(/^[^\r\n]*$/)
-        .messages({ 'string.pattern.base': '"phrasings" must be one line each' })).max(MAX_PHRASINGS)
+        .custom((value: string, helpers) => (personalIn(value) ? helpers.error('any.invalid') : value))
+        .messages({
+            'string.pattern.base': '"phrasings" must be one line each',
+            'any.invalid': '"phrasings" must not hold an email address or a phone number: the agent reads them for every customer'
+        })).max(MAX_PHRASINGS)
 };
+
+/** Whether a text holds an email address or a phone number (a customer's question made a phrasing must not). */
+export function personalIn(text: string): boolean {
+    return /[^@\s]+@[^@\s]+\.[^@\s]+/.test(text) || phonesIn(text).length > 0;
+}
 
 export const knowledgeCreateSchema = Joi.object<KnowledgeInput>({
     title: knowledgeFields.title.required(),
@@ -171,7 +180,7 @@ function questionLanguage(question: string): string | null {
  * The answer sources grouped by the language they are written in (issue 27): an entry or question without one is in
  * the store's default language; each group has the store's information, introduced in its language.
  */
-export function sourcesByLanguage(knowledge: ReadonlyArray<Pick<KnowledgeEntry, 'id' | 'title' | 'content' | 'lang'>>,
+export function sourcesByLanguage(knowledge: ReadonlyArray<Pick<KnowledgeEntry, 'id' | 'title' | 'content' | 'lang'> & { phrasings?: readonly string[] }>,
     questions: ReadonlyArray<{ id: number; question: string; answer: string; lang?: string | null }>,
     store: { storeName: string; domain: string | null; defaultLang: string }): Map<string, AnswerSource[]> {
     const langs = new Set<string>([store.defaultLang, ...knowledge.map((k) => k.lang ?? store.defaultLang), ...questions.map((q) => q.lang ?? store.defaultLang)]);
@@ -429,19 +438,16 @@ export class AiService implements KnowledgeRetrieval {
         const signal = this.stopping.signal;
         try {
             const report = await new StoredMeanings(this.db, meanings).prepare(organizationId, texts, signal);
+            if (report.error && !signal.aborted) {
+                this.deps.log.warn({ organizationId, err: report.error }, 'AI agent: the stored sentence meanings could not be read or kept; encoded here');
+            }
             this.deps.log.debug({ organizationId, ...report }, 'AI agent: sentence meanings of the store ready');
             return !signal.aborted;
         }
         catch (err) {
-            if (signal.aborted) {
-                return false;
-            }
-            this.deps.log.warn({ err: (err as Error).message }, 'AI agent: stored sentence meanings unavailable, encoding them');
-        }
-        return meanings.prepare(texts, signal).then(() => !signal.aborted, (err: Error) => {
-            this.deps.log.warn({ err: err.message }, 'AI agent: sentence meanings unavailable, answering by words');
+            this.deps.log.warn({ err: (err as Error).message }, 'AI agent: sentence meanings unavailable, answering by words');
             return false;
-        });
+        }
     }
 
     /**

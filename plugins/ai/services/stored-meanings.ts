@@ -41,6 +41,8 @@ export interface StoredMeaningsReport {
     read: number;
     written: number;
     removed: number;
+    /** The database could not be read or written (the meanings were encoded all the same). */
+    error?: string;
 }
 
 /**
@@ -58,13 +60,29 @@ export class StoredMeanings {
      * Rows are written with "on conflict do nothing": two nodes building the same store at once both succeed.
      */
     async prepare(organizationId: number, texts: readonly string[], signal?: AbortSignal): Promise<StoredMeaningsReport> {
-        const { meanings, db } = this;
-        const model = meanings.model;
         const unique = [...new Set(texts)];
         const byHash = new Map(unique.map((t) => [hashOf(t), t]));
+        const report: StoredMeaningsReport = { read: 0, written: 0, removed: 0 };
+        // The database's troubles are reported, never thrown: the meanings are encoded all the same. The encoder's are thrown.
+        const stored = await this.read(organizationId, byHash, report).catch((err: Error) => {
+            report.error = err.message;
+            return null;
+        });
+        await this.meanings.prepare(unique, signal);
+        if (stored) {
+            await this.write(organizationId, byHash, stored, report).catch((err: Error) => {
+                report.error = err.message;
+            });
+        }
+        return report;
+    }
+
+    /** The hashes the database keeps for the store, once the vectors the process lacks are read from it. */
+    private async read(organizationId: number, byHash: Map<string, string>, report: StoredMeaningsReport): Promise<Set<string>> {
+        const { meanings, db } = this;
+        const model = meanings.model;
         const stored = new Set((await db('ai_text_meanings').where({ organization_id: organizationId, model }).select('text_hash') as Array<{ text_hash: string }>)
             .map((r) => r.text_hash));
-        const report: StoredMeaningsReport = { read: 0, written: 0, removed: 0 };
         const toRead = [...byHash].filter(([hash, text]) => stored.has(hash) && !meanings.has(text)).map(([hash]) => hash);
         for (const part of chunks(toRead)) {
             const rows = await db('ai_text_meanings').where({ organization_id: organizationId, model }).whereIn('text_hash', part)
@@ -83,7 +101,13 @@ export class StoredMeanings {
                 }
             }
         }
-        await meanings.prepare(unique, signal);
+        return stored;
+    }
+
+    /** The encoded texts the database lacks written, and the rows of texts the store no longer has removed. */
+    private async write(organizationId: number, byHash: Map<string, string>, stored: Set<string>, report: StoredMeaningsReport): Promise<void> {
+        const { meanings, db } = this;
+        const model = meanings.model;
         const now = Date.now();
         const toWrite = [...byHash].filter(([hash]) => !stored.has(hash))
             .map(([hash, text]) => ({ hash, v: meanings.peek(text) }))
@@ -100,6 +124,5 @@ export class StoredMeanings {
             report.removed += await db('ai_text_meanings').where({ organization_id: organizationId, model }).whereIn('text_hash', part).delete();
         }
         report.removed += await db('ai_text_meanings').where({ organization_id: organizationId }).whereNot({ model }).delete();
-        return report;
     }
 }

@@ -150,10 +150,13 @@ function ImportDialog({ onClose, toast }: { onClose(): void; toast: Toast }) {
     );
 }
 
-/** Whether a question is an entry's title or one of its phrasings already (case and end mark aside). */
+/**
+ * Whether a question cannot become a way to ask: it is the entry's title or one of its phrasings already (case and end
+ * mark aside), or it holds an email address or a phone number (the server refuses those: read for every customer).
+ */
 function known(entry: KnowledgeEntry, question: string): boolean {
     const norm = (text: string) => text.trim().toLowerCase().replace(/[.!?]+$/, '');
-    return [entry.title, ...entry.phrasings].some((p) => norm(p) === norm(question));
+    return /@|\d[\d ().-]{6,}\d/.test(question) || [entry.title, ...entry.phrasings].some((p) => norm(p) === norm(question));
 }
 
 function EntryCard({ entry, usage, onEdit, onDelete, toast }: { entry: KnowledgeEntry; usage?: AiSourceUsage; onEdit(): void; onDelete(): void; toast: Toast }) {
