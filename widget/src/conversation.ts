@@ -346,7 +346,7 @@ export function conversation(ctx: ConversationContext) {
             return askAi(s.title, false, s.key);
         },
 
-                /** The Cancel chip of the phone and code steps. */
+        /** The Cancel chip of the phone and code steps. */
         cancel(): void {
             const d = guard();
             d(said(t('cancelChip'), 'user'));
