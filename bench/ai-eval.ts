@@ -151,6 +151,7 @@ export function evaluate(index: KnowledgeIndex, set: EvalSet, threshold = ABSTAI
         const got = r.confidence >= threshold ? r.hits[0]?.source.title : null;
         if (!intentOf(q) && got && want.includes(got)) {
             result.answeredRight++;
+            continue;
         }
         if (!intentOf(q) && !got) {
             result.answerableAbstained++;
@@ -158,9 +159,7 @@ export function evaluate(index: KnowledgeIndex, set: EvalSet, threshold = ABSTAI
                 result.suggestedRight++;
             }
         }
-        else {
-            result.failures.push(`answerable "${q}": got ${got ?? 'abstain'} (${r.confidence.toFixed(2)}; top ${r.hits[0]?.source.title ?? '-'}), want ${want.join(' | ')}${intentOf(q) ? ` [intent ${intentOf(q)}]` : ''}`);
-        }
+        result.failures.push(`answerable "${q}": got ${got ?? 'abstain'} (${r.confidence.toFixed(2)}; top ${r.hits[0]?.source.title ?? '-'}), want ${want.join(' | ')}${intentOf(q) ? ` [intent ${intentOf(q)}]` : ''}`);
     }
     for (const q of set.unanswerable) {
         result.unanswerable++;

@@ -329,6 +329,44 @@ describe('the AI agent (/api/ai, /api/ai-agent)', function () {
             expect(JSON.parse(created.payload).phrasings).to.deep.equal(['Can I put a coat on hold?']);
             await server.inject({ method: 'DELETE', url: `/api/ai/knowledge/${JSON.parse(created.payload).id}`, headers: admin(a) });
         });
+
+        it('imports them with the entries from Markdown and CSV, and a file with a bad one stores nothing', async () => {
+            const question = 'Can you keep a coat aside for me until payday?';
+            expect(JSON.parse((await ask(b, 'widget_phi_1', question)).payload).fallbackAction).to.not.equal(null);
+            const md = [
+                '# Layaway', 'Put an item on layaway for 14 days with a 20% deposit.', '', 'Other ways customers ask:', '',
+                `- ${question}`, '- Do you do layby?', '', 'Ask at any register.', '- a list in the text stays text', '',
+                '# Bike racks', 'Bike racks are at the back door.'
+            ].join('\n');
+            const imported = await server.inject({ method: 'POST', url: '/api/ai/knowledge/import', headers: admin(b), payload: { format: 'markdown', text: md } });
+            expect(imported.statusCode, imported.payload).to.equal(201);
+            expect(JSON.parse(imported.payload).entries.map((e: any) => [e.title, e.content, e.phrasings])).to.deep.equal([
+                ['Layaway', 'Put an item on layaway for 14 days with a 20% deposit.\n\nAsk at any register.\n- a list in the text stays text', [question, 'Do you do layby?']],
+                ['Bike racks', 'Bike racks are at the back door.', []]
+            ]);
+            const answered = answerOf(await ask(b, 'widget_phi_2', question));
+            expect(answered.sources.map((x) => x.title)).to.deep.equal(['Layaway']);
+            expect(answered.answer).to.not.contain('payday');
+
+            const csv = 'title,content,phrasings\nGift wrap,Gift wrap is free at the register.,"Can you wrap a present?\nDo you wrap gifts | Is wrapping free"\nLockers,Lockers are by the entrance.,\n';
+            const fromCsv = await server.inject({ method: 'POST', url: '/api/ai/knowledge/import', headers: admin(b), payload: { format: 'csv', text: csv } });
+            expect(fromCsv.statusCode, fromCsv.payload).to.equal(201);
+            expect(JSON.parse(fromCsv.payload).entries.map((e: any) => [e.title, e.phrasings])).to.deep.equal([
+                ['Gift wrap', ['Can you wrap a present?', 'Do you wrap gifts', 'Is wrapping free']], ['Lockers', []]
+            ]);
+
+            const before = (await server.app.services.ai.listKnowledge(b.organization.id)).length;
+            for (const [format, text, message] of [
+                ['csv', 'title,content,phrasings\nA,Fine,\nB,Fine too,is my order for ada@example.com ready?\n', /^Line 3: "phrasings" must not hold an email address or a phone number/],
+                ['markdown', `# A\nFine\n# B\nFine too\nOther ways customers ask:\n- ${'x'.repeat(301)}\n`, /^Line 3: a phrasing length must be less than or equal to 300/],
+                ['csv', `title,content,phrasings\nA,Fine,"${Array.from({ length: 31 }, (_, i) => `question ${i}`).join('\n')}"\n`, /^Line 2: "phrasings" must contain less than or equal to 30 items/]
+            ] as const) {
+                const res = await server.inject({ method: 'POST', url: '/api/ai/knowledge/import', headers: admin(b), payload: { format, text } });
+                expect(res.statusCode, res.payload).to.equal(400);
+                expect(JSON.parse(res.payload).message).to.match(message);
+            }
+            expect((await server.app.services.ai.listKnowledge(b.organization.id)).length).to.equal(before);
+        });
     });
 
     describe('the address limit', () => {

@@ -369,10 +369,18 @@ export class AiService implements KnowledgeRetrieval {
             }
             throw err;
         }
+        for (const entry of parsed) {
+            const { error } = knowledgeFields.phrasings.validate(entry.phrasings ?? []);
+            if (error) {
+                throw Boom.badRequest(`Line ${entry.line}: ${error.message.replace(/^"\[\d+\]"/, 'a phrasing').replace(/^"value"/, '"phrasings"')}`);
+            }
+        }
         const entries = await this.db.transaction(async (trx) => {
             const rows: KnowledgeEntry[] = [];
-            for (const entry of parsed) {
-                rows.push(toEntry(await KnowledgeEntryModel.query(trx).insertAndFetch({ organizationId, ...entry, lang: entry.lang ?? lang })));
+            for (const { line: _line, phrasings, ...entry } of parsed) {
+                rows.push(toEntry(await KnowledgeEntryModel.query(trx).insertAndFetch({
+                    organizationId, ...entry, lang: entry.lang ?? lang, phrasings: storedPhrasings(phrasings ?? [])
+                })));
             }
             return rows;
         });

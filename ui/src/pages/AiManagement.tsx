@@ -119,7 +119,7 @@ function ImportDialog({ onClose, toast }: { onClose(): void; toast: Toast }) {
     return (
         <AppDialog isOpen onClose={onClose} title={t('ai.importer.title')}>
             <DialogBody>
-                <FormGroup label={t('ai.importer.format')} labelFor="kb-format" helperText={format === 'csv' ? t('ai.importer.csvHelp') : undefined}>
+                <FormGroup label={t('ai.importer.format')} labelFor="kb-format" helperText={format === 'csv' ? t('ai.importer.csvHelp') : t('ai.importer.mdHelp')}>
                     <HTMLSelect id="kb-format" value={format} onChange={(e) => setFormat(e.target.value as 'markdown' | 'csv')}
                         options={[{ value: 'markdown', label: t('ai.importer.markdown') }, { value: 'csv', label: t('ai.importer.csv') }]} />
                 </FormGroup>
