@@ -221,6 +221,13 @@ describe('the AI agent screens in a browser', function () {
             const card = Array.from(document.querySelectorAll('.lc-ai-entry')).find((c) => c.querySelector('h3')?.textContent === 'Returns')!;
             return !Array.from(card.querySelectorAll('li button')).some((b) => b.textContent === 'Add as a way to ask');
         });
+        // The card says it has one; its title lists them.
+        const tag = await page.evaluate(() => {
+            const card = Array.from(document.querySelectorAll('.lc-ai-entry')).find((c) => c.querySelector('h3')?.textContent === 'Returns')!;
+            const el = card.querySelector('[data-testid="entry-phrasings"]');
+            return el ? [el.textContent, el.getAttribute('title')] : null;
+        });
+        expect(tag).to.deep.equal(['1 other way to ask', question]);
         const next = await ask('widget_e2e_p2', question);
         expect(next.fallbackAction).to.equal(null);
         expect(next.sources.map((x) => x.title)).to.deep.equal(['Returns']);

@@ -166,19 +166,20 @@ function EntryCard({ entry, usage, onEdit, onDelete, toast }: { entry: Knowledge
     return (
         <Card className="lc-ai-entry" data-entry-id={entry.id}>
             <div className="lc-ai-entry-head">
-                <h3 className="lc-ai-entry-title">{entry.title}</h3>
+                <h3 className="lc-ai-entry-title" dir="auto">{entry.title}</h3>
                 {entry.lang && <Tag minimal data-testid="entry-language" title={languageName(entry.lang)}>{entry.lang.toUpperCase()}</Tag>}
                 <Tag minimal intent={entry.isActive ? Intent.SUCCESS : Intent.NONE}>{entry.isActive ? t('common.active') : t('common.inactive')}</Tag>
             </div>
-            <p className="lc-ai-preview">{preview(entry.content)}</p>
+            <p className="lc-ai-preview" dir="auto">{preview(entry.content)}</p>
             <div className="lc-ai-usage" data-testid="entry-usage">
                 <Tag minimal icon="chat" intent={usage?.answers ? Intent.PRIMARY : Intent.NONE}>{t('ai.learn.answers', { count: usage?.answers ?? 0 })}</Tag>
+                {!!entry.phrasings.length && <Tag minimal icon="comment" data-testid="entry-phrasings" title={entry.phrasings.join('\n')}>{t('ai.learn.phrasings', { count: entry.phrasings.length })}</Tag>}
                 {!!usage?.questions.length && (
                     <details>
                         <summary>{t('ai.learn.questionsItAnswered')}</summary>
                         <ul>{usage.questions.map((q) => (
                             <li key={q}>
-                                <span className="lc-ai-asked">{q}</span>
+                                <span className="lc-ai-asked" dir="auto">{q}</span>
                                 {/* The words a customer used, one click from being read with the entry (issue 30). */}
                                 {!known(entry, q) && <Button small minimal icon="add" text={t('ai.learn.addPhrasing')} disabled={update.isPending}
                                     onClick={() => update.mutate({ id: entry.id, phrasings: [...entry.phrasings, q] }, {
