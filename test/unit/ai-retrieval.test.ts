@@ -179,9 +179,24 @@ describe('AI agent: built-in retrieval', () => {
 
     it('parses Markdown headings and quoted CSV fields', () => {
         expect(parseMarkdown('# A\nline 1\nline 2\n### B ###\nb')).to.deep.equal([
-            { title: 'A', content: 'line 1\nline 2', isActive: true }, { title: 'B', content: 'b', isActive: true }
+            { title: 'A', content: 'line 1\nline 2', isActive: true, line: 1 }, { title: 'B', content: 'b', isActive: true, line: 4 }
         ]);
-        expect(parseCsv('content,title\n"multi\nline, with ""quotes""",T\n')).to.deep.equal([{ title: 'T', content: 'multi\nline, with "quotes"', isActive: true }]);
+        expect(parseCsv('content,title\n"multi\nline, with ""quotes""",T\n')).to.deep.equal([{ title: 'T', content: 'multi\nline, with "quotes"', isActive: true, line: 2 }]);
         expect(() => parseCsv('name,text\nx,y')).to.throw('Line 1: the header must name the columns title and content');
+    });
+
+    it('reads other ways customers ask (issue 30): a labelled list under a Markdown heading, a CSV phrasings column', () => {
+        const md = [
+            '# A', 'Text.', '', 'Other ways customers ask:', '', '- first way?', '* second way', '', 'More text.', '- a list of the text',
+            '# B', 'b', 'Also asked as:', '- b?', '# C', 'c', '- not asked as'
+        ].join('\n');
+        expect(parseMarkdown(md)).to.deep.equal([
+            { title: 'A', content: 'Text.\n\nMore text.\n- a list of the text', isActive: true, line: 1, phrasings: ['first way?', 'second way'] },
+            { title: 'B', content: 'b', isActive: true, line: 11, phrasings: ['b?'] },
+            { title: 'C', content: 'c\n- not asked as', isActive: true, line: 15 }
+        ]);
+        expect(parseCsv('title,content,phrasings\nA,a,"one?\ntwo | three"\nB,b,\n')).to.deep.equal([
+            { title: 'A', content: 'a', isActive: true, line: 2, phrasings: ['one?', 'two', 'three'] }, { title: 'B', content: 'b', isActive: true, line: 4 }
+        ]);
     });
 });
