@@ -21,7 +21,7 @@ describe('the AI agent with AI_PROVIDER=openai (a local fake chat/completions se
             headers: { ...widget(), ...(token ? { authorization: `Bearer ${token}` } : {}) }
         });
         expect(res.statusCode, res.payload).to.equal(200);
-        return JSON.parse(res.payload) as { answer: string; code?: string; fallbackAction: string | null; sources: Array<{ title: string }> };
+        return JSON.parse(res.payload) as { answer: string; code?: string; fallbackAction: string | null; sources: Array<{ title: string }>; suggestions?: Array<{ key: string; title: string }> };
     };
 
     before(async () => {
@@ -99,7 +99,9 @@ describe('the AI agent with AI_PROVIDER=openai (a local fake chat/completions se
             expect(res).to.deep.include({ fallbackAction: 'leave_message', code: 'ai.offer_message', answer: aiText('en', 'offerMessage'), sources: [] });
             fake.script({ toolCall: 'transfer_to_live_agent' });
             const ar = await ask('widget_o_ask1ar', 'هل تبيعون بطاقات الهدايا؟', undefined, 'ar');
-            expect(ar).to.deep.include({ fallbackAction: 'leave_message', code: 'ai.offer_message', answer: aiText('ar', 'offerMessage') });
+            // Nothing in Arabic to suggest: the form is all there is below, and the text says only that.
+            expect(ar).to.deep.include({ fallbackAction: 'leave_message', code: 'ai.offer_message', answer: aiText('ar', 'offerMessageAlone') });
+            expect(ar.suggestions ?? []).to.deep.equal([]);
             // The model was told the customer's language.
             expect(fake.requests.at(-1)!.body.messages[0].content).to.contain('in the customer\'s language (ar)');
             const history = await server.app.services.ai.history(a.organization.id, { limit: 5, sessionId: 'widget_o_ask1' });

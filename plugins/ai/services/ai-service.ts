@@ -592,10 +592,12 @@ export class AiService implements KnowledgeRetrieval {
             conversation: [...history, { question: message, answer: '(asked for a live agent)', fallbackAction: 'live_chat', createdAt: new Date().toISOString() }],
             lang: ctx.lang
         }, () => this.support);
-        const { reply, retrieval } = chosen ? { reply: chosen, retrieval: null } : await this.respond(ctx.organizationId, message, tools, history, ctx.lang ?? null);
+        const { reply: replied, retrieval } = chosen ? { reply: chosen, retrieval: null } : await this.respond(ctx.organizationId, message, tools, history, ctx.lang ?? null);
         // Not knowing (issue 30): the store's closest entries are offered, as help centres suggest articles; most
         // questions the agent abstains on have the right entry among them (bench:ai).
-        const suggestions = reply.abstained && retrieval ? suggestionsOf(retrieval) : [];
+        const suggestions = replied.abstained && retrieval ? suggestionsOf(retrieval) : [];
+        // With no suggestion, the leave-a-message form is all the widget shows below the answer: the text says only that.
+        const reply = replied.code === 'ai.offer_message' && !suggestions.length ? { ...replied, answer: aiText(ctx.lang, 'offerMessageAlone') } : replied;
         // A pick right after a question the agent did not know answers that question: staff see it under the entry.
         const last = history[history.length - 1];
         const askedBefore = chosen && last && (last.fallbackAction === 'offer_live_chat' || last.fallbackAction === 'leave_message') ? last.question : null;
