@@ -54,12 +54,12 @@ export interface StoredMeaningsReport {
 /**
  * A store's sentence meanings kept in the database (ai_text_meanings, issue 30), by the text's SHA-256 and the model:
  * when an index is built, the meanings the database has and the process has not are read first; what is still missing
- * is encoded, then written; the rows of texts the store no longer has are removed once older than KEEP_NEW_ROWS_MS. A second node, or the same one after
- * a restart, so reads a store of 1,000 entries in well under a second instead of encoding it for a minute and more.
+ * is encoded, then written; the rows of texts the store no longer has are removed once older than KEEP_NEW_ROWS_MS. A
+ * second node, or the same one after a restart, so reads a store of 1,000 entries in well under a second instead of encoding it for a minute and more.
  * Only the store's own texts come here (titles, entries, sentences), never a customer's question.
  */
 export class StoredMeanings {
-    constructor(private readonly db: Db, private readonly meanings: Meanings, private readonly keepNewMs = KEEP_NEW_ROWS_MS) {}
+    constructor(private readonly db: Db, private readonly meanings: Meanings) {}
 
     /**
      * The store's texts known to `meanings`: read from the database, else encoded (until `signal` aborts) and written.
@@ -125,7 +125,7 @@ export class StoredMeanings {
             report.written += part.length;
         }
         // The store's texts that are gone (an entry edited or deleted), and every row of another model, unless written lately.
-        const before = now - this.keepNewMs;
+        const before = now - KEEP_NEW_ROWS_MS;
         const gone = [...stored].filter((hash) => !byHash.has(hash));
         for (const part of chunks(gone)) {
             report.removed += await db('ai_text_meanings').where({ organization_id: organizationId, model }).whereIn('text_hash', part)
