@@ -196,6 +196,7 @@ describe('the AI agent screens in a browser', function () {
         const question = 'How many days do I have to send something back?';
         const abstained = await t.server.inject({ method: 'POST', url: '/api/ai/chat', headers: { 'x-widget-key': shop.bot.publicKey }, payload: { sessionId: 'widget_e2e_p1', message: question } });
         const { suggestions } = JSON.parse(abstained.payload) as { suggestions: Array<{ key: string; title: string }> };
+        expect(suggestions.map((x) => x.title)).to.include('Returns');
         const returns = suggestions.find((x) => x.title === 'Returns')!;
         const picked = await t.server.inject({ method: 'POST', url: '/api/ai/chat', headers: { 'x-widget-key': shop.bot.publicKey }, payload: { sessionId: 'widget_e2e_p1', message: returns.title, pick: returns.key } });
         expect(JSON.parse(picked.payload).sources).to.deep.equal([{ id: Number(returns.key.split(':')[1]), title: 'Returns', kind: 'knowledge' }]);
@@ -240,6 +241,59 @@ describe('the AI agent screens in a browser', function () {
         expect(await page.$eval('#kb-phrasings', (e) => (e as HTMLTextAreaElement).value)).to.equal(question);
         await checkAccessible(page);
         await screenshot(page, 'ai-08-phrasings-dialog', { fullPage: false });
+        await page.close();
+    });
+
+    it('adds an unanswered question to an entry the store already has, from the history (issue 30)', async () => {
+        // Staff decide that layaway is a way of paying: the agent could not know it.
+        const question = 'Do you do layaway';
+        expect((await ask('widget_e2e_t1', question)).sources).to.deep.equal([]);
+        const withPhone = 'call me back on 415 555 0134 about my stuff';
+        expect((await ask('widget_e2e_t2', withPhone)).sources).to.deep.equal([]);
+        const page = await adminPage('/ai-management', 1280);
+        await page.evaluate(() => (Array.from(document.querySelectorAll('[role=tab]')).find((tab) => tab.textContent?.startsWith('Chat History')) as HTMLElement).click());
+        const buttonsOf = (q: string) => page.evaluate((text: string) => {
+            const card = Array.from(document.querySelectorAll('.lc-ai-record')).find((c) => c.querySelector('.lc-ai-record-q')?.textContent === text);
+            return card ? Array.from(card.querySelectorAll('button')).map((b) => b.textContent) : null;
+        }, q);
+        await page.waitForFunction((a: string, b: string) => [a, b].every((q) => Array.from(document.querySelectorAll('.lc-ai-record')).some((c) => c.querySelector('.lc-ai-record-q')?.textContent === q)), {}, question, withPhone);
+        // A question holding a phone number can become a new entry's title after staff edit it, never a way to ask as it is.
+        expect(await buttonsOf(withPhone)).to.include('Add to knowledge').and.not.include('Add to an entry…');
+        expect(await buttonsOf(question)).to.include.members(['Add to knowledge', 'Add to an entry…']);
+        await page.evaluate((text: string) => {
+            const card = Array.from(document.querySelectorAll('.lc-ai-record')).find((c) => c.querySelector('.lc-ai-record-q')?.textContent === text)!;
+            (Array.from(card.querySelectorAll('button')).find((b) => b.textContent === 'Add to an entry…') as HTMLButtonElement).click();
+        }, question);
+        await page.waitForSelector('#kb-teach-entry');
+        expect(await page.evaluate(() => document.activeElement?.id)).to.equal('kb-teach-entry');
+        expect(await page.$eval('.bp5-dialog .bp5-dialog-header', (e) => e.textContent)).to.include(`Add “${question}” to an entry`);
+        const add = () => page.evaluate(() => (Array.from(document.querySelectorAll('.bp5-dialog button')).find((b) => b.textContent === 'Add as a way to ask') as HTMLButtonElement).disabled);
+        expect(await add()).to.equal(true);
+        // The entry list has focus (a keyboard user starts there); nothing is chosen yet, so the button waits.
+        const value = await page.$eval('#kb-teach-entry', (el) => Array.from((el as HTMLSelectElement).options).find((o) => o.textContent === 'Payment methods')!.value);
+        await page.select('#kb-teach-entry', value);
+        expect(await add()).to.equal(false);
+        await page.waitForFunction(() => !document.querySelector('.bp5-overlay-enter-active, .bp5-overlay-appear-active'));
+        await screenshot(page, 'ai-09-add-to-entry');
+        await clickButton(page, 'Add as a way to ask', '.bp5-dialog');
+        await page.waitForFunction((q: string) => document.querySelector('.bp5-toast')?.textContent?.includes(`“${q}” now leads to “Payment methods”.`), {}, question);
+        await page.waitForFunction(() => !document.querySelector('#kb-teach-entry'));
+        const entry = (await t.server.app.services.ai.listKnowledge(shop.organization.id)).find((e) => e.title === 'Payment methods')!;
+        expect(entry.phrasings).to.deep.equal([question]);
+        const next = await ask('widget_e2e_t3', 'do you do layaway?');
+        expect(next.fallbackAction).to.equal(null);
+        expect(next.sources.map((x) => x.title)).to.deep.equal(['Payment methods']);
+        // Asked again, the dialog no longer offers the entry that has it.
+        await page.evaluate((text: string) => {
+            const card = Array.from(document.querySelectorAll('.lc-ai-record')).find((c) => c.querySelector('.lc-ai-record-q')?.textContent === text)!;
+            (Array.from(card.querySelectorAll('button')).find((b) => b.textContent === 'Add to an entry…') as HTMLButtonElement).click();
+        }, question);
+        await page.waitForSelector('#kb-teach-entry');
+        const offered = await page.$eval('#kb-teach-entry', (el) => Array.from((el as HTMLSelectElement).options).map((o) => o.textContent));
+        expect(offered).to.include('Price match');
+        expect(offered).to.not.include('Payment methods');
+        await checkAccessible(page);
+        await page.keyboard.press('Escape');
         await page.close();
     });
 

@@ -151,12 +151,59 @@ function ImportDialog({ onClose, toast }: { onClose(): void; toast: Toast }) {
 }
 
 /**
+ * Whether a customer's question may be kept as a way to ask: one line of at most 300 characters, with no email address
+ * or phone number (the server refuses those: the agent reads phrasings for every customer).
+ */
+function sharable(question: string): boolean {
+    return question.trim().length <= 300 && !/[\r\n]/.test(question.trim()) && !/@|\d[\d ().-]{6,}\d/.test(question);
+}
+
+/**
  * Whether a question cannot become a way to ask: it is the entry's title or one of its phrasings already (case and end
- * mark aside), or it holds an email address or a phone number (the server refuses those: read for every customer).
+ * mark aside), or it is not sharable.
  */
 function known(entry: KnowledgeEntry, question: string): boolean {
     const norm = (text: string) => text.trim().toLowerCase().replace(/[.!?]+$/, '');
-    return /@|\d[\d ().-]{6,}\d/.test(question) || [entry.title, ...entry.phrasings].some((p) => norm(p) === norm(question));
+    return !sharable(question) || [entry.title, ...entry.phrasings].some((p) => norm(p) === norm(question));
+}
+
+/**
+ * "Add to an entry…" (issue 30): a question the agent did not answer becomes another way to ask for an entry the store
+ * already has, chosen here; the agent reads it with that entry from the next question on.
+ */
+function TeachDialog({ question, entries, onClose, toast }: { question: string; entries: KnowledgeEntry[]; onClose(): void; toast: Toast }) {
+    const t = useT();
+    const update = useUpdateKnowledge();
+    const choices = entries.filter((e) => !known(e, question));
+    const [entryId, setEntryId] = useState('');
+    const entry = choices.find((e) => String(e.id) === entryId);
+    const save = () => {
+        if (entry) {
+            update.mutate({ id: entry.id, phrasings: [...entry.phrasings, question.trim()] }, {
+                onSuccess: () => {
+                    toast(t('ai.entry.updated'), t('ai.learn.phrasingAdded', { question, title: entry.title }), Intent.SUCCESS);
+                    onClose();
+                },
+                onError: (err) => toast(t('ai.entry.updateFailed'), errorText(err), Intent.DANGER)
+            });
+        }
+    };
+    return (
+        <AppDialog isOpen onClose={onClose} title={t('ai.learn.teachTitle', { question: preview(question).slice(0, 80) })}>
+            <DialogBody>
+                <blockquote dir="auto" className="bp5-blockquote">{question}</blockquote>
+                <FormGroup label={t('ai.learn.teachEntry')} labelFor="kb-teach-entry" helperText={t('ai.learn.teachHelp')}>
+                    <HTMLSelect id="kb-teach-entry" value={entryId} fill autoFocus onChange={(e) => setEntryId(e.currentTarget.value)}
+                        options={[{ value: '', label: t('ai.learn.teachChoose') }, ...choices.map((e) => ({ value: String(e.id), label: e.title }))]} />
+                </FormGroup>
+                {update.error && <Callout intent={Intent.DANGER}>{errorText(update.error)}</Callout>}
+            </DialogBody>
+            <DialogFooter actions={<>
+                <Button text={t('common.cancel')} onClick={onClose} />
+                <Button intent={Intent.PRIMARY} text={update.isPending ? t('common.saving') : t('ai.learn.addPhrasing')} disabled={!entry || update.isPending} onClick={save} />
+            </>} />
+        </AppDialog>
+    );
 }
 
 function EntryCard({ entry, usage, onEdit, onDelete, toast }: { entry: KnowledgeEntry; usage?: AiSourceUsage; onEdit(): void; onDelete(): void; toast: Toast }) {
@@ -211,8 +258,9 @@ const TRIAGE_INTENT: Record<AiTriage, Intent> = { resolved: Intent.PRIMARY, unre
  * One AI answer: question, answer, where it stands and why (plugins/ai/services/triage.ts), and, unless resolved
  * already, a box to select it for the bulk resolve and its own Mark Resolved.
  */
-function RecordCard({ record, onResolve, resolving, selected, onSelect, onLearn }: {
+function RecordCard({ record, onResolve, resolving, selected, onSelect, onLearn, onTeach }: {
     record: AiChatRecord; onResolve?: () => void; resolving?: boolean; selected?: boolean; onSelect?: (on: boolean) => void; onLearn?: () => void;
+    onTeach?: () => void;
 }) {
     const t = useT();
     const time = useStaffTime();
@@ -225,8 +273,8 @@ function RecordCard({ record, onResolve, resolving, selected, onSelect, onLearn 
                         aria-label={t('ai.history.select', { question: record.userQuestion.slice(0, 80) })} />
                 )}
                 <div className="lc-ai-record-body">
-                    <p className="lc-ai-record-q">{record.userQuestion}</p>
-                    <p className="lc-ai-record-a">{record.aiResponse}</p>
+                    <p className="lc-ai-record-q" dir="auto">{record.userQuestion}</p>
+                    <p className="lc-ai-record-a" dir="auto">{record.aiResponse}</p>
                     <div className="lc-ai-record-meta">
                         <Tag minimal intent={TRIAGE_INTENT[record.triage]}>{t(`ai.triage.${record.triage}` as AdminTextKey)}</Tag>
                         {record.triageReason && <span className="lc-ai-record-reason">{t(`ai.reason.${record.triageReason}` as AdminTextKey)}</span>}
@@ -237,6 +285,7 @@ function RecordCard({ record, onResolve, resolving, selected, onSelect, onLearn 
                         {record.createdAt && <span>{time(record.createdAt)}</span>}
                         {onResolve && open && <Button small intent={Intent.PRIMARY} text={t('ai.record.markResolved')} disabled={resolving} onClick={onResolve} />}
                         {onLearn && unanswered(record) && <Button small icon="add" text={t('ai.learn.addToKnowledge')} onClick={onLearn} />}
+                        {onTeach && unanswered(record) && sharable(record.userQuestion) && <Button small minimal icon="link" text={t('ai.learn.addToEntry')} onClick={onTeach} />}
                     </div>
                 </div>
             </div>
@@ -258,6 +307,7 @@ export default function AiManagement() {
     const [tab, setTab] = useState('knowledge');
     const [editing, setEditing] = useState<KnowledgeEntry | 'new' | { question: string } | null>(null);
     const [importing, setImporting] = useState(false);
+    const [teaching, setTeaching] = useState<string | null>(null);
     const [deleting, setDeleting] = useState<KnowledgeEntry | null>(null);
     const toaster = useRef<OverlayToaster | null>(null);
     const toast = useCallback<Toast>((title, message, intent) => {
@@ -327,6 +377,7 @@ export default function AiManagement() {
     const card = (record: AiChatRecord) => (
         <RecordCard key={record.id} record={record} resolving={resolve.isPending || resolveMany.isPending}
             selected={selected.has(record.id)} onSelect={(on) => select(record.id, on)} onLearn={() => setEditing({ question: record.userQuestion })}
+            onTeach={knowledge.data?.length ? () => setTeaching(record.userQuestion) : undefined}
             onResolve={() => resolve.mutate({ id: record.id, isResolved: true }, {
                 onSuccess: () => toast(t('ai.record.statusUpdated'), t('ai.record.markedResolved'), Intent.SUCCESS),
                 onError: (err) => toast(t('settings.updateFailed'), errorText(err), Intent.DANGER)
@@ -374,6 +425,7 @@ export default function AiManagement() {
                     prefill={editing !== 'new' && 'question' in editing ? editing.question : undefined} onClose={() => setEditing(null)} toast={toast} />
             )}
             {importing && <ImportDialog onClose={() => setImporting(false)} toast={toast} />}
+            {teaching !== null && <TeachDialog question={teaching} entries={knowledge.data ?? []} onClose={() => setTeaching(null)} toast={toast} />}
             <Alert
                 isOpen={deleting !== null}
                 intent={Intent.DANGER}
