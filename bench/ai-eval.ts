@@ -10,7 +10,7 @@ import { plugins } from '../plugins';
 import {
     KnowledgeIndex, ABSTAIN_BELOW, ABSTAIN_FLOOR, AnswerSource, DECISIVE_MARGIN, IndexOptions, MEANING_ABSTAIN_FLOOR, MEANING_ANSWER, MEANING_DECISIVE, MEANING_FLOOR, MEANING_MARGIN, MEANING_WEIGHT
 } from '../plugins/ai/services/retrieval';
-import { answerSources, MAX_SUGGESTIONS, SUGGEST_FLOOR, SUGGEST_WITHIN, suggestionsOf } from '../plugins/ai/services/ai-service';
+import { answerSources, MAX_SUGGESTIONS, SUGGEST_FLOOR, SUGGEST_FLOOR_WORDS_ONLY, SUGGEST_WITHIN, suggestionsOf } from '../plugins/ai/services/ai-service';
 import { englishSenses, englishVectors, SENSES_FILE, VECTORS_FILE, WordVectors } from '../plugins/ai/services/vectors';
 import { retrieveInContext } from '../plugins/ai/services/follow-up';
 import { intentOf } from '../plugins/ai/services/intents';
@@ -521,7 +521,7 @@ async function main(): Promise<void> {
         `| held-out: abstained on unanswerable | ${pct(h.abstained, h.unanswerable)} (${h.abstained}/${h.unanswerable}) | ≥ 90 % |`,
         `| held-out: by store | ${storeLines} | |`,
         `| held-out: questions with typos answered right | ${h.typosRight}/${h.typos} | |`,
-        `| held-out: answerable questions abstained on with the right entry among the suggestions (issue 30: up to ${MAX_SUGGESTIONS} chips, confidence from ${SUGGEST_FLOOR} and within ${SUGGEST_WITHIN} of the best; chosen on the tuning sets) | ${h.suggestedRight}/${h.answerableAbstained}: with them, ${pct(h.answeredRight + h.suggestedRight, h.answerable)} of answerable questions reach the right entry in one step or two | |`,
+        `| held-out: answerable questions abstained on with the right entry among the suggestions (issue 30: up to ${MAX_SUGGESTIONS} chips, confidence from ${SUGGEST_FLOOR}, or from ${SUGGEST_FLOOR_WORDS_ONLY} for a question in another language than English, read by its words alone, and within ${SUGGEST_WITHIN} of the best; chosen on the tuning sets) | ${h.suggestedRight}/${h.answerableAbstained}: with them, ${pct(h.answeredRight + h.suggestedRight, h.answerable)} of answerable questions reach the right entry in one step or two | |`,
         `| held-out: unanswerable questions abstained on that were given suggestions | ${h.unanswerableSuggested}/${h.abstained} | |`,
         `| held-out: answerable questions whose right entry is ranked first, whatever the abstain rule decides (the ceiling of any abstain rule on this retrieval); tuning sets (all three) | ${pct(h.rankedFirst, h.answerable)} (${h.rankedFirst}/${h.answerable}); ${pct(r.rankedFirst + extra.rankedFirst + storesSet.rankedFirst, r.answerable + extra.answerable + storesSet.answerable)} | |`,
         `| tuning sets (all three): answerable questions abstained on with the right entry among the suggestions; unanswerable given suggestions | ${r.suggestedRight + extra.suggestedRight + storesSet.suggestedRight}/${r.answerableAbstained + extra.answerableAbstained + storesSet.answerableAbstained}; ${r.unanswerableSuggested + extra.unanswerableSuggested + storesSet.unanswerableSuggested}/${r.abstained + extra.abstained + storesSet.abstained} | |`,
@@ -573,7 +573,12 @@ async function main(): Promise<void> {
         'onnxruntime-node (288 MB installed, and its install script fetches GPU builds when it sees CUDA) with a MiniLM model was over the limit, and no npm ' +
         'package found ships MiniLM or another transformer\'s weights. The combination (weight, floor, thresholds) was chosen by a grid on the three tuning ' +
         'sets only; the held-out set was run once for the chosen one. Tried on the tuning sets and left out: the title alone, the whole text alone or the ' +
-        'sentences alone as the source\'s side (the best of the three is best), and the answer threshold kept at the words\' 0.62 (no gain on the tuning sets).'
+        'sentences alone as the source\'s side (the best of the three is best), and the answer threshold kept at the words\' 0.62 (no gain on the tuning sets). ' +
+        'Later, on the tuning sets only, also left out: the question encoded with its typos fixed; more source texts for the encoder (the title before each ' +
+        'sentence, two question templates per title, neighbouring sentence pairs); a heavier meaning weight (0.6 ranks the right entry first for 191 of the ' +
+        '207 answerable tuning questions instead of 186, counted before 14 Spanish questions joined the third set, but with the answer threshold chosen again right answers and abstentions trade one for one: 172 ' +
+        'right and 57 abstained against 164 and 65); answering below the threshold when the best source by words and the best by meaning are the same ' +
+        '(3 more right answers for 7 more unanswerable questions answered, at its best threshold).'
     ];
     console.log(lines.join('\n'));
     if (r.failures.length) {

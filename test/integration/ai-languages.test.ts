@@ -140,6 +140,16 @@ describe('the AI agent in the customer\'s language (issue 27)', function () {
         // A German customer asking in German: no German entry; the Spanish default's "Devoluciones" does not match German words, so the agent says so in German.
         const de = JSON.parse((await chat('Verkauft ihr Geschenkkarten?', 'de')).payload) as Answer;
         expect(de.answer).to.equal(aiText('de', 'offerMessageAlone'));
+        // A Spanish question that shares one word with an entry and says the rest its own way: read by words alone
+        // (no word vectors or sentence meanings in Spanish), it is too far to answer, near enough to suggest.
+        await server.app.services.ai.createKnowledge(b.organization.id, { title: 'Guía de tallas', content: 'Nuestra guía de tallas está en cada ficha de producto. Si dudas entre dos tallas, elige la mayor.' });
+        const size = JSON.parse((await chat('¿qué talla debo elegir?', 'es')).payload) as Answer;
+        expect(size.fallbackAction).to.equal('leave_message');
+        expect(size.suggestions?.map((x) => x.title)).to.deep.equal(['Guía de tallas']);
+        expect(size.answer).to.equal(aiText('es', 'offerMessage'));
+        // Nothing shared at all: still nothing suggested.
+        const parking = JSON.parse((await chat('¿hay aparcamiento?', 'es')).payload) as Answer;
+        expect(parking.suggestions ?? []).to.deep.equal([]);
     });
     it('imports a CSV with a language per row (any case; empty: the store\'s default), refuses an unknown one naming its line and stores nothing', async () => {
         const c = await createTenant(server, 'ailangcsv');
