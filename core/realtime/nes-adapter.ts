@@ -168,9 +168,29 @@ export function hardenSockets(next: SocketGuards): void {
         if (this.app.lcClosing) {
             throw Boom.forbidden('This connection is closing');
         }
+        const pending = this.app.lcHello as Promise<void> | undefined;
+        if (pending && request.type !== 'ping') {
+            // A frame sent right behind the hello, before its answer (the nes client sends as soon as a reconnected
+            // socket is open): nes reads frames side by side, so it waits for the hello's authentication instead of
+            // meeting the socket half-way through it.
+            await pending;
+            if (this.app.lcClosing) {
+                throw Boom.forbidden('This connection is closing');
+            }
+        }
         if (this._helloed && !this.auth.isAuthenticated && request.type !== 'ping') {
             this.app.lcClosing = true;       // a failed hello leaves nes's socket open and unauthenticated
             throw Boom.unauthorized('Connection requires authentication');
+        }
+        if (request.type === 'hello' && !this._helloed && !pending) {
+            const hello = lifecycle.call(this, request);
+            this.app.lcHello = hello.then(() => undefined, () => undefined);
+            try {
+                return await hello;
+            }
+            finally {
+                this.app.lcHello = undefined;
+            }
         }
         return lifecycle.call(this, request);
     };

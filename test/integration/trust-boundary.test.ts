@@ -286,6 +286,23 @@ describe('the trust boundary: reproductions of the attack', function () {
             expect((await t.server.inject({ method: 'GET', url: '/api/chat/session/noexp_chat', headers: bearer(customerLong) })).statusCode).to.equal(401);
         });
 
+        it('answers a request sent right behind the hello, before the hello was answered (a reconnecting nes client does), and still refuses one behind a bad hello', async () => {
+            const raw = await openRaw(wsUrl(t.url));
+            raw.send({ ...hello(a.admin.token), id: 'h1' });
+            const answer = await raw.call({ type: 'request', method: 'GET', path: '/api/admin/verify' });
+            expect(raw.frames.find((f) => f.id === 'h1')?.type).to.equal('hello');
+            expect(answer.statusCode, JSON.stringify(answer)).to.equal(200);
+            expect(raw.isClosed()).to.equal(false);
+            raw.ws.close();
+            const bad = await openRaw(wsUrl(t.url));
+            bad.send({ ...hello('not-a-token'), id: 'h2' });
+            const refused = await bad.call({ type: 'request', method: 'GET', path: '/api/admin/verify' });
+            expect(refused.closed === true || refused.statusCode >= 400, JSON.stringify(refused)).to.equal(true);
+            expect(bad.frames.some((f) => f.type === 'request' && f.statusCode === 200)).to.equal(false);
+            const [code] = await bad.closed;
+            expect(code).to.equal(1008);
+        });
+
         it('keeps an agent socket working through all of the above', async () => {
             const agent = await connectAgent(t.url, a);
             keep(agent.client);
