@@ -167,25 +167,33 @@ function known(entry: KnowledgeEntry, question: string): boolean {
     return !sharable(question) || [entry.title, ...entry.phrasings].some((p) => norm(p) === norm(question));
 }
 
+/** Adds a customer's question to an entry's other ways to ask (issue 30), with the toast that says where it now leads. */
+function useAddPhrasing(toast: Toast) {
+    const t = useT();
+    const update = useUpdateKnowledge();
+    const add = (entry: KnowledgeEntry, question: string, onDone?: () => void) => update.mutate({ id: entry.id, phrasings: [...entry.phrasings, question.trim()] }, {
+        onSuccess: () => {
+            toast(t('ai.entry.updated'), t('ai.learn.phrasingAdded', { question, title: entry.title }), Intent.SUCCESS);
+            onDone?.();
+        },
+        onError: (err) => toast(t('ai.entry.updateFailed'), errorText(err), Intent.DANGER)
+    });
+    return { add, isPending: update.isPending, error: update.error };
+}
+
 /**
  * "Add to an entry…" (issue 30): a question the agent did not answer becomes another way to ask for an entry the store
  * already has, chosen here; the agent reads it with that entry from the next question on.
  */
 function TeachDialog({ question, entries, onClose, toast }: { question: string; entries: KnowledgeEntry[]; onClose(): void; toast: Toast }) {
     const t = useT();
-    const update = useUpdateKnowledge();
+    const update = useAddPhrasing(toast);
     const choices = entries.filter((e) => !known(e, question));
     const [entryId, setEntryId] = useState('');
     const entry = choices.find((e) => String(e.id) === entryId);
     const save = () => {
         if (entry) {
-            update.mutate({ id: entry.id, phrasings: [...entry.phrasings, question.trim()] }, {
-                onSuccess: () => {
-                    toast(t('ai.entry.updated'), t('ai.learn.phrasingAdded', { question, title: entry.title }), Intent.SUCCESS);
-                    onClose();
-                },
-                onError: (err) => toast(t('ai.entry.updateFailed'), errorText(err), Intent.DANGER)
-            });
+            update.add(entry, question, onClose);
         }
     };
     return (
@@ -208,6 +216,9 @@ function TeachDialog({ question, entries, onClose, toast }: { question: string; 
 
 function EntryCard({ entry, usage, onEdit, onDelete, toast }: { entry: KnowledgeEntry; usage?: AiSourceUsage; onEdit(): void; onDelete(): void; toast: Toast }) {
     const update = useUpdateKnowledge();
+    const phrasing = useAddPhrasing(toast);
+    // One change of the entry at a time, as when both went through the same mutation.
+    const busy = update.isPending || phrasing.isPending;
     const t = useT();
     const time = useStaffTime();
     return (
@@ -228,18 +239,15 @@ function EntryCard({ entry, usage, onEdit, onDelete, toast }: { entry: Knowledge
                             <li key={q}>
                                 <span className="lc-ai-asked" dir="auto">{q}</span>
                                 {/* The words a customer used, one click from being read with the entry (issue 30). */}
-                                {!known(entry, q) && <Button small minimal icon="add" text={t('ai.learn.addPhrasing')} disabled={update.isPending}
-                                    onClick={() => update.mutate({ id: entry.id, phrasings: [...entry.phrasings, q] }, {
-                                        onSuccess: () => toast(t('ai.entry.updated'), t('ai.learn.phrasingAdded', { question: q, title: entry.title }), Intent.SUCCESS),
-                                        onError: (err) => toast(t('ai.entry.updateFailed'), errorText(err), Intent.DANGER)
-                                    })} />}
+                                {!known(entry, q) && <Button small minimal icon="add" text={t('ai.learn.addPhrasing')} disabled={busy}
+                                    onClick={() => phrasing.add(entry, q)} />}
                             </li>
                         ))}</ul>
                     </details>
                 )}
             </div>
             <div className="lc-ai-actions">
-                <Switch label={t('common.active')} checked={entry.isActive} disabled={update.isPending}
+                <Switch label={t('common.active')} checked={entry.isActive} disabled={busy}
                     onChange={() => update.mutate({ id: entry.id, isActive: !entry.isActive }, {
                         onSuccess: (saved) => toast(t('ai.entry.updated'), t('ai.entry.nowState', { title: saved.title, active: String(saved.isActive) }), Intent.SUCCESS),
                         onError: (err) => toast(t('ai.entry.updateFailed'), errorText(err), Intent.DANGER)
