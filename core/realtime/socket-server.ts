@@ -36,6 +36,10 @@ export interface RealtimeOptions {
     revocationCheckMs?: number;
     /** Called after authentication; throw a Boom to refuse the socket (the refusal is sent, then it is closed). */
     onConnection?(socket: RealtimeSocket, caller: Caller): Promise<void> | void;
+    /**
+     * Once per socket. With its caller when onConnection ran to its end, also when the socket closed while onConnection
+     * was still running (then just after it: what it counted is undone); with null when it never got that far.
+     */
     onDisconnection?(socket: RealtimeSocket, caller: Caller | null): void;
     /** Custom messages (nes client.message). */
     onMessage?(socket: RealtimeSocket, caller: Caller, message: unknown): Promise<unknown> | unknown;
@@ -149,6 +153,15 @@ export class Realtime {
         return this.listener !== null;
     }
 
+    private disconnected(options: RealtimeOptions, socket: RealtimeSocket, caller: Caller | null): void {
+        try {
+            options.onDisconnection?.(socket, caller);
+        }
+        catch (err) {
+            this.log.error({ err }, 'socket disconnection handler failed');
+        }
+    }
+
     async register(options: RealtimeOptions): Promise<void> {
         assertNesInternals();
         const server = this.server;
@@ -181,10 +194,18 @@ export class Realtime {
                         throw Boom.forbidden('Too many connections for these credentials');
                     }
                     await options.onConnection?.(socket, caller);
-                    this.perIdentity.set(who, count);
+                    if (socket.app.closed) {
+                        // It closed while being accepted (a page reloaded right after connecting): nes has already
+                        // called onDisconnection, before anything counted it; the handler above counted it since, so it
+                        // is told now. The throw keeps nes from subscribing a closed socket.
+                        this.disconnected(options, socket, caller);
+                        throw Boom.badRequest('Connection closed while it was being accepted');
+                    }
+                    this.perIdentity.set(who, (this.perIdentity.get(who) ?? 0) + 1);
                     socket.app.identity = who;
                 },
                 onDisconnection: (socket: RealtimeSocket) => {
+                    socket.app.closed = true;
                     const who = socket.app.identity as string | undefined;
                     if (who) {
                         const left = (this.perIdentity.get(who) ?? 1) - 1;
@@ -195,12 +216,7 @@ export class Realtime {
                             this.perIdentity.delete(who);
                         }
                     }
-                    try {
-                        options.onDisconnection?.(socket, who ? callerOfSocket(socket) : null);
-                    }
-                    catch (err) {
-                        this.log.error({ err }, 'socket disconnection handler failed');
-                    }
+                    this.disconnected(options, socket, who ? callerOfSocket(socket) : null);
                 },
                 onMessage: async (socket: RealtimeSocket, message: unknown) => {
                     const caller = callerOfSocket(socket);
