@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startTestServer, createTenant, TestServer, Tenant } from '../helpers/server';
+import { startTestServer, createTenant, TestServer, Tenant, usingPostgres } from '../helpers/server';
 import { connectAgent, connectCustomer, createSession, request, setAvailable } from '../helpers/livechat-client';
 
 // The windows under test, short (30 s and 300 s by default). The waits below are these windows themselves, plus a
@@ -140,5 +140,36 @@ describe('live chat: the customer gone (CHAT_DISCONNECT_GRACE_SECONDS, CHAT_ABAN
         finally {
             await nodeB.close().catch(() => undefined);
         }
+    });
+
+    it('a reload on PostgreSQL: the new socket\'s read waits for the old socket\'s mark, so the chat is not left marked gone with its customer there', async function () {
+        if (!usingPostgres) {
+            this.skip();    // SQLite runs one statement at a time, in the order they were asked: the two cannot cross there
+        }
+        await createSession(t.server, a, 'reload_pg', 'Hello');
+        const before = (await status(a, 'reload_pg')).status;
+        const chat = await t.server.app.db('chat_sessions').where({ organization_id: a.organization.id, session_id: 'reload_pg' }).first('id');
+        const live = t.server.app.services.livechat;
+        // The old socket's close writes the mark; a lock on the chat's row holds that write, as a busy database would.
+        const lock = await t.server.app.db.transaction();
+        try {
+            await lock('chat_sessions').where('id', chat.id).forUpdate().first('id');
+            const closed = live.customerChatDisconnected(a.organization.id, 'reload_pg');
+            await sleep(100);
+            // The new socket opens meanwhile: before the fix its read saw no mark and it was done before the mark was written.
+            const opened = live.customerChatConnected(a.organization.id, 'reload_pg');
+            await sleep(100);
+            await lock.commit();
+            await Promise.all([closed, opened]);
+        }
+        finally {
+            if (!lock.isCompleted()) {
+                await lock.rollback();
+            }
+        }
+        const row = await t.server.app.db('chat_sessions').where('id', chat.id).first('customer_gone_at', 'status');
+        expect(row.customer_gone_at, 'the customer is back').to.equal(null);
+        await sleep(ABANDON_S * 1000 + 300);
+        expect((await status(a, 'reload_pg')).status, 'still open after the abandon window').to.equal(before);
     });
 });

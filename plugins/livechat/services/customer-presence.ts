@@ -26,6 +26,8 @@ export class CustomerPresence {
     /** This node's customer sockets per chat (`org:session`), and its grace / abandon timers per chat. */
     private readonly chatSockets = new Map<string, number>();
     private readonly goneTimers = new Map<string, NodeJS.Timeout[]>();
+    /** Per chat, the database work of its last connect or disconnect on this node: the next one runs after it. */
+    private readonly work = new Map<string, Promise<void>>();
 
     constructor(private readonly deps: CustomerPresenceDeps) {}
 
@@ -48,6 +50,23 @@ export class CustomerPresence {
         this.perOrganization.set(organizationId, entry);
     }
 
+    /**
+     * A chat's marks are read and written in the order its sockets opened and closed on this node. Otherwise a reload
+     * (the old socket closed, the new one opened) could have the new socket read the chat before the old one's mark was
+     * written, and the chat would stay marked gone, then end, with its customer there (PostgreSQL runs them side by side).
+     */
+    private inOrder(key: string, work: () => Promise<void>): Promise<void> {
+        const run = (this.work.get(key) ?? Promise.resolve()).then(work);
+        const settled = run.catch(() => undefined);
+        this.work.set(key, settled);
+        void settled.then(() => {
+            if (this.work.get(key) === settled) {
+                this.work.delete(key);
+            }
+        });
+        return run;
+    }
+
     private clearGoneTimers(key: string): void {
         for (const timer of this.goneTimers.get(key) ?? []) {
             clearTimeout(timer);
@@ -63,15 +82,17 @@ export class CustomerPresence {
         const key = `${organizationId}:${sessionId}`;
         this.chatSockets.set(key, (this.chatSockets.get(key) ?? 0) + 1);
         this.clearGoneTimers(key);
-        const row = await ChatSessionModel.query(this.deps.db).findOne({ organization_id: organizationId, session_id: sessionId });
-        if (!row || !OPEN_STATUSES.includes(row.status) || row.customerGoneAt === null) {
-            return;
-        }
-        const updated = await ChatSessionModel.query(this.deps.db).where('id', row.id).whereNotNull('customer_gone_at')
-            .patch({ customerGoneAt: null, customerGoneNotified: false });
-        if (updated && row.customerGoneNotified) {
-            await this.deps.realtime.publish(paths.agents(organizationId), { type: 'customer_reconnected', sessionId, timestamp: iso(Date.now()) });
-        }
+        return this.inOrder(key, async () => {
+            const row = await ChatSessionModel.query(this.deps.db).findOne({ organization_id: organizationId, session_id: sessionId });
+            if (!row || !OPEN_STATUSES.includes(row.status) || row.customerGoneAt === null) {
+                return;
+            }
+            const updated = await ChatSessionModel.query(this.deps.db).where('id', row.id).whereNotNull('customer_gone_at')
+                .patch({ customerGoneAt: null, customerGoneNotified: false });
+            if (updated && row.customerGoneNotified) {
+                await this.deps.realtime.publish(paths.agents(organizationId), { type: 'customer_reconnected', sessionId, timestamp: iso(Date.now()) });
+            }
+        });
     }
 
     /**
@@ -87,11 +108,18 @@ export class CustomerPresence {
             return;
         }
         this.chatSockets.delete(key);
+        return this.inOrder(key, () => this.markGone(organizationId, sessionId, key));
+    }
+
+    private async markGone(organizationId: number, sessionId: string, key: string): Promise<void> {
+        if (this.chatSockets.has(key)) {
+            return;     // a socket of this chat opened on this node since
+        }
         const updated = await ChatSessionModel.query(this.deps.db)
             .where({ organization_id: organizationId, session_id: sessionId }).whereIn('status', OPEN_STATUSES).whereNull('customer_gone_at')
             .patch({ customerGoneAt: Date.now(), customerGoneNotified: false });
-        if (!updated) {
-            return;
+        if (!updated || this.chatSockets.has(key)) {
+            return;     // (the socket that opened meanwhile clears the mark: its work comes next)
         }
         this.clearGoneTimers(key);
         const sweep = () => {
