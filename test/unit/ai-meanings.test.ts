@@ -158,6 +158,18 @@ describe('AI agent: whole-sentence meaning (the shipped Universal Sentence Encod
             expect(encoder.calls.flat()).to.have.length(40);
         });
 
+        it('encodes a text another caller claimed and then dropped (its server stopping), instead of answering without it', async () => {
+            // Two servers in one process share the cache: one stops while its store's texts are claimed, the other waits for them.
+            const encoder = countingEncoder();
+            const cache = new Meanings(encoder);
+            const stopping = new AbortController();
+            stopping.abort();
+            await Promise.all([cache.prepare(['Returns', 'Shipping'], stopping.signal), cache.prepare(['Returns'])]);
+            expect(cache.has('Returns'), 'the waiting caller\'s text').to.equal(true);
+            expect(cache.has('Shipping'), 'the stopped caller\'s own text is dropped').to.equal(false);
+            expect(encoder.calls).to.deep.equal([['Returns']]);
+        });
+
         it('forgets the least recently used text past its capacity', async () => {
             const cache = new Meanings(countingEncoder(), 3);
             await cache.prepare(['a', 'b', 'c']);

@@ -236,6 +236,17 @@ export class Meanings {
      * aborts (the server stops), the batches not started yet are dropped.
      */
     async prepare(texts: readonly string[], signal?: AbortSignal): Promise<void> {
+        const waited = await this.claimAndEncode(texts, signal);
+        // Texts this call waited for that another caller had claimed, then dropped (its server stopping): encoded now.
+        const dropped = waited.filter((text) => !this.cache.has(text));
+        if (dropped.length && !signal?.aborted) {
+            await this.claimAndEncode(dropped, signal);
+        }
+    }
+
+    /** prepare's work: encodes the texts nobody has claimed, waits for the others; answers the texts it waited for. */
+    private async claimAndEncode(texts: readonly string[], signal?: AbortSignal): Promise<string[]> {
+        const waited: string[] = [];
         const waits: Array<Promise<void>> = [];
         const missing: string[] = [];
         for (const text of new Set(texts)) {
@@ -245,6 +256,7 @@ export class Meanings {
             const pending = this.pending.get(text);
             if (pending) {
                 waits.push(pending);
+                waited.push(text);
             }
             else {
                 missing.push(text);
@@ -271,6 +283,7 @@ export class Meanings {
             previous = done;
         }
         await Promise.all(waits);
+        return waited;
     }
 
     /** Forgets every text (the bench times questions that were never asked). */
