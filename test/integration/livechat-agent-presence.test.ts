@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { bearer, createTenant, startTestServer, Tenant, TestServer } from '../helpers/server';
-import { connect, connectAgent, connectCustomer, createSession, Inbox, inbox, request, setAvailable } from '../helpers/livechat-client';
+import WebSocket from 'ws';
+import { bearer, createTenant, startTestServer, Tenant, TestServer, usingPostgres } from '../helpers/server';
+import { connect, connectAgent, connectCustomer, createSession, Inbox, inbox, request, setAvailable, wsUrl } from '../helpers/livechat-client';
 import { signUserToken } from '../../core/auth/tokens';
 
 // The away windows under test, short (60 s and 15 min by default): the waits below are these windows plus a margin.
@@ -106,6 +107,35 @@ describe('agent presence for the whole staff app: one per agent, in the database
         expect(await availableOn(t, tenant)).to.equal(true);
         expect(await status(t, tenant.admin.token)).to.include({ available: true, awayReason: null });
         await again.client.disconnect();
+    });
+
+    it('sets Away an agent who reloaded fast while the database was slow (tabs gone before the server accepted them), once the last real tab closes', async () => {
+        const tenant = await createTenant(t.server, 'prfast', 'prfast.test');
+        const tab = await connectAgent(t.url, tenant);
+        await setAvailable(t.server, tenant, true);
+        // A busy database holds the server's accept (the token's user, the agent's socket row): SQLite's one connection
+        // taken, PostgreSQL's tables locked.
+        const hold = await t.server.app.db.transaction();
+        try {
+            if (usingPostgres) {
+                await hold.raw('lock table users, agent_connections in access exclusive mode');
+            }
+            for (let i = 0; i < 3; i++) {
+                const ws = new WebSocket(wsUrl(t.url));
+                await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+                ws.send(JSON.stringify({ type: 'hello', id: 1, version: '2', auth: { headers: { authorization: `Bearer ${tenant.admin.token}` } } }));
+                await sleep(50);
+                ws.terminate();
+            }
+            await sleep(100);
+        }
+        finally {
+            await hold.commit();
+        }
+        await sleep(300);
+        expect(await status(t, tenant.admin.token), 'the tabs that came and went do not count').to.include({ available: true, connections: 1 });
+        await tab.client.disconnect();
+        expect(await awayBy(t, tenant.admin.token, GRACE_S * 1000 + 3000)).to.include({ available: false, awayReason: 'closed', connections: 0 });
     });
 
     it('sets the agent Away at logout (the route the staff app calls before it forgets the token), with a push to the agent\'s other tabs', async () => {
