@@ -68,3 +68,16 @@ export function openRaw(wsUrl: string, headers: Record<string, string> = {}): Pr
 export function hello(token?: string): Record<string, unknown> {
     return token ? { type: 'hello', version: '2', auth: { headers: { authorization: `Bearer ${token}` } } } : { type: 'hello', version: '2' };
 }
+
+/**
+ * The sockets of a fast reload: each says hello with the token and is gone (its connection cut) `waitMs` later, before
+ * a busy server has answered it.
+ */
+export async function helloThenGone(wsUrl: string, token: string, times = 3, waitMs = 50): Promise<void> {
+    for (let i = 0; i < times; i++) {
+        const socket = await openRaw(wsUrl);
+        socket.send({ ...hello(token), id: 1 });
+        await new Promise((r) => setTimeout(r, waitMs));
+        socket.ws.terminate();
+    }
+}

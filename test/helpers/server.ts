@@ -176,3 +176,20 @@ export async function startWithStores(subdomains: string[], options: Parameters<
 export function bearer(token: string): { authorization: string } {
     return { authorization: `Bearer ${token}` };
 }
+
+/**
+ * Runs `work` while the database is busy: SQLite's one connection taken by an open transaction, or on PostgreSQL these
+ * tables locked (reads wait too). The server's queries wait until `work` has ended.
+ */
+export async function whileDatabaseBusy(server: Server, postgresTables: string[], work: () => Promise<void>): Promise<void> {
+    const hold = await server.app.db.transaction();
+    try {
+        if (usingPostgres) {
+            await hold.raw(`lock table ${postgresTables.join(', ')} in access exclusive mode`);
+        }
+        await work();
+    }
+    finally {
+        await hold.commit();
+    }
+}

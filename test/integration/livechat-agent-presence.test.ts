@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import WebSocket from 'ws';
-import { bearer, createTenant, startTestServer, Tenant, TestServer, usingPostgres } from '../helpers/server';
+import { bearer, createTenant, startTestServer, Tenant, TestServer, whileDatabaseBusy } from '../helpers/server';
+import { helloThenGone } from '../helpers/raw-socket';
 import { connect, connectAgent, connectCustomer, createSession, Inbox, inbox, request, setAvailable, wsUrl } from '../helpers/livechat-client';
 import { signUserToken } from '../../core/auth/tokens';
 
@@ -113,25 +113,11 @@ describe('agent presence for the whole staff app: one per agent, in the database
         const tenant = await createTenant(t.server, 'prfast', 'prfast.test');
         const tab = await connectAgent(t.url, tenant);
         await setAvailable(t.server, tenant, true);
-        // A busy database holds the server's accept (the token's user, the agent's socket row): SQLite's one connection
-        // taken, PostgreSQL's tables locked.
-        const hold = await t.server.app.db.transaction();
-        try {
-            if (usingPostgres) {
-                await hold.raw('lock table users, agent_connections in access exclusive mode');
-            }
-            for (let i = 0; i < 3; i++) {
-                const ws = new WebSocket(wsUrl(t.url));
-                await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-                ws.send(JSON.stringify({ type: 'hello', id: 1, version: '2', auth: { headers: { authorization: `Bearer ${tenant.admin.token}` } } }));
-                await sleep(50);
-                ws.terminate();
-            }
+        // A busy database holds the server's accept (the token's user, the agent's socket row) while the tabs come and go.
+        await whileDatabaseBusy(t.server, ['users', 'agent_connections'], async () => {
+            await helloThenGone(wsUrl(t.url), tenant.admin.token);
             await sleep(100);
-        }
-        finally {
-            await hold.commit();
-        }
+        });
         await sleep(300);
         expect(await status(t, tenant.admin.token), 'the tabs that came and went do not count').to.include({ available: true, connections: 1 });
         await tab.client.disconnect();

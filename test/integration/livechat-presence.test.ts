@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { startTestServer, createTenant, TestServer, Tenant, usingPostgres } from '../helpers/server';
-import WebSocket from 'ws';
+import { startTestServer, createTenant, TestServer, Tenant, usingPostgres, whileDatabaseBusy } from '../helpers/server';
+import { helloThenGone } from '../helpers/raw-socket';
 import { connectAgent, connectCustomer, createSession, request, setAvailable, wsUrl } from '../helpers/livechat-client';
 
 // The windows under test, short (30 s and 300 s by default). The waits below are these windows themselves, plus a
@@ -176,25 +176,11 @@ describe('live chat: the customer gone (CHAT_DISCONNECT_GRACE_SECONDS, CHAT_ABAN
 
     it('a customer who reloads fast while the database is slow (sockets gone before the server accepted them) is marked gone once they leave, not before', async () => {
         const { agent, customer, token } = await acceptedChat(a, 'reload_fast');
-        // A busy database holds the server's accept (the store's row): SQLite's one connection taken, PostgreSQL's table locked.
-        const hold = await t.server.app.db.transaction();
-        try {
-            if (usingPostgres) {
-                await hold.raw('lock table organizations in access exclusive mode');
-            }
-            // Each page of the reload: its socket says hello and is gone before the server has answered it.
-            for (let i = 0; i < 3; i++) {
-                const ws = new WebSocket(wsUrl(t.url));
-                await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-                ws.send(JSON.stringify({ type: 'hello', id: 1, version: '2', auth: { headers: { authorization: `Bearer ${token}` } } }));
-                await sleep(50);
-                ws.terminate();
-            }
+        // A busy database holds the server's accept (the store's row), while each page of the reload says hello and is gone.
+        await whileDatabaseBusy(t.server, ['organizations'], async () => {
+            await helloThenGone(wsUrl(t.url), token);
             await sleep(100);
-        }
-        finally {
-            await hold.commit();
-        }
+        });
         await sleep(GRACE_S * 1000 + 400);
         expect(agent.box.messages.filter((m) => m.sessionId === 'reload_fast' && m.type === 'customer_disconnected'), 'while the customer is there').to.deep.equal([]);
         const left = Date.now();

@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import Hapi from '@hapi/hapi';
-import pino from 'pino';
-import { MemoryPubSub } from '../../core/realtime/pubsub';
-import { Realtime } from '../../core/realtime/socket-server';
+import type Hapi from '@hapi/hapi';
+import { startOpenRealtime } from '../helpers/open-realtime';
 import { sleep, until } from '../helpers/wait';
 
 const Nes = require('@hapi/nes/lib/client');
@@ -21,19 +19,7 @@ describe('realtime heartbeat', function () {
     const clients: any[] = [];
 
     before(async () => {
-        server = Hapi.server({ port: 0, host: '127.0.0.1' });
-        (server.app as any).log = pino({ level: 'silent' });
-        server.auth.scheme('open', () => ({ authenticate: async (_request, h) => h.authenticated({ credentials: { caller: { kind: 'widget', botInstanceId: 1, organizationId: 1 }, scope: ['widget'] } }) }));
-        (server.app as any).config = { trustProxy: false };
-        server.auth.strategy('open', 'open');
-        const realtime = new Realtime(server, new MemoryPubSub(), pino({ level: 'silent' }));
-        await realtime.register({
-            path: '/ws', auth: { strategies: ['open'], access: [{ scope: ['widget'] }] }, authTimeoutMs: 5000, maxPayload: 65536, maxFramesPerSecond: 100,
-            maxPerIp: 1000, maxPerIdentity: 1000,
-            heartbeat: { interval, timeout }
-        });
-        await server.start();
-        url = `ws://127.0.0.1:${server.info.port}/ws`;
+        ({ server, url } = await startOpenRealtime({ heartbeat: { interval, timeout } }));
     });
     after(async () => {
         for (const c of clients) {
