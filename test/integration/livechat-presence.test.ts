@@ -174,6 +174,32 @@ describe('live chat: the customer gone (CHAT_DISCONNECT_GRACE_SECONDS, CHAT_ABAN
         expect((await status(a, 'reload_pg')).status, 'still open after the abandon window').to.equal(before);
     });
 
+    it('a mark another node wrote after the customer came back through this one (the two writes crossed) is cleared by this node\'s sweep: nobody is told, the chat goes on', async () => {
+        const { agent, customer } = await acceptedChat(a, 'crossed');
+        const chat = () => t.server.app.db('chat_sessions').where({ organization_id: a.organization.id, session_id: 'crossed' });
+        // The customer's old socket was on another node, whose mark landed after this node's read on the reconnect.
+        await chat().update({ customer_gone_at: Date.now(), customer_gone_notified: false });
+        expect((await t.server.app.services.livechat.sweepCustomerGone()).cleared).to.equal(1);
+        expect((await chat().first('customer_gone_at')).customer_gone_at, 'the customer is here').to.equal(null);
+        await sleep(GRACE_S * 1000 + 200);       // past the (test-short) grace window: the notice that must not come has no event to wait for
+        expect((await t.server.app.services.livechat.sweepCustomerGone()).notified).to.equal(0);
+        expect(agent.box.messages.filter((m) => m.sessionId === 'crossed' && ['customer_disconnected', 'session_ended'].includes(m.type))).to.deep.equal([]);
+
+        // The other node's sweep had already told the agents: they hear the customer is back.
+        await chat().update({ customer_gone_at: Date.now() - GRACE_S * 1000 - 100, customer_gone_notified: true });
+        expect((await t.server.app.services.livechat.sweepCustomerGone()).cleared).to.equal(1);
+        await agent.box.waitFor((m) => m.type === 'customer_reconnected' && m.sessionId === 'crossed', 2000);
+        await sleep(ABANDON_S * 1000 + 200);       // past the (test-short) abandon window of that mark: the end must not come
+        await t.server.app.services.livechat.sweepCustomerGone();
+        expect((await status(a, 'crossed')).status).to.equal('agent_connected');
+
+        // Once the customer leaves, the mark is this node's own again.
+        await customer.client.disconnect();
+        await agent.box.waitFor((m) => m.type === 'customer_disconnected' && m.sessionId === 'crossed', 4000);
+        expect((await t.server.app.services.livechat.sweepCustomerGone()).cleared).to.equal(0);
+        await agent.client.disconnect();
+    });
+
     it('a customer who reloads fast while the database is slow (sockets gone before the server accepted them) is marked gone once they leave, not before', async () => {
         const { agent, customer, token } = await acceptedChat(a, 'reload_fast');
         // A busy database holds the server's accept (the store's row), while each page of the reload says hello and is gone.

@@ -201,7 +201,7 @@ export class ChatService {
     }
 
     /** 'Customer Disconnected' after the grace period, the chat ended after the abandon window (every node). */
-    sweepCustomerGone(): Promise<{ notified: number; ended: number }> {
+    sweepCustomerGone(): Promise<{ notified: number; ended: number; cleared: number }> {
         return this.customers.sweep();
     }
 

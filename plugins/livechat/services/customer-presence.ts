@@ -5,6 +5,9 @@ import type { Realtime } from '../../../core/realtime/socket-server';
 import { ChatSessionModel } from '../models';
 import { OPEN_STATUSES, paths } from './chat-shapes';
 
+/** The latest marks a sweep reads to find those this node's sockets contradict (a crossing's mark is as new as the reconnect). */
+const MARKS_READ = 1000;
+
 export interface CustomerPresenceDeps {
     db: Db;
     realtime: Realtime;
@@ -83,16 +86,50 @@ export class CustomerPresence {
         this.chatSockets.set(key, (this.chatSockets.get(key) ?? 0) + 1);
         this.clearGoneTimers(key);
         return this.inOrder(key, async () => {
-            const row = await ChatSessionModel.query(this.deps.db).findOne({ organization_id: organizationId, session_id: sessionId });
-            if (!row || !OPEN_STATUSES.includes(row.status) || row.customerGoneAt === null) {
-                return;
-            }
-            const updated = await ChatSessionModel.query(this.deps.db).where('id', row.id).whereNotNull('customer_gone_at')
-                .patch({ customerGoneAt: null, customerGoneNotified: false });
-            if (updated && row.customerGoneNotified) {
-                await this.deps.realtime.publish(paths.agents(organizationId), { type: 'customer_reconnected', sessionId, timestamp: iso(Date.now()) });
-            }
+            await this.clearMark(organizationId, sessionId);
         });
+    }
+
+    /** The chat is not "customer gone" (anymore): its mark cleared, and `customer_reconnected` pushed when the agents had been told. */
+    private async clearMark(organizationId: number, sessionId: string): Promise<boolean> {
+        const row = await ChatSessionModel.query(this.deps.db).findOne({ organization_id: organizationId, session_id: sessionId });
+        if (!row || !OPEN_STATUSES.includes(row.status) || row.customerGoneAt === null) {
+            return false;
+        }
+        const updated = await ChatSessionModel.query(this.deps.db).where('id', row.id).whereNotNull('customer_gone_at')
+            .patch({ customerGoneAt: null, customerGoneNotified: false });
+        if (updated && row.customerGoneNotified) {
+            await this.deps.realtime.publish(paths.agents(organizationId), { type: 'customer_reconnected', sessionId, timestamp: iso(Date.now()) });
+        }
+        return updated > 0;
+    }
+
+    /**
+     * Marks that this node's own sockets contradict. The connects and disconnects of a chat run in order on one node
+     * only: a customer who comes back through this node while another node writes the mark of their old socket can
+     * have this node's read pass before that write lands, and the chat stays marked gone with its customer here. Every
+     * sweep of this node first clears such marks, as a reconnect would (at most MARKS_READ of the latest marks a sweep).
+     */
+    private async clearContradictedMarks(): Promise<number> {
+        if (!this.chatSockets.size) {
+            return 0;
+        }
+        const marked = await ChatSessionModel.query(this.deps.db).whereIn('status', OPEN_STATUSES).whereNotNull('customer_gone_at')
+            .orderBy('customer_gone_at', 'desc').limit(MARKS_READ).select('organization_id', 'session_id');
+        let cleared = 0;
+        for (const r of marked) {
+            const key = `${r.organizationId}:${r.sessionId}`;
+            if (!this.chatSockets.has(key)) {
+                continue;
+            }
+            await this.inOrder(key, async () => {
+                // Still here once the chat's earlier work on this node ran (a close since marks it again, as it should).
+                if (this.chatSockets.has(key) && await this.clearMark(r.organizationId, r.sessionId)) {
+                    cleared += 1;
+                }
+            });
+        }
+        return cleared;
     }
 
     /**
@@ -139,9 +176,12 @@ export class CustomerPresence {
     /**
      * Every node, on its timers and on its periodic sweep: chats whose customer has been gone longer than
      * CHAT_DISCONNECT_GRACE_SECONDS get one `customer_disconnected` push to the agents (a conditional update
-     * decides which node sends it); gone longer than CHAT_ABANDON_SECONDS, the chat ends (`customer_abandoned`).
+     * decides which node sends it); gone longer than CHAT_ABANDON_SECONDS, the chat ends (`customer_abandoned`). First,
+     * the marks this node's own sockets contradict are cleared (clearContradictedMarks): the periodic sweep (every 20 s)
+     * runs within the grace period's 30 s by default, so a crossed mark is cleared before anyone is told.
      */
-    async sweep(): Promise<{ notified: number; ended: number }> {
+    async sweep(): Promise<{ notified: number; ended: number; cleared: number }> {
+        const cleared = await this.clearContradictedMarks();
         const db = this.deps.db;
         const now = Date.now();
         const graceBefore = now - this.deps.chat.disconnectGraceSeconds * 1000;
@@ -168,7 +208,7 @@ export class CustomerPresence {
                 });
             }
         }
-        return { notified, ended };
+        return { notified, ended, cleared };
     }
 
     /** Clears this node's grace and abandon timers (server stop). */
