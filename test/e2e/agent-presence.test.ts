@@ -51,8 +51,9 @@ describe('an Available agent stays reachable on any staff page (issue 23)', func
 
         // The profile dialog from the header: the display name customers will read.
         await agent.click('[data-testid="open-profile"]');
-        await agent.waitForSelector('[data-testid="display-name"]');
-        await agent.waitForFunction(() => (document.querySelector('[data-testid="display-name"]') as HTMLInputElement)?.placeholder === 'Sam');
+        // Enabled once it holds the stored profile (typing before that would be reset).
+        await agent.waitForSelector('[data-testid="display-name"]:not([disabled])');
+        expect(await agent.$eval('[data-testid="display-name"]', (i) => (i as HTMLInputElement).placeholder)).to.equal('Sam');
         await agent.type('[data-testid="display-name"]', 'Sammy R.');
         await agent.click('[data-testid="save-profile"]');
         await agent.waitForFunction(() => document.querySelector('.lc-profile-dialog')?.textContent?.includes('Saved.'), { timeout: 10000 });

@@ -37,16 +37,24 @@ export function ProfileDialog({ isOpen, onClose }: { isOpen: boolean; onClose():
     const [saved, setSaved] = useState(false);
     const setLanguage = useSetLanguage();
 
-    // On opening (and when the profile first arrives), the stored name; a save's answer does not reset the form.
+    // On opening (and when the profile first arrives), the stored name; a save's answer does not reset the form. The
+    // fields stay disabled until they hold the stored values: a choice made between the profile's arrival and this
+    // effect would be reset by it (seen on a loaded machine: Spanish picked, then saved as the browser's language).
     const loadedId = profile.data?.id;
+    const [formFor, setFormFor] = useState<number | null>(null);
     useEffect(() => {
         if (isOpen && profile.data) {
             setName(profile.data.displayName ?? '');
             setLanguageChoice(profile.data.language ?? '');
             setSaved(false);
             save.reset();
+            setFormFor(profile.data.id);
+        }
+        else if (!isOpen) {
+            setFormFor(null);
         }
     }, [isOpen, loadedId]);
+    const ready = !!profile.data && formFor === profile.data.id;
 
     const first = profile.data ? profile.data.shownName : '';
     return (
@@ -63,12 +71,12 @@ export function ProfileDialog({ isOpen, onClose }: { isOpen: boolean; onClose():
                 <div className={Classes.DIALOG_BODY}>
                     <FormGroup label={t('profile.displayName')} labelFor="lc-display-name"
                         helperText={t('profile.displayNameHelp', { email: profile.data?.email ?? '' })}>
-                        <InputGroup id="lc-display-name" data-testid="display-name" value={name} maxLength={40} disabled={!profile.data}
+                        <InputGroup id="lc-display-name" data-testid="display-name" value={name} maxLength={40} disabled={!ready}
                             placeholder={profile.data?.displayName ? '' : first} onChange={(e) => { setName(e.target.value); setSaved(false); }} />
                     </FormGroup>
                     {profile.data && <p className="lc-profile-preview">{t('profile.preview', { name: name.trim() || first })}</p>}
                     <FormGroup label={t('profile.language')} labelFor="lc-profile-language" helperText={t('profile.languageHelp')}>
-                        <HTMLSelect id="lc-profile-language" data-testid="profile-language" value={language} disabled={!profile.data}
+                        <HTMLSelect id="lc-profile-language" data-testid="profile-language" value={language} disabled={!ready}
                             onChange={(e) => { setLanguageChoice(e.currentTarget.value); setSaved(false); }}
                             options={[{ value: '', label: t('profile.languageBrowser') },
                                 ...ADMIN_LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l as ShippedLanguage] ?? l }))]} />
@@ -79,7 +87,7 @@ export function ProfileDialog({ isOpen, onClose }: { isOpen: boolean; onClose():
                 <div className={Classes.DIALOG_FOOTER}>
                     <div className={Classes.DIALOG_FOOTER_ACTIONS}>
                         <Button text={t('profile.close')} onClick={onClose} />
-                        <BusyButton type="submit" intent="primary" text={t('profile.save')} busy={save.isPending} disabled={!profile.data} data-testid="save-profile" />
+                        <BusyButton type="submit" intent="primary" text={t('profile.save')} busy={save.isPending} disabled={!ready} data-testid="save-profile" />
                     </div>
                 </div>
             </form>
