@@ -54,6 +54,9 @@ describe('an Available agent stays reachable on any staff page (issue 23)', func
         // Enabled once it holds the stored profile (typing before that would be reset).
         await agent.waitForSelector('[data-testid="display-name"]:not([disabled])');
         expect(await agent.$eval('[data-testid="display-name"]', (i) => (i as HTMLInputElement).placeholder)).to.equal('Sam');
+        if (SCREENSHOTS) {
+            await screenshot(agent, 'profile-dialog-ready');
+        }
         await agent.type('[data-testid="display-name"]', 'Sammy R.');
         await agent.click('[data-testid="save-profile"]');
         await agent.waitForFunction(() => document.querySelector('.lc-profile-dialog')?.textContent?.includes('Saved.'), { timeout: 10000 });
