@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { ABSTAIN_BELOW, KnowledgeIndex } from '../../plugins/ai/services/retrieval';
 import type { AnswerSource } from '../../plugins/ai/services/retrieval';
-import { Meanings, MeaningMatrix, SentenceEncoder, sharedMeanings, sourceTexts } from '../../plugins/ai/services/meanings';
+import { Meanings, MeaningMatrix, SentenceEncoder, sharedMeanings, sourceTexts, workerEncoder } from '../../plugins/ai/services/meanings';
+import * as Path from 'path';
 import Knex from 'knex';
 import { cosine } from '../../plugins/ai/services/vectors';
 import { StoredMeanings } from '../../plugins/ai/services/stored-meanings';
@@ -224,6 +225,17 @@ describe('AI agent: whole-sentence meaning (the shipped Universal Sentence Encod
             finally {
                 await db.destroy();
             }
+        });
+
+        it('fails a crashed encoder thread\'s own requests only: a request a new thread took before the old one\'s exit is answered', async () => {
+            const encoder = workerEncoder(Path.join(__dirname, '../helpers/crashing-encoder-worker.js'));
+            // The thread dies: its 'error' fails the request, and its 'exit' comes a moment later.
+            const crashed = await encoder.encode(['crash']).then(() => null, (err: Error) => err);
+            expect(crashed?.message).to.equal('the stand-in encoder crashed');
+            // Asked meanwhile: a new thread answers it (before the fix the old thread's exit failed it too).
+            const vectors = await encoder.encode(['Returns', 'Shipping']);
+            expect(vectors.map((v) => v.length)).to.deep.equal([512, 512]);
+            expect(await encoder.encode(['Hours'])).to.have.length(1);
         });
 
         it('splits a source into its title, its whole text and each sentence', () => {

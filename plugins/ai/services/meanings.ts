@@ -30,21 +30,26 @@ const PACKAGED_DIMS = 512;
 /**
  * The shipped encoder in a worker thread of its own (encoder-worker.ts), started on first use: a store's 1,000 entries
  * take a minute or more to encode, and on the server's thread they would hold every chat message meanwhile. The
- * thread keeps the process alive only while it has work.
+ * thread keeps the process alive only while it has work. A thread that fails fails its own requests only, and the next
+ * request starts a new one: a failed thread's 'error' and 'exit' come one after the other, and the requests a new
+ * thread took meanwhile are not its (`script`: another worker, for the tests).
  */
-export function workerEncoder(): SentenceEncoder {
-    let worker: Worker | null = null;
+export function workerEncoder(script = Path.join(__dirname, 'encoder-worker.js')): SentenceEncoder {
+    let current: { worker: Worker; waiting: Map<number, { resolve: (v: Float32Array[]) => void; reject: (err: Error) => void }> } | null = null;
     let next = 1;
-    const waiting = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (err: Error) => void }>();
-    const failAll = (err: Error) => {
-        for (const w of waiting.values()) {
-            w.reject(err);
-        }
-        waiting.clear();
-        worker = null;
-    };
-    const start = (): Worker => {
-        const w = new Worker(Path.join(__dirname, 'encoder-worker.js'));
+    const start = () => {
+        const w = new Worker(script);
+        const waiting = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (err: Error) => void }>();
+        const thread = { worker: w, waiting };
+        const failAll = (err: Error) => {
+            for (const pending of waiting.values()) {
+                pending.reject(err);
+            }
+            waiting.clear();
+            if (current === thread) {
+                current = null;
+            }
+        };
         w.unref();
         w.on('message', (m: { id: number; vectors?: Float32Array[]; error?: string }) => {
             const pending = waiting.get(m.id);
@@ -63,19 +68,19 @@ export function workerEncoder(): SentenceEncoder {
         });
         w.on('error', failAll);
         w.on('exit', (code) => failAll(new Error(`the sentence encoder stopped (exit ${code})`)));
-        return w;
+        return thread;
     };
     return {
         model: packagedModel(),
         dims: PACKAGED_DIMS,
         encode(texts) {
-            worker ??= start();
-            const w = worker;
+            current ??= start();
+            const { worker, waiting } = current;
             return new Promise((resolve, reject) => {
                 const id = next++;
                 waiting.set(id, { resolve, reject });
-                w.ref();
-                w.postMessage({ id, texts });
+                worker.ref();
+                worker.postMessage({ id, texts });
             });
         }
     };
