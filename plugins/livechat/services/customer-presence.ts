@@ -160,7 +160,7 @@ export class CustomerPresence {
         }
         this.clearGoneTimers(key);
         const sweep = () => {
-            this.sweep().catch(() => undefined);
+            this.sweepDue().catch(() => undefined);
         };
         const timers = [
             setTimeout(sweep, this.deps.chat.disconnectGraceSeconds * 1000 + 20),
@@ -178,10 +178,16 @@ export class CustomerPresence {
      * CHAT_DISCONNECT_GRACE_SECONDS get one `customer_disconnected` push to the agents (a conditional update
      * decides which node sends it); gone longer than CHAT_ABANDON_SECONDS, the chat ends (`customer_abandoned`). First,
      * the marks this node's own sockets contradict are cleared (clearContradictedMarks): the periodic sweep (every 20 s)
-     * runs within the grace period's 30 s by default, so a crossed mark is cleared before anyone is told.
+     * runs within the grace period's 30 s by default, so a crossed mark is cleared before anyone is told. (The timers
+     * of a disconnect, which may come by the hundred a second, do the rest only.)
      */
     async sweep(): Promise<{ notified: number; ended: number; cleared: number }> {
         const cleared = await this.clearContradictedMarks();
+        return { ...await this.sweepDue(), cleared };
+    }
+
+    /** The gone marks due: 'Customer Disconnected' after the grace period, the chat ended after the abandon window. */
+    private async sweepDue(): Promise<{ notified: number; ended: number }> {
         const db = this.deps.db;
         const now = Date.now();
         const graceBefore = now - this.deps.chat.disconnectGraceSeconds * 1000;
@@ -208,7 +214,7 @@ export class CustomerPresence {
                 });
             }
         }
-        return { notified, ended, cleared };
+        return { notified, ended };
     }
 
     /** Clears this node's grace and abandon timers (server stop). */

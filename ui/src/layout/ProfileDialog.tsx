@@ -39,7 +39,7 @@ export function ProfileDialog({ isOpen, onClose }: { isOpen: boolean; onClose():
 
     // On opening (and when the profile first arrives), the stored name; a save's answer does not reset the form. The
     // fields stay disabled until they hold the stored values: a choice made between the profile's arrival and this
-    // effect would be reset by it (seen on a loaded machine: Spanish picked, then saved as the browser's language).
+    // effect would be reset by it, and saved as it was.
     const loadedId = profile.data?.id;
     const [formFor, setFormFor] = useState<number | null>(null);
     useEffect(() => {
