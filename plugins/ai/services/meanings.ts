@@ -35,11 +35,12 @@ const PACKAGED_DIMS = 512;
  * thread took meanwhile are not its (`script`: another worker, for the tests).
  */
 export function workerEncoder(script = Path.join(__dirname, 'encoder-worker.js')): SentenceEncoder {
-    let current: { worker: Worker; waiting: Map<number, { resolve: (v: Float32Array[]) => void; reject: (err: Error) => void }> } | null = null;
+    type Waiting = Map<number, { resolve: (v: Float32Array[]) => void; reject: (err: Error) => void }>;
+    let current: { worker: Worker; waiting: Waiting } | null = null;
     let next = 1;
     const start = () => {
         const w = new Worker(script);
-        const waiting = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (err: Error) => void }>();
+        const waiting: Waiting = new Map();
         const thread = { worker: w, waiting };
         const failAll = (err: Error) => {
             for (const pending of waiting.values()) {
