@@ -58,20 +58,21 @@ export interface AdapterOptions {
 
 export const ADAPTER_OPTIONS: AdapterOptions = { lambda: 0.01, rate: 1, epochs: 60, temperature: 0.05 };
 
-/** The tuning sets' stores: each with its sources and its answerable questions (the demo store's two sets together). */
-function tuningStores(): Array<{ store: string; sources: AnswerSource[]; questions: Array<{ q: string; expect: string[] }> }> {
-    const tuning = loadEvalSet();
-    const out = [{ store: 'demo', sources: demoSources(), questions: tuning.answerable.map((a) => ({ q: a.q, expect: ([] as string[]).concat(a.expect) })) }];
+interface Store { store: string; sources: AnswerSource[]; answerable: Array<{ q: string; expect: string[] }>; unanswerable: string[] }
+
+/** The tuning sets by store, answerable and unanswerable questions (the demo store's two sets together). */
+function stores(): Store[] {
+    const t = loadEvalSet();
+    const out: Store[] = [{ store: 'demo', sources: demoSources(), answerable: t.answerable.map((a) => ({ q: a.q, expect: ([] as string[]).concat(a.expect) })), unanswerable: [...t.unanswerable] }];
     for (const set of [loadTuningExtra(), loadTuningStores()]) {
-        for (const store of new Set(set.answerable.map((a) => a.store))) {
-            const questions = set.answerable.filter((a) => a.store === store).map((a) => ({ q: a.q, expect: ([] as string[]).concat(a.expect) }));
-            const known = out.find((s) => s.store === store);
-            if (known) {
-                known.questions.push(...questions);
+        for (const store of new Set([...set.answerable, ...set.unanswerable].map((q) => q.store))) {
+            let s = out.find((x) => x.store === store);
+            if (!s) {
+                s = { store, sources: heldOutSources(set, store), answerable: [], unanswerable: [] };
+                out.push(s);
             }
-            else {
-                out.push({ store, sources: heldOutSources(set, store), questions });
-            }
+            s.answerable.push(...set.answerable.filter((a) => a.store === store).map((a) => ({ q: a.q, expect: ([] as string[]).concat(a.expect) })));
+            s.unanswerable.push(...set.unanswerable.filter((u) => u.store === store).map((u) => u.q));
         }
     }
     return out;
@@ -80,7 +81,7 @@ function tuningStores(): Array<{ store: string; sources: AnswerSource[]; questio
 /** The training items: the tuning sets' answerable questions that are read by meaning (English), once encoded. */
 export function adapterItems(meanings: Meanings): AdapterItem[] {
     const items: AdapterItem[] = [];
-    for (const { store, sources, questions } of tuningStores()) {
+    for (const { store, sources, answerable } of stores()) {
         const index = new KnowledgeIndex(sources, { meanings });
         const english = sources.filter((s) => {
             const t = sourceTexts(s.title, s.text);
@@ -90,7 +91,7 @@ export function adapterItems(meanings: Meanings): AdapterItem[] {
             const t = sourceTexts(s.title, s.text);
             return [t.title, t.whole, ...t.sentences].map((x) => meanings.get(x) as Float32Array);
         });
-        for (const { q, expect } of questions) {
+        for (const { q, expect } of answerable) {
             const text = index.meaningText(q);
             const question = text ? meanings.get(text) : undefined;
             if (!question || intentOf(q) || !english.some((s) => expect.includes(s.title))) {
@@ -207,26 +208,6 @@ function adaptedMeanings(meanings: Meanings, adapter: Adapter | null, stores: Re
     return own;
 }
 
-interface Store { store: string; sources: AnswerSource[]; answerable: Array<{ q: string; expect: string[] }>; unanswerable: string[] }
-
-/** The tuning sets by store, answerable and unanswerable questions (the demo store's two sets together). */
-function stores(): Store[] {
-    const t = loadEvalSet();
-    const out: Store[] = [{ store: 'demo', sources: demoSources(), answerable: t.answerable.map((a) => ({ q: a.q, expect: ([] as string[]).concat(a.expect) })), unanswerable: [...t.unanswerable] }];
-    for (const set of [loadTuningExtra(), loadTuningStores()]) {
-        for (const store of new Set([...set.answerable, ...set.unanswerable].map((q) => q.store))) {
-            let s = out.find((x) => x.store === store);
-            if (!s) {
-                s = { store, sources: heldOutSources(set, store), answerable: [], unanswerable: [] };
-                out.push(s);
-            }
-            s.answerable.push(...set.answerable.filter((a) => a.store === store).map((a) => ({ q: a.q, expect: ([] as string[]).concat(a.expect) })));
-            s.unanswerable.push(...set.unanswerable.filter((u) => u.store === store).map((u) => u.q));
-        }
-    }
-    return out;
-}
-
 const questionsOf = (s: Store) => [...s.answerable.map((a) => a.q), ...s.unanswerable];
 
 /** The tuning sets' shares, each store read with its own options: [right, answerable, abstained, unanswerable]. */
@@ -284,11 +265,12 @@ async function main(): Promise<void> {
     // 2. The whole retrieval: each store with the adapter trained without it; and the adapter trained on all, as it would ship.
     const leftOutMeanings = new Map(all.map((s) => [s.store, adaptedMeanings(meanings, left.get(s.store) ?? null, [{ sources: s.sources, questions: questionsOf(s) }])]));
     const full = trainAdapter(items);
-    const tuningStores = [
+    // The sources as keepsTuningShares reads them (the third set's demo store with the store's information, as
+    // evaluateHeldOut builds it), not as `all` holds them.
+    const shipped = adaptedMeanings(meanings, full, [
         { sources: demoSources(), questions: [...loadEvalSet().answerable.map((a) => a.q), ...loadEvalSet().unanswerable] },
         ...heldOutStores(loadTuningStores()), ...heldOutStores(loadTuningExtra())
-    ];
-    const shipped = adaptedMeanings(meanings, full, tuningStores);
+    ]);
     const base = shares(all, () => ({ meanings }));
     console.log(`shipped retrieval (no adapter): ${base[0]}/${base[1]} right, ${base[2]}/${base[3]} abstained`);
     const rows: Array<{ g: IndexOptions; r: [number, number, number, number]; keeps: boolean }> = [];
